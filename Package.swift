@@ -1,0 +1,59 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "devkit",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "devkit", targets: ["DevKitCLI"]),
+        .library(name: "PropertyList", targets: ["PropertyList"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    ],
+    targets: [
+        // Bounds-checked reading of untrusted bytes; shared by every binary parser.
+        .target(name: "BinaryReading"),
+
+        // libxml2 as a pkg-config system library. Only PlistXMLShim includes its headers:
+        // a Swift module importing both libxml2 and Foundation fails to build (ICU's
+        // UErrorCode is defined twice).
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        // Plain-C tokenizer over libxml2's SAX2 interface; its public header names no
+        // libxml2 type.
+        .target(name: "PlistXMLShim", dependencies: ["CLibXML2"]),
+
+        // The one property-list parser/serializer: XML, binary, OpenStep/.strings, JSON.
+        .target(
+            name: "PropertyList",
+            dependencies: [
+                "BinaryReading",
+                "PlistXMLShim",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+
+        .executableTarget(
+            name: "DevKitCLI",
+            dependencies: [
+                "PropertyList",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(
+            name: "PropertyListTests",
+            dependencies: ["PropertyList", "BinaryReading"]
+        ),
+        .testTarget(
+            name: "DevKitCLITests",
+            dependencies: ["PropertyList"],
+            resources: [.copy("Snapshots")]
+        ),
+    ]
+)

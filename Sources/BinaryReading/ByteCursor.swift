@@ -1,0 +1,146 @@
+/// Where and why reading untrusted bytes failed.
+public struct DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The part of the input being read (a file format's section or structure name).
+    public var section: String
+    /// Byte offset, from the start of the whole input, where the problem was found.
+    public var offset: Int
+    /// What was wrong, in words for a person.
+    public var reason: String
+
+    public init(section: String, offset: Int, reason: String) {
+        self.section = section
+        self.offset = offset
+        self.reason = reason
+    }
+
+    public var description: String {
+        "offset 0x\(String(offset, radix: 16)): \(section): \(reason)"
+    }
+}
+
+/// Byte order of a multi-byte integer.
+public enum Endianness: Sendable {
+    case little
+    case big
+}
+
+/// A bounds-checked cursor over a borrowed buffer.
+///
+/// Every read checks that the bytes exist before touching them and throws a `DecodeError`
+/// naming the absolute offset otherwise, so a parser built on it cannot read out of bounds.
+/// The cursor does not own its memory: it must not outlive the buffer it was made from.
+public struct ByteCursor {
+    @usableFromInline let base: UnsafeRawBufferPointer
+    /// Absolute offset of `base[0]` in the whole input, for error messages of sub-cursors.
+    public let baseOffset: Int
+    /// Section name used in errors.
+    public let section: String
+    /// Position of the next read, relative to `base`.
+    public var position: Int { cursor }
+    @usableFromInline var cursor: Int
+
+    public init(_ buffer: UnsafeRawBufferPointer, section: String, baseOffset: Int = 0) {
+        self.base = buffer
+        self.section = section
+        self.baseOffset = baseOffset
+        self.cursor = 0
+    }
+
+    /// Number of bytes in the window.
+    @inlinable public var count: Int { base.count }
+    /// Bytes left after `position`.
+    @inlinable public var remaining: Int { base.count - position }
+    /// Absolute offset of the next read.
+    @inlinable public var offset: Int { baseOffset + position }
+
+    /// An error at the cursor's position (or at `relative`, if given).
+    public func error(_ reason: String, at relative: Int? = nil) -> DecodeError {
+        DecodeError(section: section, offset: baseOffset + (relative ?? position), reason: reason)
+    }
+
+    /// Moves to `relative`, which must lie within the window (the end is allowed).
+    public mutating func seek(to relative: Int) throws(DecodeError) {
+        guard relative >= 0, relative <= base.count else {
+            throw error("offset \(relative) is outside the \(base.count)-byte \(section)", at: position)
+        }
+        cursor = relative
+    }
+
+    /// Skips `n` bytes.
+    public mutating func skip(_ n: Int) throws(DecodeError) {
+        guard n >= 0, n <= remaining else { throw truncated(needed: n) }
+        cursor += n
+    }
+
+    @inlinable
+    public mutating func readUInt8() throws(DecodeError) -> UInt8 {
+        guard position < base.count else { throw truncated(needed: 1) }
+        let byte = base[position]
+        cursor += 1
+        return byte
+    }
+
+    /// Reads an unsigned big- or little-endian integer of `width` bytes (1 to 8).
+    @inlinable
+    public mutating func readUInt(width: Int, endian: Endianness) throws(DecodeError) -> UInt64 {
+        guard width >= 1, width <= 8 else {
+            throw error("integer width \(width) is not between 1 and 8")
+        }
+        guard width <= remaining else { throw truncated(needed: width) }
+        var value: UInt64 = 0
+        switch endian {
+        case .big:
+            for i in 0..<width { value = (value << 8) | UInt64(base[position + i]) }
+        case .little:
+            for i in stride(from: width - 1, through: 0, by: -1) {
+                value = (value << 8) | UInt64(base[position + i])
+            }
+        }
+        cursor += width
+        return value
+    }
+
+    /// Reads a fixed-width integer type.
+    @inlinable
+    public mutating func read<T: FixedWidthInteger>(_: T.Type, endian: Endianness) throws(DecodeError) -> T {
+        let raw = try readUInt(width: MemoryLayout<T>.size, endian: endian)
+        return T(truncatingIfNeeded: raw)
+    }
+
+    /// Reads an unsigned LEB128 number; fails if it does not fit in 64 bits.
+    public mutating func readULEB128() throws(DecodeError) -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        let start = position
+        while true {
+            let byte = try readUInt8()
+            guard shift < 64, shift < 63 || byte & 0x7e == 0 else {
+                throw error("ULEB128 number does not fit in 64 bits", at: start)
+            }
+            result |= UInt64(byte & 0x7f) << shift
+            if byte & 0x80 == 0 { return result }
+            shift += 7
+        }
+    }
+
+    /// Returns the next `n` bytes as a borrowed slice and moves past them.
+    @inlinable
+    public mutating func readBytes(_ n: Int) throws(DecodeError) -> UnsafeRawBufferPointer {
+        guard n >= 0, n <= remaining else { throw truncated(needed: n) }
+        let slice = UnsafeRawBufferPointer(rebasing: base[position..<(position + n)])
+        cursor += n
+        return slice
+    }
+
+    /// A cursor over the next `n` bytes (bounded: it cannot read past them); this cursor moves past them.
+    public mutating func subCursor(count n: Int, section: String? = nil) throws(DecodeError) -> ByteCursor {
+        let start = offset
+        let bytes = try readBytes(n)
+        return ByteCursor(bytes, section: section ?? self.section, baseOffset: start)
+    }
+
+    @usableFromInline
+    func truncated(needed: Int) -> DecodeError {
+        error("needs \(needed) bytes but only \(remaining) remain (input truncated?)")
+    }
+}

@@ -1,0 +1,5 @@
+import ArgumentParser
+@main
+struct DevKit: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "devkit", abstract: "x")
+}

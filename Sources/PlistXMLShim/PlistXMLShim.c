@@ -1,0 +1,271 @@
+// libxml2 SAX2 -> flat token array. The only file in devkit that calls libxml2.
+//
+// SAX (not a DOM, not xmlTextReader) because it is the fastest libxml2 interface and the
+// tokens it yields are all the Swift builder needs; whitespace between container elements
+// is dropped here so the builder sees ~one token per tag.
+#include "PlistXMLShim.h"
+
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/SAX2.h>
+#include <libxml/xmlerror.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    px_result *out;
+    size_t token_capacity;
+    size_t text_capacity;
+    uint8_t *stack;         // tag of each open element
+    size_t depth;
+    size_t stack_capacity;
+    int last_is_text;       // the last token is a text token that may be extended
+    int out_of_memory;
+    xmlParserCtxtPtr ctxt;
+} px_state;
+
+static int px_is_leaf(uint8_t tag) {
+    switch (tag) {
+    case PX_TAG_KEY: case PX_TAG_STRING: case PX_TAG_INTEGER: case PX_TAG_REAL:
+    case PX_TAG_DATE: case PX_TAG_DATA: case PX_TAG_OTHER:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static uint8_t px_tag_of(const xmlChar *name, const xmlChar *prefix) {
+    if (prefix != NULL) return PX_TAG_OTHER;
+    const char *n = (const char *)name;
+    switch (n[0]) {
+    case 'a': return strcmp(n, "array") == 0 ? PX_TAG_ARRAY : PX_TAG_OTHER;
+    case 'd':
+        if (strcmp(n, "dict") == 0) return PX_TAG_DICT;
+        if (strcmp(n, "date") == 0) return PX_TAG_DATE;
+        if (strcmp(n, "data") == 0) return PX_TAG_DATA;
+        return PX_TAG_OTHER;
+    case 'f': return strcmp(n, "false") == 0 ? PX_TAG_FALSE : PX_TAG_OTHER;
+    case 'i': return strcmp(n, "integer") == 0 ? PX_TAG_INTEGER : PX_TAG_OTHER;
+    case 'k': return strcmp(n, "key") == 0 ? PX_TAG_KEY : PX_TAG_OTHER;
+    case 'p': return strcmp(n, "plist") == 0 ? PX_TAG_PLIST : PX_TAG_OTHER;
+    case 'r': return strcmp(n, "real") == 0 ? PX_TAG_REAL : PX_TAG_OTHER;
+    case 's': return strcmp(n, "string") == 0 ? PX_TAG_STRING : PX_TAG_OTHER;
+    case 't': return strcmp(n, "true") == 0 ? PX_TAG_TRUE : PX_TAG_OTHER;
+    default: return PX_TAG_OTHER;
+    }
+}
+
+static void px_fail(px_state *st, const char *fmt, ...) {
+    px_result *out = st->out;
+    if (out->failed) return;
+    out->failed = 1;
+    out->error_line = (uint32_t)xmlSAX2GetLineNumber(st->ctxt);
+    out->error_column = (uint32_t)xmlSAX2GetColumnNumber(st->ctxt);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->error_message, sizeof out->error_message, fmt, ap);
+    va_end(ap);
+    xmlStopParser(st->ctxt);
+}
+
+static int px_append_text(px_state *st, const char *bytes, size_t len) {
+    px_result *out = st->out;
+    if (out->text_length + len > st->text_capacity) {
+        size_t cap = st->text_capacity ? st->text_capacity : 4096;
+        while (cap < out->text_length + len) cap *= 2;
+        char *grown = realloc(out->text, cap);
+        if (grown == NULL) { st->out_of_memory = 1; px_fail(st, "out of memory"); return 0; }
+        out->text = grown;
+        st->text_capacity = cap;
+    }
+    memcpy(out->text + out->text_length, bytes, len);
+    out->text_length += len;
+    return 1;
+}
+
+static px_token *px_push_token(px_state *st, uint8_t kind, uint8_t tag) {
+    px_result *out = st->out;
+    if (out->token_count == st->token_capacity) {
+        size_t cap = st->token_capacity ? st->token_capacity * 2 : 1024;
+        px_token *grown = realloc(out->tokens, cap * sizeof(px_token));
+        if (grown == NULL) { st->out_of_memory = 1; px_fail(st, "out of memory"); return NULL; }
+        out->tokens = grown;
+        st->token_capacity = cap;
+    }
+    px_token *t = &out->tokens[out->token_count++];
+    xmlParserInputPtr in = st->ctxt->input;
+    t->kind = kind;
+    t->tag = tag;
+    t->reserved = 0;
+    t->line = (uint32_t)(in ? in->line : 0);
+    t->column = (uint32_t)(in ? in->col : 0);
+    t->text_offset = out->text_length;
+    t->text_length = 0;
+    t->byte_offset = in ? (uint64_t)(in->consumed + (uint64_t)(in->cur - in->base)) : 0;
+    return t;
+}
+
+static void px_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
+                     const xmlChar *URI, int nb_namespaces, const xmlChar **namespaces,
+                     int nb_attributes, int nb_defaulted, const xmlChar **attributes) {
+    (void)URI; (void)nb_namespaces; (void)namespaces; (void)nb_attributes;
+    (void)nb_defaulted; (void)attributes;
+    px_state *st = ctx;
+    uint8_t tag = px_tag_of(localname, prefix);
+    px_token *t = px_push_token(st, PX_TOKEN_START, tag);
+    if (t == NULL) return;
+    if (tag == PX_TAG_OTHER) {
+        size_t len = strlen((const char *)localname);
+        if (!px_append_text(st, (const char *)localname, len)) return;
+        t = &st->out->tokens[st->out->token_count - 1];
+        t->text_length = (uint32_t)len;
+    }
+    if (st->depth == st->stack_capacity) {
+        size_t cap = st->stack_capacity ? st->stack_capacity * 2 : 64;
+        uint8_t *grown = realloc(st->stack, cap);
+        if (grown == NULL) { st->out_of_memory = 1; px_fail(st, "out of memory"); return; }
+        st->stack = grown;
+        st->stack_capacity = cap;
+    }
+    st->stack[st->depth++] = tag;
+    st->last_is_text = 0;
+}
+
+static void px_end(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *URI) {
+    (void)URI;
+    px_state *st = ctx;
+    uint8_t tag = px_tag_of(localname, prefix);
+    if (st->depth > 0) st->depth--;
+    px_push_token(st, PX_TOKEN_END, tag);
+    st->last_is_text = 0;
+}
+
+static void px_characters(void *ctx, const xmlChar *ch, int len) {
+    px_state *st = ctx;
+    if (len <= 0 || st->out->failed) return;
+    uint8_t parent = st->depth > 0 ? st->stack[st->depth - 1] : PX_TAG_OTHER;
+    if (!px_is_leaf(parent) || st->depth == 0) {
+        // Between container elements only whitespace is allowed; keep non-blank text as a
+        // token so the builder can report it with its position.
+        int blank = 1;
+        for (int i = 0; i < len; i++) {
+            xmlChar c = ch[i];
+            if (c != ' ' && c != '\t' && c != '\n' && c != '\r') { blank = 0; break; }
+        }
+        if (blank) return;
+    }
+    if (st->last_is_text) {
+        if (!px_append_text(st, (const char *)ch, (size_t)len)) return;
+        px_token *t = &st->out->tokens[st->out->token_count - 1];
+        uint64_t total = (uint64_t)t->text_length + (uint64_t)len;
+        if (total > UINT32_MAX) { px_fail(st, "text node larger than 4 GiB"); return; }
+        t->text_length = (uint32_t)total;
+        return;
+    }
+    px_token *t = px_push_token(st, PX_TOKEN_TEXT, parent);
+    if (t == NULL) return;
+    size_t index = st->out->token_count - 1;
+    if (!px_append_text(st, (const char *)ch, (size_t)len)) return;
+    st->out->tokens[index].text_length = (uint32_t)len;
+    st->last_is_text = 1;
+}
+
+static void px_entity_decl(void *ctx, const xmlChar *name, int type, const xmlChar *publicId,
+                           const xmlChar *systemId, xmlChar *content) {
+    (void)type; (void)publicId; (void)systemId; (void)content;
+    px_fail(ctx, "entity declaration '%s' is not allowed in a property list", (const char *)name);
+}
+
+static xmlEntityPtr px_get_entity(void *ctx, const xmlChar *name) {
+    (void)ctx;
+    // Only the five predefined entities exist; anything else is an undefined-entity error.
+    return xmlGetPredefinedEntity(name);
+}
+
+static void px_structured_error(void *ctx, xmlErrorPtr error) {
+    px_state *st = ctx;
+    if (error == NULL || error->level < XML_ERR_ERROR || st->out->failed) return;
+    st->out->failed = 1;
+    st->out->error_line = (uint32_t)(error->line > 0 ? error->line : xmlSAX2GetLineNumber(st->ctxt));
+    st->out->error_column = (uint32_t)(error->int2 > 0 ? error->int2 : xmlSAX2GetColumnNumber(st->ctxt));
+    const char *msg = error->message ? error->message : "malformed XML";
+    snprintf(st->out->error_message, sizeof st->out->error_message, "%s", msg);
+    // libxml2 messages end with a newline.
+    size_t n = strlen(st->out->error_message);
+    while (n > 0 && (st->out->error_message[n - 1] == '\n' || st->out->error_message[n - 1] == ' '))
+        st->out->error_message[--n] = 0;
+    xmlStopParser(st->ctxt);
+}
+
+int px_tokenize(const char *bytes, size_t length, px_result *out) {
+    memset(out, 0, sizeof *out);
+    if (length > (size_t)INT32_MAX) {
+        out->failed = 1;
+        snprintf(out->error_message, sizeof out->error_message, "XML input larger than 2 GiB");
+        return -1;
+    }
+    xmlSAXHandler sax;
+    memset(&sax, 0, sizeof sax);
+    sax.initialized = XML_SAX2_MAGIC;
+    sax.startElementNs = px_start;
+    sax.endElementNs = px_end;
+    sax.characters = px_characters;
+    sax.cdataBlock = px_characters;
+    sax.entityDecl = px_entity_decl;
+    sax.getEntity = px_get_entity;
+    sax.serror = px_structured_error;
+
+    px_state st;
+    memset(&st, 0, sizeof st);
+    st.out = out;
+
+    xmlParserCtxtPtr ctxt = xmlCreatePushParserCtxt(&sax, &st, NULL, 0, NULL);
+    if (ctxt == NULL) {
+        out->failed = 1;
+        snprintf(out->error_message, sizeof out->error_message, "cannot create XML parser");
+        return -1;
+    }
+    st.ctxt = ctxt;
+    // NONET: never fetch anything. No NOENT (no entity substitution beyond the predefined
+    // five), no DTDLOAD/DTDATTR/DTDVALID (external DTDs are never read), no HUGE (keep
+    // libxml2's limits on text size and nesting depth).
+    xmlCtxtUseOptions(ctxt, XML_PARSE_NONET);
+    ctxt->replaceEntities = 0;
+    ctxt->loadsubset = 0;
+    ctxt->validate = 0;
+
+    // Feed in chunks: a single chunk larger than libxml2's input limit would be refused.
+    const size_t chunk = 4u << 20;
+    size_t pos = 0;
+    while (!out->failed) {
+        size_t n = length - pos < chunk ? length - pos : chunk;
+        int terminate = pos + n >= length;
+        int rc = xmlParseChunk(ctxt, bytes + pos, (int)n, terminate);
+        pos += n;
+        if (rc != 0 && !out->failed) {
+            out->failed = 1;
+            out->error_line = (uint32_t)xmlSAX2GetLineNumber(ctxt);
+            out->error_column = (uint32_t)xmlSAX2GetColumnNumber(ctxt);
+            snprintf(out->error_message, sizeof out->error_message, "malformed XML (libxml2 error %d)", rc);
+        }
+        if (terminate) break;
+    }
+    if (!out->failed && !ctxt->wellFormed) {
+        out->failed = 1;
+        snprintf(out->error_message, sizeof out->error_message, "malformed XML");
+    }
+    xmlFreeParserCtxt(ctxt);
+    free(st.stack);
+    return out->failed ? -1 : 0;
+}
+
+void px_result_free(px_result *result) {
+    free(result->tokens);
+    free(result->text);
+    result->tokens = NULL;
+    result->text = NULL;
+    result->token_count = 0;
+    result->text_length = 0;
+}

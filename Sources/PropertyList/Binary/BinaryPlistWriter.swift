@@ -1,0 +1,168 @@
+import OrderedCollections
+
+/// Writes `bplist00` files the way Apple's CFBinaryPList and Python's plistlib do.
+///
+/// Objects are numbered depth-first (a dictionary's keys, then its values); equal scalars
+/// (strings, numbers, dates, data, UIDs) are written once and shared, containers never are.
+/// Integer widths, the reference width and the offset width are the smallest that fit. The
+/// output depends only on the value: the same value always gives the same bytes.
+struct BinaryPlistWriter {
+    private enum ScalarKey: Hashable {
+        case string(String)
+        case integer(PlistInteger)
+        case real(UInt64)
+        case bool(Bool)
+        case date(UInt64)
+        case data([UInt8])
+        case uid(UInt64)
+    }
+
+    /// Objects in file order: scalars by value; containers with their child references.
+    private var objects: [PlistValue] = []
+    private var childRefs: [[Int]] = []
+    private var scalarRefs: [ScalarKey: Int] = [:]
+
+    static func write(_ value: PlistValue) -> [UInt8] {
+        var writer = BinaryPlistWriter()
+        _ = writer.flatten(value)
+        return writer.serialize()
+    }
+
+    private mutating func flatten(_ value: PlistValue) -> Int {
+        let key: ScalarKey
+        switch value {
+        case .string(let s): key = .string(s)
+        case .integer(let i): key = .integer(i)
+        case .real(let r): key = .real(r.value.isNaN ? Double.nan.bitPattern : r.value.bitPattern)
+        case .bool(let b): key = .bool(b)
+        case .date(let d): key = .date(d.secondsSinceReferenceDate.bitPattern)
+        case .data(let d): key = .data(d)
+        case .uid(let u): key = .uid(u)
+        case .array(let items):
+            let ref = appendObject(value)
+            var refs: [Int] = []
+            refs.reserveCapacity(items.count)
+            for item in items { refs.append(flatten(item)) }
+            childRefs[ref] = refs
+            return ref
+        case .dictionary(let dict):
+            let ref = appendObject(value)
+            var refs: [Int] = []
+            refs.reserveCapacity(dict.count * 2)
+            for k in dict.keys { refs.append(flatten(.string(k))) }
+            for v in dict.values { refs.append(flatten(v)) }
+            childRefs[ref] = refs
+            return ref
+        }
+        if let existing = scalarRefs[key] { return existing }
+        let ref = appendObject(value)
+        scalarRefs[key] = ref
+        return ref
+    }
+
+    private mutating func appendObject(_ value: PlistValue) -> Int {
+        objects.append(value)
+        childRefs.append([])
+        return objects.count - 1
+    }
+
+    private static func byteWidth(_ value: UInt64) -> Int {
+        value < 1 << 8 ? 1 : value < 1 << 16 ? 2 : value < 1 << 32 ? 4 : 8
+    }
+
+    private func serialize() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(objects.count * 12 + 64)
+        out.append(contentsOf: BinaryPlistReader.magic)
+        let refSize = Self.byteWidth(UInt64(objects.count))
+        var offsets: [Int] = []
+        offsets.reserveCapacity(objects.count)
+
+        for (index, object) in objects.enumerated() {
+            offsets.append(out.count)
+            switch object {
+            case .bool(let b):
+                out.append(b ? 0x09 : 0x08)
+            case .integer(let i):
+                Self.appendInteger(i, to: &out)
+            case .real(let r):
+                out.append(0x23)
+                Self.appendBigEndian(r.value.bitPattern, width: 8, to: &out)
+            case .date(let d):
+                out.append(0x33)
+                Self.appendBigEndian(d.secondsSinceReferenceDate.bitPattern, width: 8, to: &out)
+            case .data(let bytes):
+                Self.appendMarker(0x40, count: bytes.count, to: &out)
+                out.append(contentsOf: bytes)
+            case .string(let s):
+                if s.utf8.allSatisfy({ $0 < 0x80 }) {
+                    Self.appendMarker(0x50, count: s.utf8.count, to: &out)
+                    out.append(contentsOf: s.utf8)
+                } else {
+                    let units = Array(s.utf16)
+                    Self.appendMarker(0x60, count: units.count, to: &out)
+                    for u in units {
+                        out.append(UInt8(truncatingIfNeeded: u >> 8))
+                        out.append(UInt8(truncatingIfNeeded: u))
+                    }
+                }
+            case .uid(let u):
+                let width = Self.byteWidth(u)
+                out.append(0x80 | UInt8(width - 1))
+                Self.appendBigEndian(u, width: width, to: &out)
+            case .array(let items):
+                Self.appendMarker(0xA0, count: items.count, to: &out)
+                for ref in childRefs[index] { Self.appendBigEndian(UInt64(ref), width: refSize, to: &out) }
+            case .dictionary(let dict):
+                Self.appendMarker(0xD0, count: dict.count, to: &out)
+                for ref in childRefs[index] { Self.appendBigEndian(UInt64(ref), width: refSize, to: &out) }
+            }
+        }
+
+        let tableOffset = out.count
+        let offsetSize = Self.byteWidth(UInt64(tableOffset))
+        for offset in offsets { Self.appendBigEndian(UInt64(offset), width: offsetSize, to: &out) }
+        out.append(contentsOf: [0, 0, 0, 0, 0, 0, 0])  // unused, sort version
+        out.append(UInt8(offsetSize))
+        out.append(UInt8(refSize))
+        Self.appendBigEndian(UInt64(objects.count), width: 8, to: &out)
+        Self.appendBigEndian(0, width: 8, to: &out)  // top object
+        Self.appendBigEndian(UInt64(tableOffset), width: 8, to: &out)
+        return out
+    }
+
+    @inline(__always)
+    private static func appendBigEndian(_ value: UInt64, width: Int, to out: inout [UInt8]) {
+        var shift = (width - 1) * 8
+        while shift >= 0 {
+            out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            shift -= 8
+        }
+    }
+
+    /// A container or string marker with its count inline (below 15) or as an integer object.
+    private static func appendMarker(_ marker: UInt8, count: Int, to out: inout [UInt8]) {
+        if count < 15 {
+            out.append(marker | UInt8(count))
+        } else {
+            out.append(marker | 0x0F)
+            appendInteger(PlistInteger(UInt64(count)), to: &out)
+        }
+    }
+
+    private static func appendInteger(_ i: PlistInteger, to out: inout [UInt8]) {
+        if let signed = i.int64Value, signed < 0 {
+            out.append(0x13)
+            appendBigEndian(UInt64(bitPattern: signed), width: 8, to: &out)
+        } else if i.magnitude <= UInt64(Int64.max) {
+            let width = byteWidth(i.magnitude)
+            out.append(0x10 | UInt8(width.trailingZeroBitCount))
+            appendBigEndian(i.magnitude, width: width, to: &out)
+        } else {
+            // Above Int64.max: a 16-byte signed integer whose high half is zero.
+            out.append(0x14)
+            appendBigEndian(0, width: 8, to: &out)
+            appendBigEndian(i.magnitude, width: 8, to: &out)
+        }
+    }
+}

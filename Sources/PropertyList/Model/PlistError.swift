@@ -1,0 +1,76 @@
+import BinaryReading
+
+/// Where in a file something is: a text position or a byte offset.
+public enum SourcePosition: Hashable, Sendable, CustomStringConvertible {
+    /// 1-based line and column (columns count bytes, as compilers and libxml2 do).
+    case text(line: Int, column: Int)
+    /// Byte offset from the start of the file (binary formats).
+    case byteOffset(Int)
+
+    public var description: String {
+        switch self {
+        case .text(let line, let column): "\(line):\(column)"
+        case .byteOffset(let offset): "offset 0x\(String(offset, radix: 16))"
+        }
+    }
+}
+
+/// A parse or conversion failure: which file, where in it, and what was wrong.
+public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file's path as the user named it (`-` or `<stdin>` for standard input); nil when unknown.
+    public var file: String?
+    /// Where the problem is, when it has a place.
+    public var position: SourcePosition?
+    /// What was wrong, for a person.
+    public var message: String
+
+    public init(file: String? = nil, position: SourcePosition?, message: String) {
+        self.file = file
+        self.position = position
+        self.message = message
+    }
+
+    /// Adds the file name if the error does not carry one yet.
+    public func inFile(_ name: String) -> PlistError {
+        var copy = self
+        if copy.file == nil { copy.file = name }
+        return copy
+    }
+
+    /// `file:line:col: message`, `file: offset 0x1a: message` or `file: message`.
+    public var description: String {
+        var parts: [String] = []
+        if let file { parts.append(file) }
+        switch position {
+        case .text(let line, let column)?:
+            if parts.isEmpty { parts.append("\(line):\(column)") } else { parts[0] += ":\(line):\(column)" }
+        case .byteOffset(let offset)?:
+            parts.append(SourcePosition.byteOffset(offset).description)
+        case nil:
+            break
+        }
+        parts.append(message)
+        return parts.joined(separator: ": ")
+    }
+}
+
+extension PlistError {
+    init(_ decode: DecodeError) {
+        self.init(position: .byteOffset(decode.offset), message: "\(decode.section): \(decode.reason)")
+    }
+}
+
+/// A non-fatal remark from a reader (for example: a binary set read as an array).
+public struct PlistWarning: Hashable, Sendable, CustomStringConvertible {
+    public var position: SourcePosition?
+    public var message: String
+
+    public init(position: SourcePosition?, message: String) {
+        self.position = position
+        self.message = message
+    }
+
+    public var description: String {
+        position.map { "\($0): \(message)" } ?? message
+    }
+}

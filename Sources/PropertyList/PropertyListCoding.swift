@@ -1,0 +1,46 @@
+/// What a reader produced: the value, the format it was in, and any warnings.
+public struct PlistDocument: Sendable {
+    public var value: PlistValue
+    public var format: PlistFormat
+    public var warnings: [PlistWarning]
+}
+
+/// The one entry point for reading and writing property lists in any format.
+public enum PropertyListCoding {
+    /// Reads a property list from bytes; `format` nil means detect it from the content.
+    /// Errors carry the position but no file name: callers add it with `PlistError.inFile`.
+    public static func read(_ bytes: [UInt8], format: PlistFormat? = nil) throws(PlistError) -> PlistDocument {
+        // withUnsafeBytes rethrows untyped errors; carry the typed one out in a Result.
+        let result = bytes.withUnsafeBytes { raw in Result { () throws(PlistError) in try read(raw, format: format) } }
+        return try result.get()
+    }
+
+    public static func read(_ bytes: UnsafeRawBufferPointer, format: PlistFormat? = nil) throws(PlistError) -> PlistDocument {
+        guard !bytes.isEmpty else {
+            throw PlistError(position: .byteOffset(0), message: "file is empty")
+        }
+        let format = format ?? PlistFormat.detect(bytes)
+        switch format {
+        case .binary:
+            let (value, warnings) = try BinaryPlistReader.read(bytes)
+            return PlistDocument(value: value, format: .binary, warnings: warnings)
+        case .xml:
+            return PlistDocument(value: try XMLPlistReader.read(bytes), format: .xml, warnings: [])
+        case .openStep:
+            return PlistDocument(value: try OpenStepReader.read(bytes), format: .openStep, warnings: [])
+        case .json:
+            return PlistDocument(value: try JSONPlistReader.read(bytes), format: .json, warnings: [])
+        }
+    }
+
+    /// Serializes `value`; throws when the format cannot hold it (JSON dates/UIDs, XML
+    /// control characters, OpenStep booleans …), naming what could not be written.
+    public static func write(_ value: PlistValue, as format: PlistFormat) throws(PlistError) -> [UInt8] {
+        switch format {
+        case .binary: BinaryPlistWriter.write(value)
+        case .xml: try XMLPlistWriter.write(value)
+        case .openStep: try OpenStepWriter.write(value)
+        case .json: try JSONPlistWriter.write(value)
+        }
+    }
+}

@@ -1,0 +1,273 @@
+import OrderedCollections
+internal import PlistXMLShim
+
+/// Reads Apple XML property lists (`<plist version="1.0">`), strictly.
+///
+/// libxml2 (through `PlistXMLShim`) does the XML: well-formedness, encodings, entities,
+/// CDATA, its size and depth limits, and refusing DTD loading and entity declarations. This
+/// type turns the token stream into a `PlistValue` and enforces the plist DTD: a `<plist>`
+/// root with one value, known tags only, keys paired with values, no duplicate keys, and
+/// well-formed integers, reals, dates and base64. Nesting is walked with an explicit stack,
+/// so depth costs heap, not call stack.
+enum XMLPlistReader {
+    static func read(_ bytes: UnsafeRawBufferPointer) throws(PlistError) -> PlistValue {
+        var result = px_result()
+        _ = px_tokenize(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count, &result)
+        defer { px_result_free(&result) }
+        if result.failed != 0 {
+            let message = withUnsafeBytes(of: result.error_message) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            throw PlistError(
+                position: .text(line: Int(result.error_line), column: Int(result.error_column)),
+                message: message.isEmpty ? "malformed XML" : message)
+        }
+        let tokens = UnsafeBufferPointer(start: result.tokens, count: result.token_count)
+        let text = UnsafeRawBufferPointer(start: result.text, count: result.text_length)
+        var builder = Builder(tokens: tokens, text: text)
+        return try builder.build()
+    }
+
+    private struct Frame {
+        /// Index of the container's start token.
+        var start: Int
+        var isDictionary: Bool
+        var array: [PlistValue] = []
+        var dictionary: OrderedDictionary<String, PlistValue> = [:]
+        /// Token index of each key, parallel to `dictionary`, to name both places of a duplicate.
+        var keyTokens: [Int32] = []
+        var pendingKey: String?
+        var pendingKeyToken = 0
+    }
+
+    private struct Builder {
+        let tokens: UnsafeBufferPointer<px_token>
+        let text: UnsafeRawBufferPointer
+        var stack: [Frame] = []
+        var root: PlistValue?
+
+        init(tokens: UnsafeBufferPointer<px_token>, text: UnsafeRawBufferPointer) {
+            self.tokens = tokens
+            self.text = text
+        }
+
+        /// The value a closed container stands for. A dictionary whose only key is `CF$UID`
+        /// with a non-negative integer is a UID, as Apple's writer spells one in XML.
+        static func container(_ frame: Frame) -> PlistValue {
+            guard frame.isDictionary else { return .array(frame.array) }
+            if frame.dictionary.count == 1, case .integer(let i)? = frame.dictionary["CF$UID"], let u = i.uint64Value {
+                return .uid(u)
+            }
+            return .dictionary(frame.dictionary)
+        }
+
+        func position(_ index: Int) -> SourcePosition {
+            let t = tokens[index]
+            return .text(line: Int(t.line), column: Int(t.column))
+        }
+
+        func fail(_ index: Int, _ message: String) -> PlistError {
+            PlistError(position: position(index), message: message)
+        }
+
+        func bytes(_ index: Int) -> UnsafeRawBufferPointer {
+            let t = tokens[index]
+            let start = Int(t.text_offset)
+            return UnsafeRawBufferPointer(rebasing: text[start..<(start + Int(t.text_length))])
+        }
+
+        func string(_ index: Int) -> String {
+            String(decoding: bytes(index), as: UTF8.self)
+        }
+
+        func tagName(_ index: Int) -> String {
+            switch px_tag(UInt32(tokens[index].tag)) {
+            case PX_TAG_PLIST: "plist"
+            case PX_TAG_DICT: "dict"
+            case PX_TAG_ARRAY: "array"
+            case PX_TAG_KEY: "key"
+            case PX_TAG_STRING: "string"
+            case PX_TAG_INTEGER: "integer"
+            case PX_TAG_REAL: "real"
+            case PX_TAG_DATE: "date"
+            case PX_TAG_DATA: "data"
+            case PX_TAG_TRUE: "true"
+            case PX_TAG_FALSE: "false"
+            default: tokens[index].kind == UInt8(PX_TOKEN_START.rawValue) ? string(index) : "?"
+            }
+        }
+
+        /// The text of the leaf element starting at `index` (empty if none) and the index of its end tag.
+        func leafText(_ index: Int) throws(PlistError) -> (text: Int?, end: Int) {
+            var i = index + 1
+            var textIndex: Int?
+            if i < tokens.count, tokens[i].kind == UInt8(PX_TOKEN_TEXT.rawValue) {
+                textIndex = i
+                i += 1
+            }
+            guard i < tokens.count, tokens[i].kind == UInt8(PX_TOKEN_END.rawValue) else {
+                let at = min(i, tokens.count - 1)
+                throw fail(at, "<\(tagName(at))> is not allowed inside <\(tagName(index))>")
+            }
+            return (textIndex, i)
+        }
+
+        mutating func build() throws(PlistError) -> PlistValue {
+            guard let first = tokens.first else {
+                throw PlistError(position: .text(line: 1, column: 1), message: "no XML element found")
+            }
+            guard first.kind == UInt8(PX_TOKEN_START.rawValue), first.tag == UInt8(PX_TAG_PLIST.rawValue) else {
+                throw fail(0, "root element is <\(tagName(0))>, expected <plist>")
+            }
+            var i = 1
+            while i < tokens.count {
+                let token = tokens[i]
+                switch px_token_kind(UInt32(token.kind)) {
+                case PX_TOKEN_TEXT:
+                    let snippet = String(string(i).trimmingWhitespace.prefix(40))
+                    let container = stack.last.map { $0.isDictionary ? "<dict>" : "<array>" } ?? "<plist>"
+                    throw fail(i, "unexpected text \"\(snippet)\" in \(container)")
+                case PX_TOKEN_END:
+                    guard let frame = stack.popLast() else {
+                        // The end of <plist>: libxml2 guarantees it matches and nothing follows.
+                        guard root != nil else { throw fail(i, "<plist> holds no value") }
+                        guard let value = root else { throw fail(i, "<plist> holds no value") }
+                        return value
+                    }
+                    if let key = frame.pendingKey {
+                        throw fail(frame.pendingKeyToken, "key \"\(key)\" has no value")
+                    }
+                    try deliver(Self.container(frame), at: frame.start)
+                    i += 1
+                default:
+                    i = try startElement(i)
+                }
+            }
+            throw PlistError(position: nil, message: "unexpected end of document")
+        }
+
+        /// Handles the start tag at `i`; returns the index of the next token to look at.
+        mutating func startElement(_ i: Int) throws(PlistError) -> Int {
+            let tag = px_tag(UInt32(tokens[i].tag))
+            switch tag {
+            case PX_TAG_DICT, PX_TAG_ARRAY:
+                if stack.isEmpty, root != nil {
+                    throw fail(i, "<plist> holds more than one value")
+                }
+                if let top = stack.last, top.isDictionary, top.pendingKey == nil {
+                    throw fail(i, "<\(tagName(i))> in a <dict> has no <key> before it")
+                }
+                stack.append(Frame(start: i, isDictionary: tag == PX_TAG_DICT))
+                return i + 1
+            case PX_TAG_KEY:
+                guard let top = stack.last, top.isDictionary else {
+                    throw fail(i, "<key> outside a <dict>")
+                }
+                if let pending = top.pendingKey {
+                    throw fail(top.pendingKeyToken, "key \"\(pending)\" has no value (another <key> follows)")
+                }
+                let (textIndex, end) = try leafText(i)
+                stack[stack.count - 1].pendingKey = textIndex.map { string($0) } ?? ""
+                stack[stack.count - 1].pendingKeyToken = i
+                return end + 1
+            case PX_TAG_TRUE, PX_TAG_FALSE:
+                let (textIndex, end) = try leafText(i)
+                if let textIndex {
+                    throw fail(textIndex, "<\(tagName(i))/> must be empty")
+                }
+                try deliver(.bool(tag == PX_TAG_TRUE), at: i)
+                return end + 1
+            case PX_TAG_STRING, PX_TAG_INTEGER, PX_TAG_REAL, PX_TAG_DATE, PX_TAG_DATA:
+                let (textIndex, end) = try leafText(i)
+                try deliver(try leafValue(tag, start: i, text: textIndex), at: i)
+                return end + 1
+            case PX_TAG_PLIST:
+                throw fail(i, "<plist> nested inside a property list")
+            default:
+                throw fail(i, "unknown element <\(tagName(i))> (not in Apple's plist DTD)")
+            }
+        }
+
+        func leafValue(_ tag: px_tag, start: Int, text textIndex: Int?) throws(PlistError) -> PlistValue {
+            let raw = textIndex.map { bytes($0) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+            switch tag {
+            case PX_TAG_STRING:
+                return .string(textIndex.map { string($0) } ?? "")
+            case PX_TAG_INTEGER:
+                let trimmed = raw.trimmingASCIIWhitespace
+                guard let value = PlistInteger(ascii: trimmed) else {
+                    let shown = String(decoding: trimmed.prefix(40), as: UTF8.self)
+                    if PlistInteger.looksNumeric(trimmed) {
+                        throw fail(start, "integer \(shown) is out of range (\(Int64.min) ... \(UInt64.max))")
+                    }
+                    throw fail(start, "\"\(shown)\" is not an integer")
+                }
+                return .integer(value)
+            case PX_TAG_REAL:
+                let trimmed = raw.trimmingASCIIWhitespace
+                guard let value = PlistReal.parse(trimmed) else {
+                    throw fail(start, "\"\(String(decoding: trimmed.prefix(40), as: UTF8.self))\" is not a real number")
+                }
+                return .real(value)
+            case PX_TAG_DATE:
+                let trimmed = raw.trimmingASCIIWhitespace
+                guard let date = PlistDate(iso8601: trimmed) else {
+                    throw fail(start, "\"\(String(decoding: trimmed.prefix(40), as: UTF8.self))\" is not a valid date (expected YYYY-MM-DDTHH:MM:SSZ)")
+                }
+                return .date(date)
+            default:
+                do {
+                    return .data(try Base64.decode(raw))
+                } catch {
+                    throw fail(start, "<data> is not valid base64: \(error.reason) at character \(error.index)")
+                }
+            }
+        }
+
+        mutating func deliver(_ value: PlistValue, at index: Int) throws(PlistError) {
+            guard !stack.isEmpty else {
+                if root != nil { throw fail(index, "<plist> holds more than one value") }
+                root = value
+                return
+            }
+            let top = stack.count - 1
+            if !stack[top].isDictionary {
+                stack[top].array.append(value)
+                return
+            }
+            guard let key = stack[top].pendingKey else {
+                throw fail(index, "<\(tagName(index))> in a <dict> has no <key> before it")
+            }
+            let keyToken = stack[top].pendingKeyToken
+            stack[top].pendingKey = nil
+            // A duplicate overwrites before it is reported; the error discards the dictionary.
+            if stack[top].dictionary.updateValue(value, forKey: key) != nil {
+                let existing = stack[top].dictionary.index(forKey: key) ?? 0
+                let first = position(Int(stack[top].keyTokens[existing]))
+                throw fail(keyToken, "duplicate key \"\(key)\" (first defined at \(first))")
+            }
+            stack[top].keyTokens.append(Int32(truncatingIfNeeded: keyToken))
+        }
+    }
+}
+
+extension String {
+    var trimmingWhitespace: Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
+        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return self[start...end]
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    var trimmingASCIIWhitespace: Slice<UnsafeRawBufferPointer> {
+        func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D }
+        var start = startIndex
+        var end = endIndex
+        while start < end, isSpace(self[start]) { start += 1 }
+        while end > start, isSpace(self[end - 1]) { end -= 1 }
+        return self[start..<end]
+    }
+}

@@ -1,0 +1,122 @@
+/// Writes XML property lists in Apple's layout: XML declaration, the plist DOCTYPE, tab
+/// indentation, `<true/>`/`<false/>`, `<dict/>` for empty containers, `<data>` as base64
+/// lines indented like their tag (76 columns, counting a tab as 8, as Apple and plistlib do).
+///
+/// Output goes straight into a byte buffer: no `String` building per element.
+struct XMLPlistWriter {
+    static let header = Array("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+
+        """.utf8)
+
+    private var out: [UInt8] = []
+
+    static func write(_ value: PlistValue) throws(PlistError) -> [UInt8] {
+        var writer = XMLPlistWriter()
+        writer.out.reserveCapacity(4096)
+        writer.out.append(contentsOf: header)
+        try writer.write(value, depth: 0)
+        writer.out.append(contentsOf: "</plist>\n".utf8)
+        return writer.out
+    }
+
+    private mutating func indent(_ depth: Int) {
+        for _ in 0..<depth { out.append(0x09) }
+    }
+
+    private mutating func element(_ tag: StaticString, _ body: some Sequence<UInt8>) {
+        out.append(UInt8(ascii: "<"))
+        out.append(contentsOf: UnsafeBufferPointer(start: tag.utf8Start, count: tag.utf8CodeUnitCount))
+        out.append(UInt8(ascii: ">"))
+        out.append(contentsOf: body)
+        out.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")])
+        out.append(contentsOf: UnsafeBufferPointer(start: tag.utf8Start, count: tag.utf8CodeUnitCount))
+        out.append(contentsOf: [UInt8(ascii: ">"), 0x0A])
+    }
+
+    private mutating func escaped(_ tag: StaticString, _ s: String) throws(PlistError) {
+        out.append(UInt8(ascii: "<"))
+        out.append(contentsOf: UnsafeBufferPointer(start: tag.utf8Start, count: tag.utf8CodeUnitCount))
+        out.append(UInt8(ascii: ">"))
+        for c in s.utf8 {
+            switch c {
+            case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+            case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+            case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+            case 0x09, 0x0A, 0x0D: out.append(c)
+            case 0..<0x20:
+                throw PlistError(position: nil, message: "string \"\(s.prefix(40))\" contains control character U+\(String(c, radix: 16, uppercase: true).leftPadded(4)), which XML 1.0 cannot hold")
+            default: out.append(c)
+            }
+        }
+        out.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")])
+        out.append(contentsOf: UnsafeBufferPointer(start: tag.utf8Start, count: tag.utf8CodeUnitCount))
+        out.append(contentsOf: [UInt8(ascii: ">"), 0x0A])
+    }
+
+    private mutating func write(_ value: PlistValue, depth: Int) throws(PlistError) {
+        indent(depth)
+        switch value {
+        case .string(let s):
+            try escaped("string", s)
+        case .integer(let i):
+            element("integer", i.description.utf8)
+        case .real(let r):
+            element("real", r.description.utf8)
+        case .bool(let b):
+            out.append(contentsOf: (b ? "<true/>\n" : "<false/>\n").utf8)
+        case .date(let d):
+            guard d.components != nil else {
+                throw PlistError(position: nil, message: "date \(d.secondsSinceReferenceDate) s from 2001 has no XML form (years 1...9999 only)")
+            }
+            element("date", d.iso8601.utf8)
+        case .data(let bytes):
+            out.append(contentsOf: "<data>\n".utf8)
+            if !bytes.isEmpty {
+                let prefix = [UInt8](repeating: 0x09, count: depth)
+                Base64.encode(bytes, into: &out, lineLength: max(16, 76 - 8 * depth), linePrefix: prefix)
+            }
+            indent(depth)
+            out.append(contentsOf: "</data>\n".utf8)
+        case .uid(let u):
+            // XML has no UID; Apple's and plistlib's writers spell it as a CF$UID dictionary.
+            out.append(contentsOf: "<dict>\n".utf8)
+            indent(depth + 1)
+            element("key", "CF$UID".utf8)
+            indent(depth + 1)
+            element("integer", String(u).utf8)
+            indent(depth)
+            out.append(contentsOf: "</dict>\n".utf8)
+        case .array(let items):
+            if items.isEmpty {
+                out.append(contentsOf: "<array/>\n".utf8)
+                return
+            }
+            out.append(contentsOf: "<array>\n".utf8)
+            for item in items { try write(item, depth: depth + 1) }
+            indent(depth)
+            out.append(contentsOf: "</array>\n".utf8)
+        case .dictionary(let dict):
+            if dict.isEmpty {
+                out.append(contentsOf: "<dict/>\n".utf8)
+                return
+            }
+            out.append(contentsOf: "<dict>\n".utf8)
+            for (key, item) in dict {
+                indent(depth + 1)
+                try escaped("key", key)
+                try write(item, depth: depth + 1)
+            }
+            indent(depth)
+            out.append(contentsOf: "</dict>\n".utf8)
+        }
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int, with pad: Character = "0") -> String {
+        count >= width ? self : String(repeating: pad, count: width - count) + self
+    }
+}
