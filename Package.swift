@@ -38,10 +38,22 @@ let package = Package(
             ]
         ),
 
+        // Whole-file reads and atomic replacement, with the OS's reason on failure.
+        .target(name: "FileIO"),
+
+        // Findings (file, position, severity, rule id, message) and their reporters.
+        .target(name: "LintKit"),
+
+        // Property-list checks producing findings: syntax now, rule packs later.
+        .target(name: "PlistChecks", dependencies: ["PropertyList", "LintKit", "FileIO"]),
+
         .executableTarget(
             name: "DevKitCLI",
             dependencies: [
                 "PropertyList",
+                "PlistChecks",
+                "LintKit",
+                "FileIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

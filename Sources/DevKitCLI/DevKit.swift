@@ -1,5 +1,44 @@
 import ArgumentParser
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The root command: configuration only.
 @main
 struct DevKit: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "devkit", abstract: "x")
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "devkit",
+        abstract: "Diagnostics for people who build and ship apps for Apple platforms.",
+        discussion: """
+            Exit status: 0 success, 1 findings (lint errors, differences), 2 usage or input error.
+            """,
+        version: version,
+        subcommands: [Plist.self]
+    )
+
+    /// Runs the command and maps failures to devkit's exit codes: ArgumentParser's usage
+    /// errors (its 64) become 2, like every other input error.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let failure as CommandFailure {
+            if !failure.message.isEmpty {
+                FileHandleOutput.standardError(failure.message.hasSuffix("\n") ? failure.message : failure.message + "\n")
+            }
+            Glibc.exit(failure.exitCode)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandleOutput.standardError(fullMessage(for: error) + "\n")
+                Glibc.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }

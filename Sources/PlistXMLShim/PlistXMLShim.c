@@ -192,7 +192,8 @@ static void px_structured_error(void *ctx, xmlErrorPtr error) {
     st->out->error_column = (uint32_t)(error->int2 > 0 ? error->int2 : xmlSAX2GetColumnNumber(st->ctxt));
     const char *msg = error->message ? error->message : "malformed XML";
     snprintf(st->out->error_message, sizeof st->out->error_message, "%s", msg);
-    // libxml2 messages end with a newline.
+    // libxml2 messages end with a newline and some span two lines: make them one line.
+    for (char *p = st->out->error_message; *p; p++) if (*p == '\n') *p = ' ';
     size_t n = strlen(st->out->error_message);
     while (n > 0 && (st->out->error_message[n - 1] == '\n' || st->out->error_message[n - 1] == ' '))
         st->out->error_message[--n] = 0;

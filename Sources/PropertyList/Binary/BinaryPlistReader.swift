@@ -56,7 +56,7 @@ struct BinaryPlistReader {
             throw DecodeError(section: "trailer", offset: file.count, reason: "file is \(file.count) bytes, too short for a binary plist (truncated?)")
         }
         var trailer = ByteCursor(UnsafeRawBufferPointer(rebasing: file[(file.count - 32)...]), section: "trailer", baseOffset: file.count - 32)
-        try trailer.skip(6)
+        try trailer.skip(5)  // unused
         _ = try trailer.readUInt8()  // sort version, unused
         let offsetSize = Int(try trailer.readUInt8())
         let refSize = Int(try trailer.readUInt8())

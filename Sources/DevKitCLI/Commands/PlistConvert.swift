@@ -1,0 +1,50 @@
+import ArgumentParser
+import FileIO
+import PropertyList
+
+extension Plist {
+    struct PlistConvert: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "convert",
+            abstract: "Convert a property list to another format.",
+            discussion: """
+                Without -o or --in-place the result goes to standard output. Files are replaced \
+                atomically (temporary file, fsync, rename) and keep their permissions. JSON has \
+                no dates, data or UIDs: dates become ISO-8601 strings and data base64 strings; \
+                a UID is an error. OpenStep writes numbers, booleans and dates in GNUstep's \
+                <*I…>, <*R…>, <*B…>, <*D…> forms.
+
+                Examples:
+                  devkit plist convert Info.plist --to binary -o Info.bplist
+                  devkit plist convert settings.plist --to xml --in-place
+                  devkit plist convert data.bplist --to json
+                """
+        )
+
+        @Argument(help: "The file to convert (- for standard input).")
+        var file: String
+
+        @Option(name: .long, help: "Output format (xml|binary|json|openstep).")
+        var to: PlistFormat
+
+        @Option(name: .shortAndLong, help: "Write to this file (- for standard output).")
+        var output: String?
+
+        @Flag(name: .long, help: "Replace FILE with the converted version.")
+        var inPlace = false
+
+        @OptionGroup var input: InputOptions
+
+        func validate() throws {
+            if inPlace && output != nil { throw ValidationError("--in-place and -o cannot be used together.") }
+            if inPlace && file == "-" { throw ValidationError("--in-place needs a file, not standard input.") }
+        }
+
+        func run() throws {
+            let document = try PlistLoader.load(file, format: input.format)
+            let bytes = try PlistLoader.serialize(document.value, as: to, source: file)
+            let destination = inPlace ? file : (output ?? FileIO.standardStream)
+            do { try FileIO.writeAtomically(bytes, to: destination) } catch { throw CommandFailure.io(error) }
+        }
+    }
+}

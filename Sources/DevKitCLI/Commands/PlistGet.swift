@@ -1,0 +1,67 @@
+import ArgumentParser
+import PropertyList
+
+extension Plist {
+    struct PlistGet: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "get",
+            abstract: "Print the value at a key path.",
+            discussion: """
+                Key paths: dictionary keys and array indices joined by dots, \
+                CFBundleURLTypes.0.CFBundleURLSchemes.0; escape a dot or backslash inside a key \
+                with a backslash (com\\.apple\\.security\\.app-sandbox). PlistBuddy's form \
+                :CFBundleURLTypes:0 works too. An empty path is the whole file.
+
+                Examples:
+                  devkit plist get Info.plist CFBundleShortVersionString --raw
+                  devkit plist get Info.plist :CFBundleURLTypes:0
+                  devkit plist get App.entitlements 'com\\.apple\\.developer\\.icloud-services' --format json
+                """
+        )
+
+        @Argument(help: "The property list (- for standard input).")
+        var file: String
+
+        @Argument(help: "Key path to the value.")
+        var keyPath: String
+
+        @Flag(name: .long, help: "Print a scalar bare: strings unquoted, data as raw bytes, dates in ISO-8601.")
+        var raw = false
+
+        @Option(name: .long, help: "Print the value as a property list in this format (xml|binary|json|openstep).")
+        var format: PlistFormat?
+
+        @OptionGroup var input: InputOptions
+
+        func validate() throws {
+            if raw && format != nil { throw ValidationError("--raw and --format cannot be used together.") }
+        }
+
+        func run() throws {
+            let document = try PlistLoader.load(file, format: input.format)
+            let value: PlistValue
+            do {
+                value = try document.value.value(at: KeyPath.parse(keyPath))
+            } catch {
+                throw CommandFailure.input("\(file): error: \(error.message)")
+            }
+            if let format {
+                try FileHandleOutput.standardOutput(try PlistLoader.serialize(value, as: format, source: file))
+            } else if raw {
+                try FileHandleOutput.standardOutput(Self.raw(value))
+            } else {
+                try FileHandleOutput.standardOutput(PlistPrinter().render(value))
+            }
+        }
+
+        static func raw(_ value: PlistValue) -> [UInt8] {
+            switch value {
+            case .string(let s): Array((s + "\n").utf8)
+            case .data(let bytes): bytes
+            case .date(let d): Array((d.iso8601 + "\n").utf8)
+            case .array, .dictionary: Array(PlistPrinter().render(value).utf8)
+            default: Array((PlistPrinter.scalar(value) + "\n").utf8)
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import PropertyList
+
+extension Plist {
+    struct PlistPrint: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "print",
+            abstract: "Print property lists as a readable tree (like plutil -p).",
+            discussion: """
+                Examples:
+                  devkit plist print Info.plist
+                  devkit plist print --keypaths App.entitlements | grep icloud
+                  cat settings.bplist | devkit plist print -
+                """
+        )
+
+        @Argument(help: "Files to print (- for standard input).")
+        var files: [String]
+
+        @Flag(name: .long, help: "One 'key.path = value' line per leaf, for grep.")
+        var keypaths = false
+
+        @Option(name: .long, help: "Show types dimmed: auto (on a colour terminal), always, never.")
+        var color: ColorChoice = .auto
+
+        @OptionGroup var input: InputOptions
+
+        enum ColorChoice: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
+
+        func run() throws {
+            let showsTypes = color == .always || (color == .auto && FileHandleOutput.standardOutputWantsColor)
+            let printer = PlistPrinter(style: keypaths ? .keyPaths : .tree, showsTypes: showsTypes)
+            for file in files {
+                let document = try PlistLoader.load(file, format: input.format)
+                if files.count > 1 { try FileHandleOutput.standardOutput("==> \(file) <==\n") }
+                try FileHandleOutput.standardOutput(printer.render(document.value))
+            }
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import ArgumentParser
+import LintKit
+
+/// Output format for commands that report findings.
+enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+
+    var reporter: any Reporter {
+        switch self {
+        case .text: TextReporter()
+        case .json: JSONReporter()
+        }
+    }
+}
+
+struct ReportOptions: ParsableArguments {
+    @Option(name: .long, help: "How to print findings (text|json).")
+    var format: ReportFormat = .text
+}

@@ -1,0 +1,133 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file that could not be read or written, with the operating system's reason.
+public struct FileIOError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The path as the user gave it (`-` for standard input/output).
+    public var path: String
+    public var reason: String
+
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// Reading whole files and replacing them atomically.
+///
+/// Written on POSIX calls rather than Foundation so each failure keeps its errno text
+/// ("No such file or directory", "Is a directory", "Permission denied") and so the
+/// temp-file/fsync/rename sequence of an atomic write is explicit.
+public enum FileIO {
+    /// The conventional name for standard input/output.
+    public static let standardStream = "-"
+
+    /// Reads all bytes of `path`, or standard input for `-`.
+    public static func read(_ path: String) throws(FileIOError) -> [UInt8] {
+        if path == standardStream { return try readAll(fd: 0, path: "<stdin>") }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileIOError(path: path, reason: errnoText()) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileIOError(path: path, reason: errnoText()) }
+        if info.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, reason: "is a directory") }
+        return try readAll(fd: fd, path: path, sizeHint: Int(info.st_size))
+    }
+
+    private static func readAll(fd: Int32, path: String, sizeHint: Int = 0) throws(FileIOError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(max(sizeHint, 0) + 1)
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileIOError(path: path, reason: errnoText())
+            }
+            if n == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// Writes `bytes` to standard output.
+    public static func writeStandardOutput(_ bytes: [UInt8]) throws(FileIOError) {
+        try writeAll(fd: 1, bytes, path: "<stdout>")
+    }
+
+    /// Replaces `path` with `bytes` atomically: a temp file in the same directory, fsync,
+    /// rename. An existing file keeps its permission bits (and owner, when allowed); a
+    /// symlink is followed so its target is replaced, not the link. `-` writes stdout.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileIOError) {
+        if path == standardStream { return try writeStandardOutput(bytes) }
+        let target = resolvedTarget(path)
+        var existing = stat()
+        let exists = stat(target, &existing) == 0
+        if exists, existing.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, reason: "is a directory") }
+        let directory = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
+        var template = Array("\(directory.isEmpty ? "/" : directory)/.\(baseName(target)).devkit-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw FileIOError(path: path, reason: "cannot create a temporary file beside it: \(errnoText())") }
+        let tempPath = String(cString: template)
+        var committed = false
+        defer {
+            if !committed { unlink(tempPath) }
+        }
+        do throws(FileIOError) {
+            try writeAll(fd: fd, bytes, path: path)
+            let mode = exists ? existing.st_mode & 0o7777 : 0o666 & ~currentUmask()
+            if fchmod(fd, mode) != 0 { throw FileIOError(path: path, reason: errnoText()) }
+            if exists { _ = fchown(fd, existing.st_uid, existing.st_gid) }  // best effort: needs privilege
+            if fsync(fd) != 0 { throw FileIOError(path: path, reason: "fsync failed: \(errnoText())") }
+        } catch {
+            close(fd)
+            throw error
+        }
+        close(fd)
+        guard rename(tempPath, target) == 0 else { throw FileIOError(path: path, reason: errnoText()) }
+        committed = true
+    }
+
+    private static func writeAll(fd: Int32, _ bytes: [UInt8], path: String) throws(FileIOError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileIOError(path: path, reason: errnoText())
+            }
+            offset += n
+        }
+    }
+
+    /// Follows symlinks (up to 40 hops) to the file a write should replace.
+    private static func resolvedTarget(_ path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var buffer = [CChar](repeating: 0, count: 4096)
+            let n = readlink(current, &buffer, buffer.count - 1)
+            guard n > 0 else { return current }
+            let link = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if link.hasPrefix("/") {
+                current = link
+            } else {
+                let dir = current.lastIndex(of: "/").map { String(current[...$0]) } ?? ""
+                current = dir + link
+            }
+        }
+        return current
+    }
+
+    private static func baseName(_ path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+    }
+
+    private static func currentUmask() -> mode_t {
+        let mask = umask(0o022)
+        umask(mask)
+        return mask
+    }
+
+    private static func errnoText() -> String {
+        String(cString: strerror(errno))
+    }
+}
