@@ -13,6 +13,10 @@ public enum PlistFormat: String, CaseIterable, Sendable, CustomStringConvertible
 
     /// Guesses the format from the first bytes: the bplist magic; a byte-order mark; `<?xml`,
     /// `<!DOCTYPE` or `<plist`; JSON's `{"key":`/`[`/scalars; otherwise OpenStep.
+    public static func detect(_ bytes: [UInt8]) -> PlistFormat {
+        bytes.withUnsafeBytes { detect($0) }
+    }
+
     public static func detect(_ bytes: UnsafeRawBufferPointer) -> PlistFormat {
         if bytes.starts(with: "bplist".utf8) { return .binary }
         // UTF-16 text: look at it as UTF-8 after decoding.

@@ -7,6 +7,10 @@ public struct PlistDocument: Sendable {
 
 /// The one entry point for reading and writing property lists in any format.
 public enum PropertyListCoding {
+    /// Deepest container nesting any reader accepts; real plists stay far below it, and values
+    /// are walked recursively (printing, writing, destruction), so it also guards the stack.
+    public static let maxDepth = 512
+
     /// Reads a property list from bytes; `format` nil means detect it from the content.
     /// Errors carry the position but no file name: callers add it with `PlistError.inFile`.
     public static func read(_ bytes: [UInt8], format: PlistFormat? = nil) throws(PlistError) -> PlistDocument {

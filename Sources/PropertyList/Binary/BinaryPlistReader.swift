@@ -11,8 +11,7 @@ import OrderedCollections
 /// cycles through an ancestor set, and nesting against `maxDepth`.
 struct BinaryPlistReader {
     static let magic: [UInt8] = Array("bplist00".utf8)
-    /// Deepest container nesting accepted; real plists stay far below it.
-    static let maxDepth = 512
+    static let maxDepth = PropertyListCoding.maxDepth
 
     private let file: UnsafeRawBufferPointer
     private let offsetSize: Int

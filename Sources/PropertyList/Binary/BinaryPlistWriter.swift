@@ -122,7 +122,7 @@ struct BinaryPlistWriter {
         let tableOffset = out.count
         let offsetSize = Self.byteWidth(UInt64(tableOffset))
         for offset in offsets { Self.appendBigEndian(UInt64(offset), width: offsetSize, to: &out) }
-        out.append(contentsOf: [0, 0, 0, 0, 0, 0, 0])  // unused, sort version
+        out.append(contentsOf: [0, 0, 0, 0, 0, 0])  // 5 unused bytes, sort version
         out.append(UInt8(offsetSize))
         out.append(UInt8(refSize))
         Self.appendBigEndian(UInt64(objects.count), width: 8, to: &out)

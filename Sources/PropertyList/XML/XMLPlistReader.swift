@@ -157,6 +157,11 @@ enum XMLPlistReader {
                 if let top = stack.last, top.isDictionary, top.pendingKey == nil {
                     throw fail(i, "<\(tagName(i))> in a <dict> has no <key> before it")
                 }
+                // Invariant: nesting stays within what every reader (and the value's recursive
+                // destruction) handles.
+                guard stack.count < PropertyListCoding.maxDepth else {
+                    throw fail(i, "containers nested deeper than \(PropertyListCoding.maxDepth) levels")
+                }
                 stack.append(Frame(start: i, isDictionary: tag == PX_TAG_DICT))
                 return i + 1
             case PX_TAG_KEY:

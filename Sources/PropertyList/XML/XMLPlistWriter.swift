@@ -45,7 +45,9 @@ struct XMLPlistWriter {
             case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
             case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
             case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
-            case 0x09, 0x0A, 0x0D: out.append(c)
+            // A raw CR would come back as LF (XML end-of-line normalisation): keep it as a reference.
+            case 0x0D: out.append(contentsOf: "&#13;".utf8)
+            case 0x09, 0x0A: out.append(c)
             case 0..<0x20:
                 throw PlistError(position: nil, message: "string \"\(s.prefix(40))\" contains control character U+\(String(c, radix: 16, uppercase: true).leftPadded(4)), which XML 1.0 cannot hold")
             default: out.append(c)
