@@ -62,10 +62,11 @@ let package = Package(
             name: "PropertyListTests",
             dependencies: ["PropertyList", "BinaryReading"]
         ),
+        // Runs the built `devkit` binary end to end; golden outputs live in Snapshots/.
         .testTarget(
             name: "DevKitCLITests",
-            dependencies: ["PropertyList"],
-            resources: [.copy("Snapshots")]
+            dependencies: ["DevKitCLI", "PropertyList"],
+            exclude: ["Snapshots"]
         ),
     ]
 )
