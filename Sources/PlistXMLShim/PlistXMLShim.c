@@ -200,73 +200,86 @@ static void px_structured_error(void *ctx, xmlErrorPtr error) {
     xmlStopParser(st->ctxt);
 }
 
-int px_tokenize(const char *bytes, size_t length, px_result *out) {
-    memset(out, 0, sizeof *out);
-    if (length > (size_t)INT32_MAX) {
-        out->failed = 1;
-        snprintf(out->error_message, sizeof out->error_message, "XML input larger than 2 GiB");
-        return -1;
-    }
+struct px_parser {
+    px_result result;
+    px_state state;
     xmlSAXHandler sax;
-    memset(&sax, 0, sizeof sax);
-    sax.initialized = XML_SAX2_MAGIC;
-    sax.startElementNs = px_start;
-    sax.endElementNs = px_end;
-    sax.characters = px_characters;
-    sax.cdataBlock = px_characters;
-    sax.entityDecl = px_entity_decl;
-    sax.getEntity = px_get_entity;
-    sax.serror = px_structured_error;
+};
 
-    px_state st;
-    memset(&st, 0, sizeof st);
-    st.out = out;
-
-    xmlParserCtxtPtr ctxt = xmlCreatePushParserCtxt(&sax, &st, NULL, 0, NULL);
-    if (ctxt == NULL) {
-        out->failed = 1;
-        snprintf(out->error_message, sizeof out->error_message, "cannot create XML parser");
-        return -1;
-    }
-    st.ctxt = ctxt;
+px_parser *px_parser_create(void) {
+    px_parser *p = calloc(1, sizeof *p);
+    if (p == NULL) return NULL;
+    p->sax.initialized = XML_SAX2_MAGIC;
+    p->sax.startElementNs = px_start;
+    p->sax.endElementNs = px_end;
+    p->sax.characters = px_characters;
+    p->sax.cdataBlock = px_characters;
+    p->sax.entityDecl = px_entity_decl;
+    p->sax.getEntity = px_get_entity;
+    p->sax.serror = px_structured_error;
+    p->state.out = &p->result;
+    xmlParserCtxtPtr ctxt = xmlCreatePushParserCtxt(&p->sax, &p->state, NULL, 0, NULL);
+    if (ctxt == NULL) { free(p); return NULL; }
+    p->state.ctxt = ctxt;
     // NONET: never fetch anything. No NOENT (no entity substitution beyond the predefined
     // five), no DTDLOAD/DTDATTR/DTDVALID (external DTDs are never read), no HUGE (keep
-    // libxml2's limits on text size and nesting depth).
+    // libxml2's limits on the size of a single text node and name).
     xmlCtxtUseOptions(ctxt, XML_PARSE_NONET);
     ctxt->replaceEntities = 0;
     ctxt->loadsubset = 0;
     ctxt->validate = 0;
+    return p;
+}
 
-    // Feed in chunks: a single chunk larger than libxml2's input limit would be refused.
-    const size_t chunk = 4u << 20;
-    size_t pos = 0;
-    while (!out->failed) {
-        size_t n = length - pos < chunk ? length - pos : chunk;
-        int terminate = pos + n >= length;
-        int rc = xmlParseChunk(ctxt, bytes + pos, (int)n, terminate);
-        pos += n;
-        if (rc != 0 && !out->failed) {
-            out->failed = 1;
-            out->error_line = (uint32_t)xmlSAX2GetLineNumber(ctxt);
-            out->error_column = (uint32_t)xmlSAX2GetColumnNumber(ctxt);
-            snprintf(out->error_message, sizeof out->error_message, "malformed XML (libxml2 error %d)", rc);
-        }
-        if (terminate) break;
+int px_parser_feed(px_parser *p, const char *bytes, size_t length, int terminate) {
+    px_result *out = &p->result;
+    if (out->failed) return -1;
+    if (length > (size_t)INT32_MAX) {
+        out->failed = 1;
+        snprintf(out->error_message, sizeof out->error_message, "input piece larger than 2 GiB");
+        return -1;
     }
-    if (!out->failed && !ctxt->wellFormed) {
+    xmlParserCtxtPtr ctxt = p->state.ctxt;
+    int rc = xmlParseChunk(ctxt, bytes, (int)length, terminate);
+    if (rc != 0 && !out->failed) {
+        out->failed = 1;
+        out->error_line = (uint32_t)xmlSAX2GetLineNumber(ctxt);
+        out->error_column = (uint32_t)xmlSAX2GetColumnNumber(ctxt);
+        snprintf(out->error_message, sizeof out->error_message, "malformed XML (libxml2 error %d)", rc);
+    }
+    if (terminate && !out->failed && !ctxt->wellFormed) {
         out->failed = 1;
         snprintf(out->error_message, sizeof out->error_message, "malformed XML");
     }
-    xmlFreeParserCtxt(ctxt);
-    free(st.stack);
     return out->failed ? -1 : 0;
 }
 
-void px_result_free(px_result *result) {
-    free(result->tokens);
-    free(result->text);
-    result->tokens = NULL;
-    result->text = NULL;
-    result->token_count = 0;
-    result->text_length = 0;
+const px_result *px_parser_result(const px_parser *p) {
+    return &p->result;
+}
+
+void px_parser_discard(px_parser *p, size_t count) {
+    px_result *out = &p->result;
+    if (count >= out->token_count) {
+        out->token_count = 0;
+        out->text_length = 0;
+        p->state.last_is_text = 0;
+        return;
+    }
+    size_t keep = out->token_count - count;
+    uint64_t text_start = out->tokens[count].text_offset;
+    memmove(out->tokens, out->tokens + count, keep * sizeof(px_token));
+    memmove(out->text, out->text + text_start, out->text_length - text_start);
+    out->text_length -= text_start;
+    for (size_t i = 0; i < keep; i++) out->tokens[i].text_offset -= text_start;
+    out->token_count = keep;
+}
+
+void px_parser_free(px_parser *p) {
+    if (p == NULL) return;
+    xmlFreeParserCtxt(p->state.ctxt);
+    free(p->state.stack);
+    free(p->result.tokens);
+    free(p->result.text);
+    free(p);
 }

@@ -56,14 +56,29 @@ typedef struct {
     char error_message[512];
 } px_result;
 
-/// Tokenizes `length` bytes of XML (any encoding libxml2 detects: UTF-8, UTF-16 with BOM).
+/// A streaming tokenizer: feed input piece by piece, consume the tokens produced so far,
+/// discard them, feed more. Memory stays bounded by one piece's tokens, not the document's.
 ///
-/// Never loads external entities or DTDs, refuses entity declarations, and keeps libxml2's
-/// default size and depth limits. Returns 0 on success; on failure `out->failed` is set and
-/// the error fields say where. Always release the result with px_result_free.
-int px_tokenize(const char *bytes, size_t length, px_result *out);
+/// It never loads external entities or DTDs, refuses entity declarations, and keeps
+/// libxml2's default size limits. Any encoding libxml2 detects is accepted (UTF-8, UTF-16
+/// with BOM); token text is always UTF-8.
+typedef struct px_parser px_parser;
 
-void px_result_free(px_result *result);
+/// A new parser, or NULL when out of memory.
+px_parser *px_parser_create(void);
+
+/// Parses the next `length` bytes (`terminate` non-zero for the last piece) and appends
+/// tokens to the result. Returns 0, or -1 once the document has failed (see the result's
+/// error fields; later calls do nothing).
+int px_parser_feed(px_parser *parser, const char *bytes, size_t length, int terminate);
+
+/// Tokens and text produced and not yet discarded.
+const px_result *px_parser_result(const px_parser *parser);
+
+/// Drops the first `count` tokens; the rest (and their text) move to the front.
+void px_parser_discard(px_parser *parser, size_t count);
+
+void px_parser_free(px_parser *parser);
 
 #ifdef __cplusplus
 }

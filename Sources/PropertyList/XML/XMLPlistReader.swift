@@ -10,46 +10,69 @@ internal import PlistXMLShim
 /// well-formed integers, reals, dates and base64. Nesting is walked with an explicit stack,
 /// so depth costs heap, not call stack.
 enum XMLPlistReader {
+    /// Input is fed to libxml2 in pieces of this size; tokens are consumed after each piece,
+    /// so memory for tokens stays near one piece's worth whatever the document's size.
+    static let pieceSize = 1 << 20
+
     static func read(_ bytes: UnsafeRawBufferPointer) throws(PlistError) -> PlistValue {
-        var result = px_result()
-        _ = px_tokenize(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count, &result)
-        defer { px_result_free(&result) }
-        if result.failed != 0 {
-            let message = withUnsafeBytes(of: result.error_message) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            throw PlistError(
-                position: .text(line: Int(result.error_line), column: Int(result.error_column)),
-                message: message.isEmpty ? "malformed XML" : message)
+        guard let parser = px_parser_create() else {
+            throw PlistError(position: nil, message: "cannot create an XML parser (out of memory)")
         }
-        let tokens = UnsafeBufferPointer(start: result.tokens, count: result.token_count)
-        let text = UnsafeRawBufferPointer(start: result.text, count: result.text_length)
-        var builder = Builder(tokens: tokens, text: text)
-        return try builder.build()
+        defer { px_parser_free(parser) }
+        var builder = Builder()
+        var offset = 0
+        repeat {
+            let n = min(pieceSize, bytes.count - offset)
+            let final = offset + n >= bytes.count
+            let base = bytes.baseAddress.map { UnsafeRawPointer($0 + offset).assumingMemoryBound(to: CChar.self) }
+            let status = px_parser_feed(parser, base, n, final ? 1 : 0)
+            offset += n
+            guard let result = px_parser_result(parser)?.pointee else { break }
+            // Tokens before a failure are still consumed: a plist error there is reported first
+            // only when it comes earlier in the document than libxml2's.
+            let tokens = UnsafeBufferPointer(start: result.tokens, count: result.token_count)
+            let text = UnsafeRawBufferPointer(start: result.text, count: result.text_length)
+            if status != 0 {
+                let message = withUnsafeBytes(of: result.error_message) { raw in
+                    String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                }
+                throw PlistError(
+                    position: .text(line: Int(result.error_line), column: Int(result.error_column)),
+                    message: message.isEmpty ? "malformed XML" : message)
+            }
+            let consumed = try builder.consume(tokens: tokens, text: text, final: final)
+            px_parser_discard(parser, consumed)
+            if final { break }
+        } while true
+        guard let root = builder.root, builder.finished else {
+            throw PlistError(position: nil, message: "unexpected end of document")
+        }
+        return root
     }
 
     private struct Frame {
-        /// Index of the container's start token.
-        var start: Int
+        /// Where the container's start tag is.
+        var start: SourcePosition
         var isDictionary: Bool
         var array: [PlistValue] = []
         var dictionary: OrderedDictionary<String, PlistValue> = [:]
-        /// Token index of each key, parallel to `dictionary`, to name both places of a duplicate.
-        var keyTokens: [Int32] = []
+        /// Line and column of each key (packed), parallel to `dictionary`, to name both places of a duplicate.
+        var keyPositions: [UInt64] = []
         var pendingKey: String?
-        var pendingKeyToken = 0
+        var pendingKeyPosition = SourcePosition.text(line: 0, column: 0)
     }
 
+    /// A leaf element whose tokens have not all arrived yet.
+    private struct NeedMoreTokens: Error {}
+
     private struct Builder {
-        let tokens: UnsafeBufferPointer<px_token>
-        let text: UnsafeRawBufferPointer
+        /// The current piece's tokens and text (valid during one `consume` call only).
+        var tokens = UnsafeBufferPointer<px_token>(start: nil, count: 0)
+        var text = UnsafeRawBufferPointer(start: nil, count: 0)
         var stack: [Frame] = []
         var root: PlistValue?
-
-        init(tokens: UnsafeBufferPointer<px_token>, text: UnsafeRawBufferPointer) {
-            self.tokens = tokens
-            self.text = text
-        }
+        var sawRoot = false
+        var finished = false
 
         /// The value a closed container stands for. A dictionary whose only key is `CF$UID`
         /// with a non-negative integer is a UID, as Apple's writer spells one in XML.
@@ -97,30 +120,47 @@ enum XMLPlistReader {
             }
         }
 
-        /// The text of the leaf element starting at `index` (empty if none) and the index of its end tag.
-        func leafText(_ index: Int) throws(PlistError) -> (text: Int?, end: Int) {
+        /// The text of the leaf element starting at `index` (nil if empty) and the index of its
+        /// end tag. Throws `NeedMoreTokens` when the piece ends inside the element.
+        func leafText(_ index: Int, final: Bool) throws(LeafError) -> (text: Int?, end: Int) {
             var i = index + 1
             var textIndex: Int?
             if i < tokens.count, tokens[i].kind == UInt8(PX_TOKEN_TEXT.rawValue) {
                 textIndex = i
                 i += 1
             }
-            guard i < tokens.count, tokens[i].kind == UInt8(PX_TOKEN_END.rawValue) else {
-                let at = min(i, tokens.count - 1)
-                throw fail(at, "<\(tagName(at))> is not allowed inside <\(tagName(index))>")
+            guard i < tokens.count else {
+                if final { throw .plist(PlistError(position: position(index), message: "<\(tagName(index))> is not closed")) }
+                throw .needMore
+            }
+            guard tokens[i].kind == UInt8(PX_TOKEN_END.rawValue) else {
+                throw .plist(fail(i, "<\(tagName(i))> is not allowed inside <\(tagName(index))>"))
             }
             return (textIndex, i)
         }
 
-        mutating func build() throws(PlistError) -> PlistValue {
-            guard let first = tokens.first else {
-                throw PlistError(position: .text(line: 1, column: 1), message: "no XML element found")
+        enum LeafError: Error {
+            case needMore
+            case plist(PlistError)
+        }
+
+        /// Consumes as many tokens of this piece as can be handled now; returns how many.
+        mutating func consume(tokens: UnsafeBufferPointer<px_token>, text: UnsafeRawBufferPointer, final: Bool) throws(PlistError) -> Int {
+            self.tokens = tokens
+            self.text = text
+            var i = 0
+            if !sawRoot {
+                guard let first = tokens.first else {
+                    if final { throw PlistError(position: .text(line: 1, column: 1), message: "no XML element found") }
+                    return 0
+                }
+                guard first.kind == UInt8(PX_TOKEN_START.rawValue), first.tag == UInt8(PX_TAG_PLIST.rawValue) else {
+                    throw fail(0, "root element is <\(tagName(0))>, expected <plist>")
+                }
+                sawRoot = true
+                i = 1
             }
-            guard first.kind == UInt8(PX_TOKEN_START.rawValue), first.tag == UInt8(PX_TAG_PLIST.rawValue) else {
-                throw fail(0, "root element is <\(tagName(0))>, expected <plist>")
-            }
-            var i = 1
-            while i < tokens.count {
+            while i < tokens.count, !finished {
                 let token = tokens[i]
                 switch px_token_kind(UInt32(token.kind)) {
                 case PX_TOKEN_TEXT:
@@ -131,24 +171,33 @@ enum XMLPlistReader {
                     guard let frame = stack.popLast() else {
                         // The end of <plist>: libxml2 guarantees it matches and nothing follows.
                         guard root != nil else { throw fail(i, "<plist> holds no value") }
-                        guard let value = root else { throw fail(i, "<plist> holds no value") }
-                        return value
+                        finished = true
+                        return tokens.count
                     }
                     if let key = frame.pendingKey {
-                        throw fail(frame.pendingKeyToken, "key \"\(key)\" has no value")
+                        throw PlistError(position: frame.pendingKeyPosition, message: "key \"\(key)\" has no value")
                     }
-                    try deliver(Self.container(frame), at: frame.start)
+                    try deliver(Self.container(frame), at: frame.start, tagToken: nil)
                     i += 1
                 default:
-                    i = try startElement(i)
+                    // nil: the piece ends inside a leaf element; resume from it with the next piece.
+                    guard let next = try startElement(i, final: final) else { return i }
+                    i = next
                 }
             }
-            throw PlistError(position: nil, message: "unexpected end of document")
+            return i
         }
 
-        /// Handles the start tag at `i`; returns the index of the next token to look at.
-        mutating func startElement(_ i: Int) throws(PlistError) -> Int {
+        /// Handles the start tag at `i`; returns the index of the next token to look at, or nil
+        /// when the element's tokens are not all in this piece yet.
+        mutating func startElement(_ i: Int, final: Bool) throws(PlistError) -> Int? {
             let tag = px_tag(UInt32(tokens[i].tag))
+            func leaf() throws(PlistError) -> (text: Int?, end: Int)? {
+                do { return try leafText(i, final: final) } catch {
+                    if case .plist(let e) = error { throw e }
+                    return nil
+                }
+            }
             switch tag {
             case PX_TAG_DICT, PX_TAG_ARRAY:
                 if stack.isEmpty, root != nil {
@@ -162,29 +211,29 @@ enum XMLPlistReader {
                 guard stack.count < PropertyListCoding.maxDepth else {
                     throw fail(i, "containers nested deeper than \(PropertyListCoding.maxDepth) levels")
                 }
-                stack.append(Frame(start: i, isDictionary: tag == PX_TAG_DICT))
+                stack.append(Frame(start: position(i), isDictionary: tag == PX_TAG_DICT))
                 return i + 1
             case PX_TAG_KEY:
                 guard let top = stack.last, top.isDictionary else {
                     throw fail(i, "<key> outside a <dict>")
                 }
                 if let pending = top.pendingKey {
-                    throw fail(top.pendingKeyToken, "key \"\(pending)\" has no value (another <key> follows)")
+                    throw PlistError(position: top.pendingKeyPosition, message: "key \"\(pending)\" has no value (another <key> follows)")
                 }
-                let (textIndex, end) = try leafText(i)
+                guard let (textIndex, end) = try leaf() else { return nil }
                 stack[stack.count - 1].pendingKey = textIndex.map { string($0) } ?? ""
-                stack[stack.count - 1].pendingKeyToken = i
+                stack[stack.count - 1].pendingKeyPosition = position(i)
                 return end + 1
             case PX_TAG_TRUE, PX_TAG_FALSE:
-                let (textIndex, end) = try leafText(i)
+                guard let (textIndex, end) = try leaf() else { return nil }
                 if let textIndex {
                     throw fail(textIndex, "<\(tagName(i))/> must be empty")
                 }
-                try deliver(.bool(tag == PX_TAG_TRUE), at: i)
+                try deliver(.bool(tag == PX_TAG_TRUE), at: position(i), tagToken: i)
                 return end + 1
             case PX_TAG_STRING, PX_TAG_INTEGER, PX_TAG_REAL, PX_TAG_DATE, PX_TAG_DATA:
-                let (textIndex, end) = try leafText(i)
-                try deliver(try leafValue(tag, start: i, text: textIndex), at: i)
+                guard let (textIndex, end) = try leaf() else { return nil }
+                try deliver(try leafValue(tag, start: i, text: textIndex), at: position(i), tagToken: i)
                 return end + 1
             case PX_TAG_PLIST:
                 throw fail(i, "<plist> nested inside a property list")
@@ -229,9 +278,9 @@ enum XMLPlistReader {
             }
         }
 
-        mutating func deliver(_ value: PlistValue, at index: Int) throws(PlistError) {
+        mutating func deliver(_ value: PlistValue, at position: SourcePosition, tagToken: Int?) throws(PlistError) {
             guard !stack.isEmpty else {
-                if root != nil { throw fail(index, "<plist> holds more than one value") }
+                if root != nil { throw PlistError(position: position, message: "<plist> holds more than one value") }
                 root = value
                 return
             }
@@ -241,17 +290,20 @@ enum XMLPlistReader {
                 return
             }
             guard let key = stack[top].pendingKey else {
-                throw fail(index, "<\(tagName(index))> in a <dict> has no <key> before it")
+                throw PlistError(position: position, message: "<\(tagToken.map { tagName($0) } ?? "value")> in a <dict> has no <key> before it")
             }
-            let keyToken = stack[top].pendingKeyToken
+            let keyPosition = stack[top].pendingKeyPosition
             stack[top].pendingKey = nil
             // A duplicate overwrites before it is reported; the error discards the dictionary.
             if stack[top].dictionary.updateValue(value, forKey: key) != nil {
                 let existing = stack[top].dictionary.index(forKey: key) ?? 0
-                let first = position(Int(stack[top].keyTokens[existing]))
-                throw fail(keyToken, "duplicate key \"\(key)\" (first defined at \(first))")
+                let packed = stack[top].keyPositions[existing]
+                let first = SourcePosition.text(line: Int(packed >> 32), column: Int(packed & 0xFFFF_FFFF))
+                throw PlistError(position: keyPosition, message: "duplicate key \"\(key)\" (first defined at \(first))")
             }
-            stack[top].keyTokens.append(Int32(truncatingIfNeeded: keyToken))
+            if case .text(let line, let column) = keyPosition {
+                stack[top].keyPositions.append(UInt64(line) << 32 | UInt64(column))
+            }
         }
     }
 }
