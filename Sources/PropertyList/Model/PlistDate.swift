@@ -69,10 +69,7 @@ public struct PlistDate: Hashable, Sendable, Comparable, CustomStringConvertible
     /// `YYYY-MM-DDTHH:MM:SSZ`; dates outside `validRange` print as their raw seconds.
     public var iso8601: String {
         guard let c = components else { return "\(secondsSinceReferenceDate)" }
-        func pad(_ v: Int, _ width: Int) -> String {
-            let s = String(v)
-            return String(repeating: "0", count: max(0, width - s.count)) + s
-        }
+        func pad(_ v: Int, _ width: Int) -> String { String(v).leftPadded(width) }
         return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))Z"
     }
 

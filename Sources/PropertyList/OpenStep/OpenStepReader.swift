@@ -201,7 +201,7 @@ enum OpenStepReader {
             guard offset < text.count else { return "end of file" }
             let c = text[offset]
             if c >= 0x20 && c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
-            if c < 0x80 { return "U+\(zeroPadded(String(c, radix: 16, uppercase: true), 4))" }
+            if c < 0x80 { return "U+\(String(c, radix: 16, uppercase: true).leftPadded(4))" }
             let slice = text[offset..<min(offset + 4, text.count)]
             let scalar = String(decoding: UnsafeRawBufferPointer(rebasing: slice), as: UTF8.self).unicodeScalars.first
             return scalar.map { "'\($0)'" } ?? "byte 0x\(String(c, radix: 16, uppercase: true))"
@@ -533,7 +533,7 @@ enum OpenStepReader {
         }
 
         func hex4(_ unit: UInt32) -> String {
-            zeroPadded(String(unit, radix: 16, uppercase: true), 4)
+            String(unit, radix: 16, uppercase: true).leftPadded(4)
         }
 
         /// Appends a scalar's UTF-8 to `scratch`. Callers pass values below 0x110000 that are not surrogates.
@@ -656,7 +656,3 @@ enum OpenStepReader {
     }
 }
 
-/// `text` with leading zeros up to `width` characters.
-func zeroPadded(_ text: String, _ width: Int) -> String {
-    text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-}

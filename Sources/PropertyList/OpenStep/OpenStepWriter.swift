@@ -96,7 +96,7 @@ enum OpenStepWriter {
                 guard let c = d.components else {
                     throw PlistError(position: nil, message: "date \(d.secondsSinceReferenceDate) s from 2001 has no OpenStep form (years 1...9999 only)")
                 }
-                func pad(_ v: Int, _ width: Int) -> String { zeroPadded(String(v), width) }
+                func pad(_ v: Int, _ width: Int) -> String { String(v).leftPadded(width) }
                 typed("D", "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2)) \(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2)) +0000")
             case .uid(let u):
                 throw PlistError(position: nil, message: "OpenStep cannot hold a UID (CF$UID \(u)); write it as XML or binary")

@@ -116,9 +116,3 @@ struct XMLPlistWriter {
         }
     }
 }
-
-extension String {
-    func leftPadded(_ width: Int, with pad: Character = "0") -> String {
-        count >= width ? self : String(repeating: pad, count: width - count) + self
-    }
-}
