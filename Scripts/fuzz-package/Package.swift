@@ -1,0 +1,33 @@
+// swift-tools-version:5.3
+// libFuzzer harnesses for the PropertyList readers (modelled on swift-protobuf's
+// FuzzTesting package). Build and run them with Scripts/fuzz, which passes
+// `-sanitize=fuzzer,address -parse-as-library --product NAME`; `swift build` alone does
+// not link them.
+//
+// Tools version 5.3 on purpose, with plain `.target`s holding main.swift: from 5.5 on,
+// SwiftPM links executables with `--defsym main=<Module>_main`, which does not exist
+// when the entry point is libFuzzer's main (the link fails). swift-protobuf's FuzzTesting
+// package does the same.
+import PackageDescription
+
+let targets = ["FuzzPlistBinary", "FuzzPlistXML", "FuzzPlistOpenStep", "FuzzPlistJSON"]
+
+let package = Package(
+    name: "DevKitFuzz",
+    platforms: [.macOS("13.0")],  // as the root package
+    dependencies: [
+        .package(name: "devkit", path: "../.."),
+    ],
+    targets: [
+        // Parse, and round-trip what parses: write in the same format, read again, compare.
+        .target(
+            name: "FuzzCommon",
+            dependencies: [.product(name: "PropertyList", package: "devkit")]
+        ),
+    ] + targets.map { name in
+        .target(
+            name: name,
+            dependencies: ["FuzzCommon", .product(name: "PropertyList", package: "devkit")]
+        )
+    }
+)
