@@ -57,31 +57,18 @@ static uint8_t px_tag_of(const xmlChar *name, const xmlChar *prefix) {
     }
 }
 
-/// Records the first failure. `stop` halts libxml2 at once; entity declarations do not stop it,
-/// because libxml2 2.9 leaks the declaration's strings when stopped inside the DTD (found by
-/// fuzzing). Nothing is expanded either way: px_get_entity knows only the predefined five.
-static void px_fail_at(px_state *st, int stop, const char *fmt, va_list ap) {
+/// Records the first failure and halts libxml2.
+static void px_fail(px_state *st, const char *fmt, ...) {
     px_result *out = st->out;
     if (out->failed) return;
     out->failed = 1;
     out->error_line = (uint32_t)xmlSAX2GetLineNumber(st->ctxt);
     out->error_column = (uint32_t)xmlSAX2GetColumnNumber(st->ctxt);
+    va_list ap;
+    va_start(ap, fmt);
     vsnprintf(out->error_message, sizeof out->error_message, fmt, ap);
-    if (stop) xmlStopParser(st->ctxt);
-}
-
-static void px_fail(px_state *st, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    px_fail_at(st, 1, fmt, ap);
     va_end(ap);
-}
-
-static void px_fail_later(px_state *st, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    px_fail_at(st, 0, fmt, ap);
-    va_end(ap);
+    xmlStopParser(st->ctxt);
 }
 
 static int px_append_text(px_state *st, const char *bytes, size_t len) {
@@ -189,7 +176,7 @@ static void px_characters(void *ctx, const xmlChar *ch, int len) {
 static void px_entity_decl(void *ctx, const xmlChar *name, int type, const xmlChar *publicId,
                            const xmlChar *systemId, xmlChar *content) {
     (void)type; (void)publicId; (void)systemId; (void)content;
-    px_fail_later(ctx, "entity declaration '%s' is not allowed in a property list", (const char *)name);
+    px_fail(ctx, "entity declaration '%s' is not allowed in a property list", (const char *)name);
 }
 
 static xmlEntityPtr px_get_entity(void *ctx, const xmlChar *name) {
@@ -291,6 +278,12 @@ void px_parser_discard(px_parser *p, size_t count) {
 
 void px_parser_free(px_parser *p) {
     if (p == NULL) return;
+    // In SAX mode libxml2 makes a stand-in document (myDoc) to hold entity declarations and
+    // does not free it with the context (a leak found by fuzzing).
+    if (p->state.ctxt->myDoc != NULL) {
+        xmlFreeDoc(p->state.ctxt->myDoc);
+        p->state.ctxt->myDoc = NULL;
+    }
     xmlFreeParserCtxt(p->state.ctxt);
     free(p->state.stack);
     free(p->result.tokens);
