@@ -207,7 +207,14 @@ struct px_parser {
     xmlSAXHandler sax;
 };
 
+static void px_silent(void *ctx, const char *msg, ...) {
+    (void)ctx; (void)msg;
+}
+
 px_parser *px_parser_create(void) {
+    // Some encoding errors bypass the structured handler and go to libxml2's generic one,
+    // which prints to stderr; they are reported through serror as well, so mute the printing.
+    xmlSetGenericErrorFunc(NULL, px_silent);
     px_parser *p = calloc(1, sizeof *p);
     if (p == NULL) return NULL;
     p->sax.initialized = XML_SAX2_MAGIC;
