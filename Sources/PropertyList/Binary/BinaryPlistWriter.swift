@@ -25,21 +25,12 @@ struct BinaryPlistWriter {
     static func write(_ value: PlistValue) -> [UInt8] {
         var writer = BinaryPlistWriter()
         // Sizing the tables up front avoids rehashing the scalar table as it grows.
-        let nodes = countNodes(value)
+        let nodes = value.nodeCount
         writer.objects.reserveCapacity(nodes)
         writer.childRefs.reserveCapacity(nodes)
         writer.scalarRefs.reserveCapacity(nodes)
         _ = writer.flatten(value)
         return writer.serialize()
-    }
-
-    /// Values in the tree, dictionary keys included: an upper bound on the object count.
-    private static func countNodes(_ value: PlistValue) -> Int {
-        switch value {
-        case .array(let items): return items.reduce(1) { $0 + countNodes($1) }
-        case .dictionary(let dict): return dict.values.reduce(1 + dict.count) { $0 + countNodes($1) }
-        default: return 1
-        }
     }
 
     private mutating func flatten(_ value: PlistValue) -> Int {

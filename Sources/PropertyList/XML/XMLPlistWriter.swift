@@ -15,7 +15,8 @@ struct XMLPlistWriter {
 
     static func write(_ value: PlistValue) throws(PlistError) -> [UInt8] {
         var writer = XMLPlistWriter()
-        writer.out.reserveCapacity(4096)
+        // About 32 bytes of XML per value: growing the buffer by copying costs more than guessing.
+        writer.out.reserveCapacity(value.nodeCount * 32 + 4096)
         writer.out.append(contentsOf: header)
         try writer.write(value, depth: 0)
         writer.out.append(contentsOf: "</plist>\n".utf8)
@@ -40,6 +41,18 @@ struct XMLPlistWriter {
         out.append(UInt8(ascii: "<"))
         out.append(contentsOf: UnsafeBufferPointer(start: tag.utf8Start, count: tag.utf8CodeUnitCount))
         out.append(UInt8(ascii: ">"))
+        // Most strings need no escaping: copy those in one go.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) {
+            out.append(contentsOf: s.utf8)
+        } else {
+            try appendEscaped(s)
+        }
+        out.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")])
+        out.append(contentsOf: UnsafeBufferPointer(start: tag.utf8Start, count: tag.utf8CodeUnitCount))
+        out.append(contentsOf: [UInt8(ascii: ">"), 0x0A])
+    }
+
+    private mutating func appendEscaped(_ s: String) throws(PlistError) {
         for c in s.utf8 {
             switch c {
             case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
@@ -53,9 +66,6 @@ struct XMLPlistWriter {
             default: out.append(c)
             }
         }
-        out.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")])
-        out.append(contentsOf: UnsafeBufferPointer(start: tag.utf8Start, count: tag.utf8CodeUnitCount))
-        out.append(contentsOf: [UInt8(ascii: ">"), 0x0A])
     }
 
     private mutating func write(_ value: PlistValue, depth: Int) throws(PlistError) {
