@@ -65,7 +65,7 @@ public enum FileIO {
         if exists, existing.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, reason: "is a directory") }
         let directory = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
         var template = Array("\(directory.isEmpty ? "/" : directory)/.\(baseName(target)).devkit-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
         guard fd >= 0 else { throw FileIOError(path: path, reason: "cannot create a temporary file beside it: \(errnoText())") }
         let tempPath = String(cString: template)
         var committed = false
@@ -90,7 +90,7 @@ public enum FileIO {
     private static func writeAll(fd: Int32, _ bytes: [UInt8], path: String) throws(FileIOError) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let n = bytes.withUnsafeBytes { raw in raw.baseAddress.map { write(fd, $0 + offset, raw.count - offset) } ?? 0 }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FileIOError(path: path, reason: errnoText())
