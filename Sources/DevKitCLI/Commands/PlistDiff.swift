@@ -1,0 +1,52 @@
+import ArgumentParser
+import PropertyList
+
+extension Plist {
+    struct PlistDiff: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "diff",
+            abstract: "Show how two property lists differ, by key path.",
+            discussion: """
+                Compares values, not bytes: the files may be in different formats (XML against \
+                binary), and key order and formatting are no difference. One line per \
+                difference: + path = value (only in B), - path = value (only in A), \
+                ~ path: old → new (a change of type names both types). Array elements are \
+                aligned, so one inserted element is one + line. Paths are dotted key paths as \
+                `plist get` takes them; : is the whole file. Exit status 0 when equal (nothing \
+                printed), 1 when different, 2 on an input error.
+
+                Examples:
+                  devkit plist diff Info.plist build/Info.plist
+                  devkit plist diff Settings.plist Settings.bplist --format json
+                  devkit plist convert old.json --to binary | devkit plist diff - new.plist
+                """
+        )
+
+        @Argument(help: "The old property list (- for standard input).")
+        var a: String
+
+        @Argument(help: "The new property list (- for standard input).")
+        var b: String
+
+        @Option(name: .long, help: "How to print differences (text|json).")
+        var format: ReportFormat = .text
+
+        @OptionGroup var input: InputOptions
+
+        func validate() throws {
+            if a == "-" && b == "-" { throw ValidationError("Only one of A and B can be standard input.") }
+        }
+
+        func run() throws {
+            let old = try PlistLoader.load(a, format: input.format).value
+            let new = try PlistLoader.load(b, format: input.format).value
+            let differences = old.differences(to: new)
+            guard !differences.isEmpty else { return }
+            switch format {
+            case .text: try FileHandleOutput.standardOutput(PlistDifference.textReport(differences))
+            case .json: try FileHandleOutput.standardOutput(PlistDifference.jsonReport(differences))
+            }
+            throw CommandFailure.findings()
+        }
+    }
+}
