@@ -138,6 +138,20 @@ import Testing
         ])
     }
 
+    @Test func totalAlignmentWorkIsCapped() {
+        // Two sibling arrays of 10 × 10 unmatched elements: the first fits a 150-cell budget,
+        // the second does not and is compared index by index.
+        let old = (0..<10).map { PlistValue.int(Int64($0)) }
+        let new = (0..<10).map { PlistValue.int(Int64($0 + 100)) }
+        var engine = DiffEngine(maxAlignmentCells: 100, maxTotalAlignmentCells: 150)
+        var path: [String] = []
+        engine.compare(.array([.array(old), .array(old)]), .array([.array(new), .array(new)]), path: &path)
+        let first = engine.differences.filter { $0.path.components.first == "0" }
+        let second = engine.differences.filter { $0.path.components.first == "1" }
+        #expect(first.count == 20 && first.allSatisfy { if case .changed = $0 { false } else { true } })
+        #expect(second.count == 10 && second.allSatisfy { if case .changed = $0 { true } else { false } })
+    }
+
     @Test func largeArraysStayFast() {
         // 100 000 elements with one change in the middle: prefix and suffix trimming leaves
         // a tiny middle; completely different halves fall back to index by index.

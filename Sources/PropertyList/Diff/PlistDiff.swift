@@ -38,14 +38,15 @@ extension PlistValue {
     ///   inserted in the middle is one `added`, not a change to every element after it.
     ///   Within a run of unmatched elements, a removed and an added element at the same
     ///   position that are both dictionaries (or both arrays) are compared recursively.
-    ///   Alignment work is capped (`PlistDifference.maxAlignmentCells`); beyond it elements are
-    ///   compared index by index.
+    ///   Alignment work is capped per array (`PlistDifference.maxAlignmentCells`) and per
+    ///   comparison (`maxTotalAlignmentCells`); beyond that elements are compared index by
+    ///   index, so time and memory stay bounded on hostile input.
     /// - Anything else that is unequal (including a change of type) is one `changed`.
     ///
     /// Recursion follows the values' nesting, which every reader caps at
     /// `PropertyListCoding.maxDepth`.
     public func differences(to other: PlistValue) -> [PlistDifference] {
-        var engine = DiffEngine(maxAlignmentCells: PlistDifference.maxAlignmentCells)
+        var engine = DiffEngine()
         var path: [String] = []
         engine.compare(self, other, path: &path)
         return engine.differences
@@ -58,17 +59,26 @@ extension PlistDifference {
     /// 2-byte cells, 8 MB, about 2000 × 2000 elements. Larger middles are compared index
     /// by index, which is linear.
     public static let maxAlignmentCells = 4_000_000
+
+    /// Most LCS cells one whole comparison may use, summed over all its arrays (many sibling
+    /// arrays just under `maxAlignmentCells` would otherwise add up); once spent, the
+    /// remaining arrays are compared index by index.
+    public static let maxTotalAlignmentCells = 16 * maxAlignmentCells
 }
 
 /// The comparison behind `PlistValue.differences(to:)`.
 struct DiffEngine {
     /// See `PlistDifference.maxAlignmentCells`; lower in tests of the fallback.
     let maxAlignmentCells: Int
+    /// LCS cells left for this comparison (`PlistDifference.maxTotalAlignmentCells` at first).
+    var remainingAlignmentCells: Int
     var differences: [PlistDifference] = []
 
-    init(maxAlignmentCells: Int) {
+    init(maxAlignmentCells: Int = PlistDifference.maxAlignmentCells,
+         maxTotalAlignmentCells: Int = PlistDifference.maxTotalAlignmentCells) {
         // The alignment stores lengths in UInt16 cells: min(n, m)² ≤ cells must stay below 65536².
         self.maxAlignmentCells = min(maxAlignmentCells, PlistDifference.maxAlignmentCells)
+        remainingAlignmentCells = maxTotalAlignmentCells
     }
 
     mutating func compare(_ old: PlistValue, _ new: PlistValue, path: inout [String]) {
@@ -113,10 +123,11 @@ struct DiffEngine {
         let newMiddle = prefix..<(b.count - suffix)
 
         let (cells, overflow) = oldMiddle.count.multipliedReportingOverflow(by: newMiddle.count)
-        guard !overflow, cells <= maxAlignmentCells else {
+        guard !overflow, cells <= maxAlignmentCells, cells <= remainingAlignmentCells else {
             compareByIndex(a, b, oldMiddle, newMiddle, path: &path)
             return
         }
+        remainingAlignmentCells -= cells
         let matches = Self.alignment(a[oldMiddle], b[newMiddle])
         // Between consecutive matches lie runs of removed and added elements.
         var i = oldMiddle.lowerBound, j = newMiddle.lowerBound
