@@ -47,4 +47,13 @@ public enum PropertyListCoding {
         case .json: try JSONPlistWriter.write(value)
         }
     }
+
+    /// Serializes `value` like `write(_:as:)`, with XML indented by `xmlIndent` (the other
+    /// formats have one layout and ignore it).
+    public static func write(_ value: PlistValue, as format: PlistFormat, xmlIndent: XMLIndent) throws(PlistError) -> [UInt8] {
+        switch format {
+        case .xml: try XMLPlistWriter.write(value, indent: xmlIndent)
+        default: try write(value, as: format)
+        }
+    }
 }

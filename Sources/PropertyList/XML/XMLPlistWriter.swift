@@ -3,6 +3,9 @@
 /// lines indented like their tag (76 columns, counting a tab as 8, as Apple and plistlib do).
 ///
 /// Output goes straight into a byte buffer: no `String` building per element.
+///
+/// `XMLIndent.spaces(n)` swaps the tabs for `n` spaces per level (everything else unchanged;
+/// `<data>` lines then count each level as `n` columns).
 struct XMLPlistWriter {
     static let header = Array("""
         <?xml version="1.0" encoding="UTF-8"?>
@@ -12,9 +15,11 @@ struct XMLPlistWriter {
         """.utf8)
 
     private var out: [UInt8] = []
+    private var indentation: XMLIndent = .tabs
 
-    static func write(_ value: PlistValue) throws(PlistError) -> [UInt8] {
+    static func write(_ value: PlistValue, indent: XMLIndent = .tabs) throws(PlistError) -> [UInt8] {
         var writer = XMLPlistWriter()
+        writer.indentation = indent
         // About 32 bytes of XML per value: growing the buffer by copying costs more than guessing.
         writer.out.reserveCapacity(value.nodeCount * 32 + 4096)
         writer.out.append(contentsOf: header)
@@ -24,7 +29,10 @@ struct XMLPlistWriter {
     }
 
     private mutating func indent(_ depth: Int) {
-        for _ in 0..<depth { out.append(0x09) }
+        switch indentation {
+        case .tabs: for _ in 0..<depth { out.append(0x09) }
+        case .spaces: out.append(contentsOf: repeatElement(0x20, count: indentation.columns * depth))
+        }
     }
 
     private mutating func element(_ tag: StaticString, _ body: some Sequence<UInt8>) {
@@ -87,8 +95,11 @@ struct XMLPlistWriter {
         case .data(let bytes):
             out.append(contentsOf: "<data>\n".utf8)
             if !bytes.isEmpty {
-                let prefix = [UInt8](repeating: 0x09, count: depth)
-                Base64.encode(bytes, into: &out, lineLength: max(16, 76 - 8 * depth), linePrefix: prefix)
+                let prefix = switch indentation {
+                case .tabs: [UInt8](repeating: 0x09, count: depth)
+                case .spaces: [UInt8](repeating: 0x20, count: indentation.columns * depth)
+                }
+                Base64.encode(bytes, into: &out, lineLength: max(16, 76 - indentation.columns * depth), linePrefix: prefix)
             }
             indent(depth)
             out.append(contentsOf: "</data>\n".utf8)
@@ -123,6 +134,25 @@ struct XMLPlistWriter {
             }
             indent(depth)
             out.append(contentsOf: "</dict>\n".utf8)
+        }
+    }
+}
+
+/// How `XMLPlistWriter` indents nested elements.
+public enum XMLIndent: Hashable, Sendable {
+    /// One tab per level: Apple's layout (the default).
+    case tabs
+    /// `n` spaces per level; `n` is clamped to `validSpaceCounts`.
+    case spaces(Int)
+
+    /// Space counts `spaces(_:)` accepts (others are clamped into this range).
+    public static let validSpaceCounts = 1...16
+
+    /// Columns one level takes: a tab counts as 8, as Apple and plistlib count it for `<data>` lines.
+    var columns: Int {
+        switch self {
+        case .tabs: 8
+        case .spaces(let n): min(max(n, Self.validSpaceCounts.lowerBound), Self.validSpaceCounts.upperBound)
         }
     }
 }

@@ -1,0 +1,117 @@
+import ArgumentParser
+import FileIO
+import PropertyList
+
+extension Plist {
+    struct PlistFmt: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "fmt",
+            abstract: "Rewrite property lists in canonical form, in their own format.",
+            discussion: """
+                Each file is read (format detected from the content) and written back in the \
+                same format by devkit's writer: XML in Apple's layout (declaration, DOCTYPE, tab \
+                indentation), binary as devkit writes bplist00, OpenStep with four-space \
+                indentation, JSON with two. Values and key order are kept (unless --sort-keys); \
+                comments and insignificant whitespace are not, in .strings files too (a \
+                brace-less .strings file is written as one braced dictionary). --indent \
+                changes XML only.
+
+                Files that change are replaced atomically (temporary file, fsync, rename) and \
+                keep their permissions; each is listed on standard output as \
+                `reformatted FILE`. Files already in canonical form are not touched. With \
+                --check nothing is written: the files that would change are listed, one path a \
+                line. A FILE of - reads standard input and writes the formatted result to \
+                standard output (with --check, only the exit status).
+
+                A file that does not parse is reported as file:line:col: error: message and \
+                skipped; the other files are still formatted. Exit status 2 if any file had an \
+                error, else 1 if --check found a file that would change, else 0.
+
+                Examples:
+                  devkit plist fmt Info.plist Resources/*.plist
+                  devkit plist fmt --check --sort-keys $(git ls-files '*.plist')
+                  devkit plist fmt --indent 2 Settings.plist
+                  devkit plist convert data.json --to xml | devkit plist fmt --sort-keys -
+                """
+        )
+
+        @Argument(help: "Files to format in place (- for standard input to standard output).")
+        var files: [String]
+
+        @Flag(name: .long, help: "Write nothing; list the files that would change and exit 1 if any would.")
+        var check = false
+
+        @Flag(name: .long, help: "Sort every dictionary's keys (by Unicode scalars).")
+        var sortKeys = false
+
+        @Option(name: .long, help: ArgumentHelp("XML indentation: tabs, or N spaces (1-16). JSON and OpenStep ignore it.", valueName: "tabs|N"))
+        var indent: XMLIndent = .tabs
+
+        @OptionGroup var input: InputOptions
+
+        func validate() throws {
+            if files.isEmpty { throw ValidationError("Give at least one FILE (- for standard input).") }
+            if files.filter({ $0 == FileIO.standardStream }).count > 1 { throw ValidationError("- can be given only once.") }
+            if !check && files.count > 1 && files.contains(FileIO.standardStream) {
+                throw ValidationError("- writes its result to standard output, so it cannot be mixed with other files (except with --check).")
+            }
+        }
+
+        func run() throws {
+            let formatter = PlistFormatter(sortsKeys: sortKeys, xmlIndent: indent)
+            var anyChanged = false, anyFailed = false
+            for file in files {
+                do throws(CommandFailure) {
+                    anyChanged = try format(file, with: formatter) || anyChanged
+                } catch {
+                    FileHandleOutput.standardError(error.message + "\n")
+                    anyFailed = true
+                }
+            }
+            // An input error outranks a finding: the check did not see every file.
+            if anyFailed { throw CommandFailure.input("") }
+            if check && anyChanged { throw CommandFailure.findings() }
+        }
+
+        /// Formats one file (or checks it, with --check); returns whether its bytes change.
+        private func format(_ file: String, with formatter: PlistFormatter) throws(CommandFailure) -> Bool {
+            let isStandardInput = file == FileIO.standardStream
+            let name = isStandardInput ? "<stdin>" : file
+            let bytes: [UInt8]
+            do { bytes = try FileIO.read(file) } catch { throw .io(error) }
+            let output: PlistFormatter.Output
+            do { output = try formatter.format(bytes, as: input.format) } catch { throw .plist(error.inFile(name)) }
+            for warning in output.warnings {
+                FileHandleOutput.standardError("\(name): warning: \(warning)\n")
+            }
+            if check {
+                if output.isChanged { try FileHandleOutput.standardOutput(name + "\n") }
+            } else if isStandardInput {
+                try FileHandleOutput.standardOutput(output.bytes)
+            } else if output.isChanged {
+                do { try FileIO.writeAtomically(output.bytes, to: file) } catch { throw .io(error) }
+                try FileHandleOutput.standardOutput("reformatted \(file)\n")
+            }
+            return output.isChanged
+        }
+    }
+}
+
+extension XMLIndent: ExpressibleByArgument {
+    /// `tabs`, or a space count in `XMLIndent.validSpaceCounts`.
+    public init?(argument: String) {
+        if argument == "tabs" {
+            self = .tabs
+            return
+        }
+        guard let count = Int(argument), XMLIndent.validSpaceCounts.contains(count) else { return nil }
+        self = .spaces(count)
+    }
+
+    public var defaultValueDescription: String {
+        switch self {
+        case .tabs: "tabs"
+        case .spaces(let count): String(count)
+        }
+    }
+}
