@@ -35,17 +35,21 @@ public enum FileIO {
     }
 
     private static func readAll(fd: Int32, path: String, sizeHint: Int = 0) throws(FileIOError) -> [UInt8] {
+        // Read straight into the array's spare capacity: no intermediate chunk copy.
         var bytes: [UInt8] = []
         bytes.reserveCapacity(max(sizeHint, 0) + 1)
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileIOError(path: path, reason: errnoText())
+            if bytes.count == bytes.capacity { bytes.reserveCapacity(bytes.capacity * 2) }
+            let spare = bytes.capacity - bytes.count
+            var failure: Int32 = 0
+            var eof = false
+            bytes.withUnsafeMutableBufferPointerToSpare(spare) { buffer, appended in
+                let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+                if n < 0 { failure = errno } else if n == 0 { eof = true } else { appended = n }
             }
-            if n == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<n])
+            if failure == EINTR { continue }
+            if failure != 0 { throw FileIOError(path: path, reason: String(cString: strerror(failure))) }
+            if eof { return bytes }
         }
     }
 
@@ -129,5 +133,18 @@ public enum FileIO {
 
     private static func errnoText() -> String {
         String(cString: strerror(errno))
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Lets `body` fill up to `count` bytes after the end; it reports how many it wrote.
+    fileprivate mutating func withUnsafeMutableBufferPointerToSpare(_ count: Int, _ body: (UnsafeMutableBufferPointer<UInt8>, inout Int) -> Void) {
+        let start = self.count
+        self.append(contentsOf: repeatElement(0, count: count))
+        var written = 0
+        self.withUnsafeMutableBufferPointer { all in
+            body(UnsafeMutableBufferPointer(rebasing: all[start..<(start + count)]), &written)
+        }
+        self.removeLast(count - written)
     }
 }

@@ -45,6 +45,7 @@ extension Plist {
             let bytes = try PlistLoader.serialize(document.value, as: to, source: file)
             let destination = inPlace ? file : (output ?? FileIO.standardStream)
             do { try FileIO.writeAtomically(bytes, to: destination) } catch { throw CommandFailure.io(error) }
+            PlistLoader.abandonAtExit(document)
         }
     }
 }
