@@ -294,58 +294,16 @@ extension PlistDifference: CustomStringConvertible {
     }
 }
 
-/// Compact JSON for the diff report.
+/// Compact JSON for the diff report; values through the one JSON writer.
 private enum JSONText {
     /// `, "name": value, "nameType": "type"`.
     static func field(_ name: String, _ value: PlistValue, into out: inout String) {
         out += ", \"\(name)\": "
-        self.value(value, into: &out)
+        out += JSONPlistWriter.inlineText(value)
         out += ", \"\(name)Type\": \"\(value.typeName)\""
     }
 
-    static func value(_ value: PlistValue, into out: inout String) {
-        switch value {
-        case .string(let s): string(s, into: &out)
-        case .integer(let i): out += i.description
-        case .real(let r): out += r.value.isFinite ? r.description : "\"\(r.description)\""
-        case .bool(let b): out += b ? "true" : "false"
-        case .date(let d): string(d.iso8601, into: &out)
-        case .data(let bytes): string(Base64.encodedString(bytes), into: &out)
-        case .uid(let u): out += "{\"CF$UID\": \(u)}"
-        case .array(let items):
-            out += "["
-            for (n, item) in items.enumerated() {
-                if n > 0 { out += ", " }
-                self.value(item, into: &out)
-            }
-            out += "]"
-        case .dictionary(let dict):
-            out += "{"
-            for (n, (key, item)) in dict.enumerated() {
-                if n > 0 { out += ", " }
-                string(key, into: &out)
-                out += ": "
-                self.value(item, into: &out)
-            }
-            out += "}"
-        }
-    }
-
-    /// `s` in double quotes, escaped per RFC 8259 §7.
     static func string(_ s: String, into out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case _ where scalar.value < 0x20:
-                out += "\\u00" + String(scalar.value, radix: 16).leftPadded(2)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
+        out += JSONPlistWriter.inlineText(.string(s))
     }
 }

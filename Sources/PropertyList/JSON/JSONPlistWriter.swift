@@ -24,6 +24,14 @@ enum JSONPlistWriter {
         try write(value, nonJSONValues: .asStrings)
     }
 
+    /// One-line JSON for reports (diff output): `[a, b]`, `{"k": v}`. Never fails: dates and
+    /// data become strings, non-finite reals strings (`"nan"`), UIDs `{"CF$UID": n}`.
+    static func inlineText(_ value: PlistValue) -> String {
+        var emitter = JSONEmitter(nonJSONValues: .asStrings, inline: true)
+        do { try emitter.write(value, depth: 0) } catch { return "null" }
+        return String(decoding: emitter.out, as: UTF8.self)
+    }
+
     static func write(_ value: PlistValue, nonJSONValues: NonJSONValues) throws(PlistError) -> [UInt8] {
         var emitter = JSONEmitter(nonJSONValues: nonJSONValues)
         emitter.out.reserveCapacity(4096)
@@ -66,13 +74,22 @@ private struct JSONEmitter {
     static let hexDigits = Array("0123456789abcdef".utf8)
 
     let nonJSONValues: JSONPlistWriter.NonJSONValues
+    /// One line, `", "` between items, and values JSON cannot hold spelled leniently.
+    let inline: Bool
     var out: [UInt8] = []
 
-    init(nonJSONValues: JSONPlistWriter.NonJSONValues) {
+    init(nonJSONValues: JSONPlistWriter.NonJSONValues, inline: Bool = false) {
         self.nonJSONValues = nonJSONValues
+        self.inline = inline
+    }
+
+    mutating func separator() {
+        out.append(UInt8(ascii: ","))
+        if inline { out.append(0x20) }
     }
 
     mutating func newline(indent depth: Int) {
+        if inline { return }
         out.append(0x0A)
         for _ in 0..<depth { out.append(0x20); out.append(0x20) }
     }
@@ -86,6 +103,7 @@ private struct JSONEmitter {
         case .real(let r):
             // JSON numbers have no nan or infinity (RFC 8259 §6).
             guard r.value.isFinite else {
+                if inline { writeString(r.description); return }
                 throw UnwritableValue(reason: "real \(r.description) has no JSON form (JSON numbers must be finite)")
             }
             // Swift prints the shortest exact decimal: "1.0", "0.1", "1e-05", "5e-324",
@@ -109,6 +127,7 @@ private struct JSONEmitter {
             Base64.encode(bytes, into: &out)
             out.append(UInt8(ascii: "\""))
         case .uid(let u):
+            if inline { out.append(contentsOf: "{\"CF$UID\": \(u)}".utf8); return }
             throw UnwritableValue(reason: "JSON cannot hold a UID (CF$UID \(u))")
         case .array(let items):
             guard !items.isEmpty else {
@@ -117,7 +136,7 @@ private struct JSONEmitter {
             }
             out.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
+                if index > 0 { separator() }
                 newline(indent: depth + 1)
                 do {
                     try write(item, depth: depth + 1)
@@ -135,7 +154,7 @@ private struct JSONEmitter {
             out.append(UInt8(ascii: "{"))
             var first = true
             for (key, item) in dict {
-                if !first { out.append(UInt8(ascii: ",")) }
+                if !first { separator() }
                 first = false
                 newline(indent: depth + 1)
                 writeString(key)
