@@ -72,40 +72,45 @@ import Testing
         }
     }
 
-    @Test func plutilReadsOurFiles() throws {
-        guard let plutil = Self.which("plutil") else { print("skipped: plutil not found"); return }
-        let dir = try Self.temporaryDirectory()
+    /// Writes each sample value in XML and binary, has `tool` convert it to the other format
+    /// (`arguments(input, output, format)` builds its command line), and reads the result back.
+    static func convertBack(with tool: String, values: [PlistValue],
+                            arguments: (String, String, PlistFormat) -> [String]) throws -> [(PlistFormat, PlistValue, PlistValue)] {
+        let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        for (i, value) in Self.sampleValues().prefix(1).enumerated() {
+        var results: [(PlistFormat, PlistValue, PlistValue)] = []
+        for (i, value) in values.enumerated() {
             for format in [PlistFormat.xml, .binary] {
                 let input = dir.appendingPathComponent("v\(i).\(format)")
-                let output = dir.appendingPathComponent("v\(i).\(format).plutil")
+                let output = dir.appendingPathComponent("v\(i).\(format).out")
                 try Data(try PropertyListCoding.write(value, as: format)).write(to: input)
-                let lint = try Self.run(plutil, ["-lint", input.path])
-                #expect(lint.status == 0, "\(format): \(lint.output)")
-                let result = try Self.run(plutil, ["-convert", format == .xml ? "binary1" : "xml1", "-o", output.path, input.path])
-                #expect(result.status == 0, "\(format): \(result.output)")
-                let back = try PropertyListCoding.read([UInt8](try Data(contentsOf: output))).value
-                // swift-corelibs keeps dictionaries in NSDictionary, which has no order.
-                #expect(back.sortingKeys() == value.sortingKeys(), "\(format) via plutil")
+                let result = try run(tool, arguments(input.path, output.path, format))
+                #expect(result.status == 0, "value \(i) \(format): \(result.output)")
+                guard result.status == 0 else { continue }
+                results.append((format, value, try PropertyListCoding.read([UInt8](try Data(contentsOf: output))).value))
             }
+        }
+        return results
+    }
+
+    @Test func plutilReadsOurFiles() throws {
+        guard let plutil = Self.which("plutil") else { print("skipped: plutil not found"); return }
+        let results = try Self.convertBack(with: plutil, values: Self.sampleValues()) { input, output, format in
+            ["-convert", format == .xml ? "binary1" : "xml1", "-o", output, input]
+        }
+        for (format, value, back) in results {
+            // swift-corelibs keeps dictionaries in NSDictionary, which has no order.
+            #expect(back.sortingKeys() == value.sortingKeys(), "\(format) via plutil")
         }
     }
 
     @Test func plistutilReadsOurFiles() throws {
         guard let plistutil = Self.which("plistutil") else { print("skipped: plistutil not found (Debian libplist-utils)"); return }
-        let dir = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        for (i, value) in Self.sampleValues().prefix(1).enumerated() {
-            for format in [PlistFormat.xml, .binary] {
-                let input = dir.appendingPathComponent("v\(i).\(format)")
-                let output = dir.appendingPathComponent("v\(i).\(format).plistutil")
-                try Data(try PropertyListCoding.write(value, as: format)).write(to: input)
-                let result = try Self.run(plistutil, ["-i", input.path, "-o", output.path, "-f", format == .xml ? "bin" : "xml"])
-                #expect(result.status == 0, "\(format): \(result.output)")
-                let back = try PropertyListCoding.read([UInt8](try Data(contentsOf: output))).value
-                #expect(back == value, "\(format) via plistutil")
-            }
+        let results = try Self.convertBack(with: plistutil, values: Self.sampleValues()) { input, output, format in
+            ["-i", input, "-o", output, "-f", format == .xml ? "bin" : "xml"]
+        }
+        for (format, value, back) in results {
+            #expect(back == value, "\(format) via plistutil")
         }
     }
 }
