@@ -15,11 +15,25 @@ enum XMLPlistReader {
     static let pieceSize = 1 << 20
 
     static func read(_ bytes: UnsafeRawBufferPointer) throws(PlistError) -> PlistValue {
+        var builder = Builder()
+        return try parse(bytes, into: &builder)
+    }
+
+    /// Reads like `read`, and also records where every value (and every dictionary entry's
+    /// `<key>`) sits in `bytes`, keyed by key-path components. For lossless editing.
+    static func readRecordingRanges(_ bytes: UnsafeRawBufferPointer) throws(PlistError) -> (value: PlistValue, ranges: [[String]: XMLNodeRange]) {
+        var builder = Builder()
+        builder.ranges = [:]
+        builder.input = bytes
+        let value = try parse(bytes, into: &builder)
+        return (value, builder.ranges ?? [:])
+    }
+
+    private static func parse(_ bytes: UnsafeRawBufferPointer, into builder: inout Builder) throws(PlistError) -> PlistValue {
         guard let parser = px_parser_create() else {
             throw PlistError(position: nil, message: "cannot create an XML parser (out of memory)")
         }
         defer { px_parser_free(parser) }
-        var builder = Builder()
         var offset = 0
         repeat {
             let n = min(pieceSize, bytes.count - offset)
@@ -60,6 +74,12 @@ enum XMLPlistReader {
         var keyPositions: [UInt64] = []
         var pendingKey: String?
         var pendingKeyPosition = SourcePosition.text(line: 0, column: 0)
+        /// Recording ranges only: the container's key-path components, the offset of its
+        /// start tag's `<`, and the pending key's element range.
+        var path: [String] = []
+        var elementStart = 0
+        var startTagEnd = 0
+        var pendingKeyRange: Range<Int>?
     }
 
     /// A leaf element whose tokens have not all arrived yet.
@@ -73,6 +93,33 @@ enum XMLPlistReader {
         var root: PlistValue?
         var sawRoot = false
         var finished = false
+        /// Non-nil only for `readRecordingRanges`: node ranges by key-path components.
+        var ranges: [[String]: XMLNodeRange]?
+        /// The whole input (recording only), to find each start tag's `<`.
+        var input = UnsafeRawBufferPointer(start: nil, count: 0)
+
+        /// The offset of the `<` that opens the tag ending at token `index`. Invariant: a
+        /// tag holds no `<` after its own (XML forbids `<` in attribute values).
+        func tagStart(_ index: Int) -> Int {
+            var i = min(Int(tokens[index].byte_offset), input.count)
+            while i > 0 {
+                i -= 1
+                if input[i] == UInt8(ascii: "<") { return i }
+            }
+            return 0
+        }
+
+        /// Key-path components of the next value delivered into the current container.
+        func childPath() -> [String] {
+            guard let top = stack.last else { return [] }
+            return top.path + [top.isDictionary ? (top.pendingKey ?? "") : String(top.array.count)]
+        }
+
+        /// Records a value's range (and its pending key's) before it is delivered.
+        mutating func record(_ path: [String], element: Range<Int>, closingTag: Int?) {
+            let key = stack.last.flatMap { $0.isDictionary ? $0.pendingKeyRange : nil }
+            ranges?[path] = XMLNodeRange(element: element, key: key, closingTag: closingTag)
+        }
 
         /// The value a closed container stands for. A dictionary whose only key is `CF$UID`
         /// with a non-negative integer is a UID, as Apple's writer spells one in XML.
@@ -177,6 +224,12 @@ enum XMLPlistReader {
                     if let key = frame.pendingKey {
                         throw PlistError(position: frame.pendingKeyPosition, message: "key \"\(key)\" has no value")
                     }
+                    if ranges != nil {
+                        let end = Int(token.byte_offset)
+                        // An empty element (`<dict/>`) ends where it starts: no closing tag to insert before.
+                        let closing = frame.startTagEnd == end ? nil : tagStart(i)
+                        record(frame.path, element: frame.elementStart..<end, closingTag: closing)
+                    }
                     try deliver(Self.container(frame), at: frame.start, tagToken: nil)
                     i += 1
                 default:
@@ -211,7 +264,13 @@ enum XMLPlistReader {
                 guard stack.count < PropertyListCoding.maxDepth else {
                     throw fail(i, "containers nested deeper than \(PropertyListCoding.maxDepth) levels")
                 }
-                stack.append(Frame(start: position(i), isDictionary: tag == PX_TAG_DICT))
+                var frame = Frame(start: position(i), isDictionary: tag == PX_TAG_DICT)
+                if ranges != nil {
+                    frame.path = childPath()
+                    frame.elementStart = tagStart(i)
+                    frame.startTagEnd = Int(tokens[i].byte_offset)
+                }
+                stack.append(frame)
                 return i + 1
             case PX_TAG_KEY:
                 guard let top = stack.last, top.isDictionary else {
@@ -223,16 +282,21 @@ enum XMLPlistReader {
                 guard let (textIndex, end) = try leaf() else { return nil }
                 stack[stack.count - 1].pendingKey = textIndex.map { string($0) } ?? ""
                 stack[stack.count - 1].pendingKeyPosition = position(i)
+                if ranges != nil {
+                    stack[stack.count - 1].pendingKeyRange = tagStart(i)..<Int(tokens[end].byte_offset)
+                }
                 return end + 1
             case PX_TAG_TRUE, PX_TAG_FALSE:
                 guard let (textIndex, end) = try leaf() else { return nil }
                 if let textIndex {
                     throw fail(textIndex, "<\(tagName(i))/> must be empty")
                 }
+                if ranges != nil { record(childPath(), element: tagStart(i)..<Int(tokens[end].byte_offset), closingTag: nil) }
                 try deliver(.bool(tag == PX_TAG_TRUE), at: position(i), tagToken: i)
                 return end + 1
             case PX_TAG_STRING, PX_TAG_INTEGER, PX_TAG_REAL, PX_TAG_DATE, PX_TAG_DATA:
                 guard let (textIndex, end) = try leaf() else { return nil }
+                if ranges != nil { record(childPath(), element: tagStart(i)..<Int(tokens[end].byte_offset), closingTag: nil) }
                 try deliver(try leafValue(tag, start: i, text: textIndex), at: position(i), tagToken: i)
                 return end + 1
             case PX_TAG_PLIST:
@@ -306,6 +370,16 @@ enum XMLPlistReader {
             }
         }
     }
+}
+
+/// Where one value sits in an XML plist's bytes (recorded by `readRecordingRanges`).
+struct XMLNodeRange: Hashable, Sendable {
+    /// The value's element, from its start tag's `<` to just after its end tag's `>`.
+    var element: Range<Int>
+    /// The `<key>` element of a dictionary entry; nil for array elements and the root.
+    var key: Range<Int>?
+    /// Offset of a non-empty container's end tag (`</dict>`); nil for leaves and `<dict/>`.
+    var closingTag: Int?
 }
 
 extension String {

@@ -28,6 +28,15 @@ struct XMLPlistWriter {
         return writer.out
     }
 
+    /// One leaf element (string, integer, real, bool, date, data) as `write` spells it, with
+    /// no indentation and no trailing newline: for replacing a single node in place.
+    static func leafElement(_ value: PlistValue) throws(PlistError) -> [UInt8] {
+        var writer = XMLPlistWriter()
+        try writer.write(value, depth: 0)
+        if writer.out.last == 0x0A { writer.out.removeLast() }
+        return writer.out
+    }
+
     private mutating func indent(_ depth: Int) {
         switch indentation {
         case .tabs: for _ in 0..<depth { out.append(0x09) }

@@ -1,0 +1,32 @@
+import ArgumentParser
+import PropertyList
+
+extension Plist {
+    struct PlistDelete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete",
+            abstract: "Delete the dictionary entry or array element at a key path.",
+            discussion: """
+                XML files are edited in place: the key and value elements go with their line, \
+                and nothing else changes. Binary files are rewritten from the edited value. \
+                OpenStep and JSON are not supported yet.
+
+                Examples:
+                  devkit plist delete Info.plist UIRequiredDeviceCapabilities
+                  devkit plist delete Info.plist :CFBundleURLTypes:0
+                """
+        )
+
+        @Argument(help: "The property list to edit in place.")
+        var file: String
+
+        @Argument(help: "Key path to the entry (dotted, or PlistBuddy's :A:B).")
+        var keyPath: String
+
+        func run() throws {
+            try PlistFileEdit.apply(to: file) { bytes throws(PlistError) in
+                try PlistEditor.delete(bytes, at: KeyPath.parse(keyPath))
+            }
+        }
+    }
+}
