@@ -3,25 +3,28 @@
 /// as written.
 ///
 /// Node positions come from `XMLPlistReader.readRecordingRanges` (the same libxml2 token
-/// stream as plain reading). After each edit the bytes are read again, which refreshes the
-/// positions and proves the result is still a valid plist. Only UTF-8 input is editable.
+/// stream as plain reading), recorded for each edit around its path only. After each edit the
+/// bytes are read again, which proves the result is still a valid plist. Only UTF-8 input is
+/// editable.
 public struct XMLPlistDocument: Sendable {
     public private(set) var bytes: [UInt8]
     public private(set) var value: PlistValue
-    private var ranges: [[String]: XMLNodeRange]
 
     public init(bytes: [UInt8]) throws(PlistError) {
         // Invariant: byte offsets are UTF-8 offsets; UTF-16 input (BOM or NUL-interleaved `<`) is refused.
         if bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) || bytes[0] == 0 || bytes[1] == 0 {
             throw PlistError(position: nil, message: "only UTF-8 XML property lists can be edited (this one is UTF-16; convert it first)")
         }
-        let result = bytes.withUnsafeBytes { raw in
-            Result { () throws(PlistError) in try XMLPlistReader.readRecordingRanges(raw) }
-        }
-        let (value, ranges) = try result.get()
         self.bytes = bytes
-        self.value = value
-        self.ranges = ranges
+        self.value = try PropertyListCoding.read(bytes, format: .xml).value
+    }
+
+    /// Positions of the nodes an edit at `path` needs.
+    private func ranges(around path: KeyPath) throws(PlistError) -> [[String]: XMLNodeRange] {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(PlistError) in try XMLPlistReader.readRecordingRanges(raw, focus: path.components) }
+        }
+        return try result.get().ranges
     }
 
     /// Sets the leaf at `path` to `newValue` (a leaf), replacing just its element, or adds a
@@ -31,6 +34,7 @@ public struct XMLPlistDocument: Sendable {
             throw PlistError(position: nil, message: "cannot set \"\(path)\": only strings, numbers, booleans, dates and data can be set")
         }
         let element = try XMLPlistWriter.leafElement(newValue)
+        let ranges = try ranges(around: path)
         if let existing = try PlistValue.checkPath(value, path: path, verb: "set") {
             guard PlistEditType(of: existing) != nil, let node = ranges[path.components] else {
                 throw PlistError(position: nil, message: "cannot set \"\(path)\": replacing a \(existing.typeName) is not supported yet")
@@ -68,6 +72,7 @@ public struct XMLPlistDocument: Sendable {
     public mutating func delete(_ path: KeyPath) throws(PlistError) {
         guard !path.components.isEmpty else { throw PlistError(position: nil, message: "cannot delete the root value") }
         try PlistValue.checkPath(value, path: path, verb: "delete")
+        let ranges = try ranges(around: path)
         guard let node = ranges[path.components] else {
             throw PlistError(position: nil, message: "cannot delete \"\(path)\": its position was not recorded")
         }

@@ -21,9 +21,13 @@ enum XMLPlistReader {
 
     /// Reads like `read`, and also records where every value (and every dictionary entry's
     /// `<key>`) sits in `bytes`, keyed by key-path components. For lossless editing.
-    static func readRecordingRanges(_ bytes: UnsafeRawBufferPointer) throws(PlistError) -> (value: PlistValue, ranges: [[String]: XMLNodeRange]) {
+    /// With `focus`, only the nodes an edit of that path needs are recorded: the path's
+    /// ancestors, the path itself and its siblings (recording every node of a large file
+    /// costs more than parsing it).
+    static func readRecordingRanges(_ bytes: UnsafeRawBufferPointer, focus: [String]? = nil) throws(PlistError) -> (value: PlistValue, ranges: [[String]: XMLNodeRange]) {
         var builder = Builder()
         builder.ranges = [:]
+        builder.focus = focus
         builder.input = bytes
         let value = try parse(bytes, into: &builder)
         return (value, builder.ranges ?? [:])
@@ -95,6 +99,8 @@ enum XMLPlistReader {
         var finished = false
         /// Non-nil only for `readRecordingRanges`: node ranges by key-path components.
         var ranges: [[String]: XMLNodeRange]?
+        /// Recording only: restricts it to the nodes around one path (see `readRecordingRanges`).
+        var focus: [String]?
         /// The whole input (recording only), to find each start tag's `<`.
         var input = UnsafeRawBufferPointer(start: nil, count: 0)
 
@@ -117,6 +123,11 @@ enum XMLPlistReader {
 
         /// Records a value's range (and its pending key's) before it is delivered.
         mutating func record(_ path: [String], element: Range<Int>, closingTag: Int?) {
+            if let focus {
+                let isAncestorOrSelf = path.count <= focus.count && focus.starts(with: path)
+                let isSibling = path.count == focus.count && path.dropLast().elementsEqual(focus.dropLast())
+                guard isAncestorOrSelf || isSibling else { return }
+            }
             let key = stack.last.flatMap { $0.isDictionary ? $0.pendingKeyRange : nil }
             ranges?[path] = XMLNodeRange(element: element, key: key, closingTag: closingTag)
         }
