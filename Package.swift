@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "FileIO"),
 
         // Findings (file, position, severity, rule id, message) and their reporters.
-        .target(name: "LintKit"),
+        .target(name: "LintKit", dependencies: ["PropertyList"]),
 
         // Property-list checks producing findings: syntax now, rule packs later.
         .target(name: "PlistChecks", dependencies: ["PropertyList", "LintKit", "FileIO"]),

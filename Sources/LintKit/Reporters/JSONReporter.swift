@@ -1,34 +1,28 @@
-import Foundation
+import PropertyList
 
 /// A JSON array of findings: `file`, `line`/`column` or `offset`, `severity`, `rule`, `message`.
+///
+/// Rendered through the property-list JSON writer rather than Foundation's JSONEncoder:
+/// linking Foundation (and its ICU data) costs more process start-up time than a whole
+/// small lint run.
 public struct JSONReporter: Reporter {
     public static let identifier = "json"
 
     public init() {}
 
-    private struct Row: Encodable {
-        var file: String
-        var line: Int?
-        var column: Int?
-        var offset: Int?
-        var severity: String
-        var rule: String
-        var message: String
-    }
-
     public func render(_ findings: [Finding]) -> String {
-        let rows = findings.map { f -> Row in
-            var row = Row(file: f.file, severity: f.severity.rawValue, rule: f.ruleID, message: f.message)
+        let rows: [PlistValue] = findings.map { f in
+            var row: [(String, PlistValue)] = [("file", .string(f.file))]
             switch f.location {
-            case .text(let l, let c)?: row.line = l; row.column = c
-            case .byteOffset(let o)?: row.offset = o
+            case .text(let l, let c)?: row += [("line", .int(Int64(l))), ("column", .int(Int64(c)))]
+            case .byteOffset(let o)?: row.append(("offset", .int(Int64(o))))
             case nil: break
             }
-            return row
+            row += [("severity", .string(f.severity.rawValue)), ("rule", .string(f.ruleID)), ("message", .string(f.message))]
+            return .dictionary(.init(uniqueKeysWithValues: row))
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(rows) else { return "[]\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        // Strings and integers only: the JSON writer cannot fail on them.
+        let bytes = (try? PropertyListCoding.write(.array(rows), as: .json)) ?? Array("[]\n".utf8)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
