@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+/// `devkit plist edit` end to end, with EDITOR set to a small shell script.
+@Suite struct PlistEditInEditorCommandTests {
+    static let xml = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+        <dict>
+        \t<!-- keep me -->
+        \t<key>Version</key>
+        \t<string>1.0</string>
+        </dict>
+        </plist>
+
+        """
+
+    /// A directory with Info.plist and an executable editor script with `body` ($1 is the temp file).
+    static func setUp(_ contents: Data, script body: String) throws -> (file: URL, editor: String) {
+        let dir = try CLI.temporaryDirectory()
+        let file = dir.appendingPathComponent("Info.plist")
+        try contents.write(to: file)
+        let script = dir.appendingPathComponent("editor.sh")
+        try "#!/bin/sh\n\(body)\n".write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        return (file, script.path)
+    }
+
+    static func env(_ editor: String, _ file: URL) -> [String: String] {
+        ["EDITOR": editor, "VISUAL": "", "TARGET": file.path]
+    }
+
+    @Test func sedEditKeepsXMLAndComments() throws {
+        let (file, editor) = try Self.setUp(Data(Self.xml.utf8), script: "sed -i 's|<string>1.0</string>|<string>2.0</string>|' \"$1\"")
+        let result = try CLI.run(["plist", "edit", file.path], environment: Self.env(editor, file))
+        #expect(result.status == 0, "\(result.stderr)")
+        let after = try String(contentsOf: file, encoding: .utf8)
+        #expect(after == Self.xml.replacingOccurrences(of: "<string>1.0</string>", with: "<string>2.0</string>"))
+    }
+
+    @Test func binaryStaysBinary() throws {
+        let (file, editor) = try Self.setUp(Data(Self.xml.utf8), script: "sed -i 's|<string>1.0</string>|<string>3.0</string>|' \"$1\"")
+        #expect(try CLI.run(["plist", "convert", file.path, "--to", "binary", "--in-place"]).status == 0)
+        let result = try CLI.run(["plist", "edit", file.path], environment: Self.env(editor, file))
+        #expect(result.status == 0, "\(result.stderr)")
+        let bytes = try Data(contentsOf: file)
+        #expect(bytes.starts(with: Data("bplist00".utf8)))
+        let value = try CLI.run(["plist", "get", file.path, "Version"])
+        #expect(value.stdout.contains("3.0"), "\(value.stdout) \(value.stderr)")
+    }
+
+    @Test func invalidXMLAbortsAndKeepsEdits() throws {
+        let (file, editor) = try Self.setUp(Data(Self.xml.utf8), script: "printf '<plist>\\n<dict>\\n<key>A</key>\\n' > \"$1\"")
+        let result = try CLI.run(["plist", "edit", file.path], environment: Self.env(editor, file))
+        #expect(result.status == 2)
+        #expect(try Data(contentsOf: file) == Data(Self.xml.utf8))
+        #expect(result.stderr.contains("devkit-edit-"), "\(result.stderr)")
+        #expect(result.stderr.range(of: #"Info\.plist:\d+:\d+: error: "#, options: .regularExpression) != nil, "\(result.stderr)")
+        #expect(result.stderr.contains("your edits are in"), "\(result.stderr)")
+        let temp = result.stderr.components(separatedBy: "your edits are in ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        #expect(try String(contentsOfFile: temp, encoding: .utf8).hasPrefix("<plist>"))
+    }
+
+    @Test func unchangedLeavesFileAndDate() throws {
+        let (file, editor) = try Self.setUp(Data(Self.xml.utf8), script: "true")
+        let past = Date(timeIntervalSince1970: 1_000_000_000)
+        try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: file.path)
+        let result = try CLI.run(["plist", "edit", file.path], environment: Self.env(editor, file))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty && result.stderr.isEmpty)
+        let date = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
+        #expect(date == past)
+    }
+
+    @Test func concurrentChangeIsRefused() throws {
+        let body = """
+            sed -i 's|<string>1.0</string>|<string>2.0</string>|' "$1"
+            printf 'concurrent' > "$TARGET"
+            """
+        let (file, editor) = try Self.setUp(Data(Self.xml.utf8), script: body)
+        let result = try CLI.run(["plist", "edit", file.path], environment: Self.env(editor, file))
+        #expect(result.status == 2)
+        #expect(try String(contentsOf: file, encoding: .utf8) == "concurrent")
+        #expect(result.stderr.contains("your edits are in"), "\(result.stderr)")
+    }
+
+    @Test func editorFailureAborts() throws {
+        let (file, editor) = try Self.setUp(Data(Self.xml.utf8), script: "sed -i 's|1.0|2.0|' \"$1\"; exit 3")
+        let result = try CLI.run(["plist", "edit", file.path], environment: Self.env(editor, file))
+        #expect(result.status == 2)
+        #expect(try Data(contentsOf: file) == Data(Self.xml.utf8))
+    }
+}
