@@ -91,4 +91,36 @@ import Testing
         #expect(result.status == 2)
         #expect(try Data(contentsOf: file) == Data(Self.xml.utf8))
     }
+
+    /// The re-edit prompt on a terminal: util-linux `script` gives devkit a pty (tmux's server
+    /// does not start in every sandbox); skipped with a notice when `script` is missing.
+    @Test func reeditPromptOnTerminal() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
+            print("notice: /usr/bin/script not found; skipping the terminal re-edit test")
+            return
+        }
+        let body = """
+            if [ -f "$TARGET.count" ]; then
+              sed -i 's|<dict>BROKEN<|<dict>|; s|<string>1.0</string>|<string>4.0</string>|' "$1"
+            else
+              touch "$TARGET.count"; sed -i 's|<dict>|<dict>BROKEN<|' "$1"
+            fi
+            """
+        let (file, editor) = try Self.setUp(Data(Self.xml.utf8), script: body)
+        let command = "EDITOR='\(editor)' VISUAL= TARGET='\(file.path)' '\(CLI.binary.path)' plist edit '\(file.path)'; echo EXIT=$?"
+        let shell = "(sleep 1; echo y; sleep 1) | TERM=xterm script -qfec \"$0\" /dev/null"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", shell, command]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(output.contains("Re-edit? [Y/n]"), "\(output)")
+        #expect(output.contains("EXIT=0"), "\(output)")
+        let after = try String(contentsOf: file, encoding: .utf8)
+        #expect(after == Self.xml.replacingOccurrences(of: "<string>1.0</string>", with: "<string>4.0</string>"))
+    }
 }
