@@ -30,19 +30,30 @@ extension Plist {
         @Argument(help: "The property list to edit.")
         var file: String
 
-        @Option(name: .customLong("as"), help: "Text format shown in the editor (xml|openstep|json).")
-        var editAs: PlistFormat?
+        /// The text formats an editor can show (binary is not one).
+        enum TextFormat: String, ExpressibleByArgument, CaseIterable {
+            case xml, openstep, json
+            var plistFormat: PlistFormat {
+                switch self {
+                case .xml: .xml
+                case .openstep: .openStep
+                case .json: .json
+                }
+            }
+        }
+
+        @Option(name: .customLong("as"), help: "Text format shown in the editor.")
+        var editAs: TextFormat?
 
         func validate() throws {
             if file == "-" { throw ValidationError("plist edit needs a file, not standard input.") }
-            if editAs == .binary { throw ValidationError("--as must be xml, openstep or json.") }
         }
 
         func run() throws {
             let original: [UInt8]
             do { original = try FileIO.read(file) } catch { throw CommandFailure.io(error) }
             let session: PlistEditSession
-            do { session = try PlistEditSession(original: original, editAs: editAs) } catch {
+            do { session = try PlistEditSession(original: original, editAs: editAs?.plistFormat) } catch {
                 throw CommandFailure.plist(error.inFile(file))
             }
             let tempDirectory = try Self.makeTemporaryDirectory()
