@@ -56,7 +56,8 @@ public enum PlistEditor {
             var root = try PropertyListCoding.read(bytes, format: .binary).value
             let existing = try PlistValue.checkPath(root, path: path, verb: "set")
             let value = try newValue(existing: existing, path: path, text: text, type: type)
-            try root.set(path, to: value)
+            // checkPath guarantees: an existing value, or a new key in an existing dictionary.
+            if existing != nil { root.setValue(value, at: path) } else { root.insertValue(value, at: path) }
             return BinaryPlistWriter.write(root)
         }
     }
@@ -70,8 +71,9 @@ public enum PlistEditor {
             return document.bytes
         default:
             var root = try PropertyListCoding.read(bytes, format: .binary).value
+            guard !path.components.isEmpty else { throw PlistError(position: nil, message: "cannot delete the root value") }
             try PlistValue.checkPath(root, path: path, verb: "delete")
-            try root.delete(path)
+            root.removeValue(at: path)
             return BinaryPlistWriter.write(root)
         }
     }
@@ -102,60 +104,6 @@ public enum PlistEditor {
 }
 
 extension PlistValue {
-    /// Sets the value at `path`: replaces an existing one or adds a key to an existing
-    /// dictionary. Recursion depth is the path's length.
-    mutating func set(_ path: KeyPath, to newValue: PlistValue) throws(PlistError) {
-        try edit(path, index: 0, newValue: newValue)
-    }
-
-    /// Removes the dictionary entry or array element at `path`.
-    mutating func delete(_ path: KeyPath) throws(PlistError) {
-        guard !path.components.isEmpty else { throw PlistError(position: nil, message: "cannot delete the root value") }
-        try edit(path, index: 0, newValue: nil)
-    }
-
-    private mutating func edit(_ path: KeyPath, index: Int, newValue: PlistValue?) throws(PlistError) {
-        let verb = newValue == nil ? "delete" : "set"
-        guard index < path.components.count else {
-            if let newValue { self = newValue }
-            return
-        }
-        let component = path.components[index]
-        let last = index == path.components.count - 1
-        func missing() throws(PlistError) -> Never {
-            try Self.checkPath(self, path: KeyPath(Array(path.components[index...])), verb: verb)
-            throw PlistError(position: nil, message: "cannot \(verb) \"\(path)\"")
-        }
-        switch self {
-        case .dictionary(var dict):
-            if dict[component] == nil {
-                guard last, let newValue else { try missing() }
-                self = .string("")  // drop the reference so `dict` is uniquely owned
-                dict[component] = newValue
-                self = .dictionary(dict)
-                return
-            }
-            self = .string("")
-            defer { self = .dictionary(dict) }
-            if last && newValue == nil {
-                dict.removeValue(forKey: component)
-            } else {
-                try dict[component]?.edit(path, index: index + 1, newValue: newValue)
-            }
-        case .array(var items):
-            guard let i = Int(component), i >= 0, i < items.count else { try missing() }
-            self = .string("")
-            defer { self = .array(items) }
-            if last && newValue == nil {
-                items.remove(at: i)
-            } else {
-                try items[i].edit(path, index: index + 1, newValue: newValue)
-            }
-        default:
-            try missing()
-        }
-    }
-
     /// Checks that `path` leads to a value in `root` (or, for `set`, to a new key in an
     /// existing dictionary); returns the existing value, nil for a new key.
     @discardableResult

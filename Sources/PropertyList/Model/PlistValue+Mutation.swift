@@ -44,6 +44,7 @@ extension PlistValue {
 
     /// Adds `newValue` at `path`, which must not exist yet. In an array the last component is
     /// the index to insert at; an index equal to the count appends.
+    @discardableResult
     public mutating func insertValue(_ newValue: PlistValue, at path: KeyPath) -> PlistInsertOutcome {
         guard let last = path.components.last else { return .alreadyExists }
         let outcome = modifyValue(at: path.components.dropLast()) { parent -> PlistInsertOutcome in
