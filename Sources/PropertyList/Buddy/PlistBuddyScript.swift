@@ -219,23 +219,16 @@ public struct PlistBuddyScript: Sendable {
     /// Parses `text` as a scalar of `type` (an XML type name), with PlistBuddy's messages.
     static func parseValue(_ text: String, type: String, defaultWhenEmpty: Bool = false) throws(PlistBuddyError) -> PlistValue {
         switch type {
+        case "integer", "real", "bool":
+            if defaultWhenEmpty { return type == "integer" ? .int(0) : type == "real" ? .double(0) : .bool(false) }
+            // The same text forms `devkit plist set` accepts.
+            guard let value = PlistEditType(rawValue: type)?.value(from: text) else {
+                let name = ["integer": "Integer", "real": "Real", "bool": "Boolean"][type] ?? type
+                throw PlistBuddyError("Unrecognized \(name) Format")
+            }
+            return value
         case "string":
             return .string(text)
-        case "integer":
-            if defaultWhenEmpty { return .int(0) }
-            guard let n = PlistInteger(ascii: Array(text.utf8)) else { throw PlistBuddyError("Unrecognized Integer Format") }
-            return .integer(n)
-        case "real":
-            if defaultWhenEmpty { return .double(0) }
-            guard let r = PlistReal.parse(Array(text.utf8)) else { throw PlistBuddyError("Unrecognized Real Format") }
-            return .real(r)
-        case "bool":
-            if defaultWhenEmpty { return .bool(false) }
-            switch text.lowercased() {
-            case "true", "yes", "1": return .bool(true)
-            case "false", "no", "0": return .bool(false)
-            default: throw PlistBuddyError("Unrecognized Boolean Format")
-            }
         case "date":
             guard let date = PlistBuddyPrinter.parseDate(text) else { throw PlistBuddyError("Unrecognized Date Format") }
             return .date(date)
