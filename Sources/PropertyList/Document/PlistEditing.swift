@@ -47,7 +47,7 @@ public enum PlistEditor {
     public static func set(_ bytes: [UInt8], at path: KeyPath, text: String, type: PlistEditType?) throws(PlistError) -> [UInt8] {
         switch try editableFormat(bytes) {
         case .xml:
-            var document = try XMLPlistDocument(bytes: bytes)
+            var document = try XMLPlistDocument(bytes: bytes, focus: path)
             let existing = try PlistValue.checkPath(document.value, path: path, verb: "set")
             let value = try newValue(existing: existing, path: path, text: text, type: type)
             try document.set(path, to: value)
@@ -66,7 +66,7 @@ public enum PlistEditor {
     public static func delete(_ bytes: [UInt8], at path: KeyPath) throws(PlistError) -> [UInt8] {
         switch try editableFormat(bytes) {
         case .xml:
-            var document = try XMLPlistDocument(bytes: bytes)
+            var document = try XMLPlistDocument(bytes: bytes, focus: path)
             try document.delete(path)
             return document.bytes
         default:

@@ -9,18 +9,38 @@
 public struct XMLPlistDocument: Sendable {
     public private(set) var bytes: [UInt8]
     public private(set) var value: PlistValue
+    /// Node positions recorded by the first read, around the path the caller said it would edit.
+    private var focusedRanges: (path: KeyPath, ranges: [[String]: XMLNodeRange])?
 
-    public init(bytes: [UInt8]) throws(PlistError) {
-        // Invariant: byte offsets are UTF-8 offsets; UTF-16 input (BOM or NUL-interleaved `<`) is refused.
+    /// Invariant: byte offsets are UTF-8 offsets; UTF-16 input (BOM or NUL-interleaved `<`) is refused.
+    private static func checkEncoding(_ bytes: [UInt8]) throws(PlistError) {
         if bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) || bytes[0] == 0 || bytes[1] == 0 {
             throw PlistError(position: nil, message: "only UTF-8 XML property lists can be edited (this one is UTF-16; convert it first)")
         }
+    }
+
+    public init(bytes: [UInt8]) throws(PlistError) {
+        try Self.checkEncoding(bytes)
         self.bytes = bytes
         self.value = try PropertyListCoding.read(bytes, format: .xml).value
     }
 
+    /// Reads `bytes` once, recording the node positions an edit at `focus` needs, so the edit
+    /// does not parse the file again before splicing.
+    public init(bytes: [UInt8], focus: KeyPath) throws(PlistError) {
+        try Self.checkEncoding(bytes)
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(PlistError) in try XMLPlistReader.readRecordingRanges(raw, focus: focus.components) }
+        }
+        let (value, ranges) = try result.get()
+        self.bytes = bytes
+        self.value = value
+        self.focusedRanges = (focus, ranges)
+    }
+
     /// Positions of the nodes an edit at `path` needs.
     private func ranges(around path: KeyPath) throws(PlistError) -> [[String]: XMLNodeRange] {
+        if let focusedRanges, focusedRanges.path == path { return focusedRanges.ranges }
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(PlistError) in try XMLPlistReader.readRecordingRanges(raw, focus: path.components) }
         }
