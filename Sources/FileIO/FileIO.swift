@@ -63,9 +63,22 @@ public enum FileIO {
     /// symlink is followed so its target is replaced, not the link. `-` writes stdout.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileIOError) {
         if path == standardStream { return try writeStandardOutput(bytes) }
+        try writeAtomically(bytes, toTarget: resolvedTarget(path), path: path, modeLike: nil)
+    }
+
+    /// Saves `original` (the file's bytes before an edit) as `path~` beside the file a write to
+    /// `path` replaces (a symlink's target), atomically, with the file's permission bits.
+    /// Call before replacing `path`.
+    public static func writeBackup(_ original: [UInt8], of path: String) throws(FileIOError) {
         let target = resolvedTarget(path)
+        try writeAtomically(original, toTarget: target + "~", path: path + "~", modeLike: target)
+    }
+
+    private static func writeAtomically(_ bytes: [UInt8], toTarget target: String, path: String, modeLike: String?) throws(FileIOError) {
         var existing = stat()
-        let exists = stat(target, &existing) == 0
+        var exists = stat(target, &existing) == 0
+        if exists, existing.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, reason: "is a directory") }
+        if let modeLike, stat(modeLike, &existing) == 0 { exists = true }
         if exists, existing.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, reason: "is a directory") }
         let directory = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
         var template = Array("\(directory.isEmpty ? "/" : directory)/.\(baseName(target)).devkit-XXXXXX".utf8CString)

@@ -110,18 +110,162 @@ import Testing
         #expect(try PropertyListCoding.read(bytes).value.value(at: KeyPath(["Count"])) == .string("many"))
     }
 
-    @Test func unsupportedEditsAreErrors() throws {
-        let empty = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict/>\n</plist>\n".utf8)
-        for (bytes, path) in [(Self.fixture, ["Sub"]), (Self.fixture, ["Missing", "x"]), (Self.fixture, ["Items", "5"]), (empty, ["k"])] {
+    @Test func impossibleEditsAreErrorsNamingThePath() throws {
+        for path in [["Sub"], ["Missing", "x"], ["Items", "5"], ["Name", "x"]] {
             do {
-                _ = try PlistEditor.set(bytes, at: KeyPath(path), text: "1", type: nil)
+                _ = try PlistEditor.set(Self.fixture, at: KeyPath(path), text: "1", type: nil)
                 Issue.record("set \(path) should fail")
             } catch {
                 #expect(error.message.contains("\"\(KeyPath(path))\""), "\(error)")
             }
         }
-        let json = Array("{\"a\": 1}".utf8)
-        #expect(throws: PlistError.self) { try PlistEditor.delete(json, at: KeyPath(["a"])) }
+        let edits: [PlistEdit] = [
+            .insert(KeyPath(["Items", "3"]), .string("x")), .insert(KeyPath(["Name"]), .string("x")),
+            .insert(KeyPath(["Name", "0"]), .string("x")), .renameKey(KeyPath(["Name"]), to: "Count"),
+            .renameKey(KeyPath(["Items", "0"]), to: "x"), .delete(KeyPath([])), .replace(KeyPath(["Nope"]), .int(1)),
+        ]
+        for edit in edits {
+            #expect(throws: PlistError.self, "\(edit)") { try PlistEditor.apply([edit], to: Self.fixture) }
+        }
+    }
+
+    static let emptyContainers = Array("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0">
+        <dict>
+            <key>list</key>
+            <array/>
+            <key>map</key>
+            <dict></dict>
+        </dict>
+        </plist>
+
+        """.utf8)
+
+    @Test func insertIntoEmptyContainersUsesTheFilesIndentation() throws {
+        var bytes = try PlistEditor.apply([.insert(KeyPath(["list", "0"]), .string("a"))], to: Self.emptyContainers)
+        bytes = try PlistEditor.apply([.insert(KeyPath(["map", "k"]), .array([.int(1), .bool(true)]))], to: bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+                <key>list</key>
+                <array>
+                    <string>a</string>
+                </array>
+                <key>map</key>
+                <dict>
+                    <key>k</key>
+                    <array>
+                        <integer>1</integer>
+                        <true/>
+                    </array>
+                </dict>
+            </dict>
+            </plist>
+
+            """)
+    }
+
+    @Test func insertRenameAndReplaceChangeOnlyTheirLines() throws {
+        var bytes = try PlistEditor.apply([
+            .insert(KeyPath(["Items", "1"]), .string("between")),
+            .insert(KeyPath(["Items", "3"]), .string("end")),
+            .renameKey(KeyPath(["Count"]), to: "Total"),
+            .replace(KeyPath(["Sub"]), .dictionary(["flag": .bool(false), "n": .int(2)])),
+        ], to: Self.fixture)
+        #expect(String(decoding: bytes, as: UTF8.self) == """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <!-- top comment -->
+            <dict>
+              <!-- the name -->
+              <key>Name</key>
+              <string>Old &amp; name</string>
+              <key>Total</key>
+              <integer>3</integer>   <!-- trailing comment -->
+              <key>Sub</key>
+              <dict>
+                <key>flag</key>
+                <false/>
+                <key>n</key>
+                <integer>2</integer>
+              </dict>
+              <key>Items</key>
+              <array>
+                <string>a</string>
+                <string>between</string>
+                <string>b</string>
+                <string>end</string>
+              </array>
+            </dict>
+            </plist>
+
+            """)
+        // Undoing the edits gives the original bytes back.
+        bytes = try PlistEditor.apply([
+            .delete(KeyPath(["Items", "3"])), .delete(KeyPath(["Items", "1"])),
+            .renameKey(KeyPath(["Total"]), to: "Count"),
+            .replace(KeyPath(["Sub"]), .dictionary(["flag": .bool(true)])),
+        ], to: bytes)
+        #expect(bytes == Self.fixture)
+    }
+
+    @Test func createParentsWrapsTheValueInNewDictionaries() throws {
+        let root = try PropertyListCoding.read(Self.fixture).value
+        #expect(throws: PlistError.self) {
+            try PlistEditor.setEdit(in: root, at: KeyPath(["Sub", "a", "b"]), text: "1", type: .integer, createParents: false)
+        }
+        let edit = try PlistEditor.setEdit(in: root, at: KeyPath(["Sub", "a", "b"]), text: "1", type: .integer, createParents: true)
+        #expect(edit == .insert(KeyPath(["Sub", "a"]), .dictionary(["b": .int(1)])))
+        // Not through an array or a scalar.
+        #expect(throws: PlistError.self) {
+            try PlistEditor.setEdit(in: root, at: KeyPath(["Name", "a", "b"]), text: "1", type: nil, createParents: true)
+        }
+    }
+
+    @Test func mergeAddsKeysExtendsArraysAndKeepsDifferentValues() throws {
+        let root = try PropertyListCoding.read(Self.fixture).value
+        let other: PlistValue = .dictionary([
+            "Name": .string("other"), "Count": .int(3), "Items": .array([.string("b"), .string("c")]),
+            "Sub": .dictionary(["flag": .bool(true), "more": .string("m")]), "New": .int(1),
+        ])
+        let kept = try PlistEditor.mergeEdits(in: root, other: other, at: KeyPath([]), overwrite: false)
+        #expect(kept.skipped == [KeyPath(["Name"])])
+        #expect(kept.edits == [
+            .insert(KeyPath(["Items", "2"]), .string("c")), .insert(KeyPath(["Sub", "more"]), .string("m")),
+            .insert(KeyPath(["New"]), .int(1)),
+        ])
+        let replaced = try PlistEditor.mergeEdits(in: root, other: other, at: KeyPath([]), overwrite: true)
+        #expect(replaced.skipped.isEmpty)
+        var expected = root
+        for edit in replaced.edits { edit.apply(to: &expected) }
+        let bytes = try PlistEditor.apply(replaced.edits, to: Self.fixture)
+        #expect(try PropertyListCoding.read(bytes).value == expected)
+        #expect(try expected.value(at: KeyPath(["Name"])) == .string("other"))
+        #expect(throws: PlistError.self) { try PlistEditor.mergeEdits(in: root, other: other, at: KeyPath(["Name"]), overwrite: false) }
+    }
+
+    /// Random edit sequences: the lossless XML document and the value model agree.
+    @Test(arguments: 0..<40) func xmlEditsAgreeWithValueEdits(seed: UInt64) throws {
+        var generator = ValueGenerator(rng: SeededGenerator(seed: seed), capabilities: .init(uids: false))
+        var bytes = Self.fixture
+        var expected = try PropertyListCoding.read(bytes).value
+        for _ in 0..<6 {
+            let edit = generator.edit(in: expected)
+            guard (try? edit.check(in: expected)) != nil else { continue }
+            edit.apply(to: &expected)
+            bytes = try PlistEditor.apply([edit], to: bytes)
+            #expect(try PropertyListCoding.read(bytes).value == expected, "seed \(seed): \(edit)")
+        }
+    }
+
+    @Test func jsonIsEditedByValue() throws {
+        let json = Array("{\"a\": 1, \"b\": [true]}".utf8)
+        let bytes = try PlistEditor.apply([.delete(KeyPath(["a"])), .insert(KeyPath(["b", "1"]), .string("x"))], to: json)
+        #expect(PlistFormat.detect(bytes) == .json)
+        #expect(try PropertyListCoding.read(bytes).value == .dictionary(["b": .array([.bool(true), .string("x")])]))
     }
 
     @Test func binaryEditsByValue() throws {

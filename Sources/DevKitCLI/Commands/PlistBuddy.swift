@@ -34,6 +34,8 @@ extension Plist {
         @Option(name: .customShort("c"), help: "A PlistBuddy command; repeat for several.")
         var commands: [String] = []
 
+        @OptionGroup var writeOptions: WriteOptions
+
         func validate() throws {
             if commands.isEmpty { throw ValidationError("Give at least one command with -c (interactive mode is not supported).") }
             if file == "-" { throw ValidationError("plist buddy edits a file; standard input is not supported.") }
@@ -47,8 +49,10 @@ extension Plist {
             var original: PlistValue
             var format: PlistFormat
             var exists = true
+            var originalBytes: [UInt8] = []
             do {
                 let bytes = try FileIO.read(file)
+                originalBytes = bytes
                 do {
                     let document = try PropertyListCoding.read(bytes)
                     original = document.value
@@ -81,7 +85,11 @@ extension Plist {
             try FileHandleOutput.standardOutput(output)
             guard value != original || !exists else { return }
             let bytes = try PlistLoader.serialize(value, as: format, source: file)
-            do { try FileIO.writeAtomically(bytes, to: file) } catch { throw CommandFailure.io(error) }
+            if exists {
+                try PlistFileEdit.replace(file, original: originalBytes, with: bytes, options: writeOptions)
+            } else {
+                do { try FileIO.writeAtomically(bytes, to: file) } catch { throw CommandFailure.io(error) }
+            }
         }
     }
 }

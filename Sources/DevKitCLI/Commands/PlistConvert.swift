@@ -35,16 +35,28 @@ extension Plist {
 
         @OptionGroup var input: InputOptions
 
+        @OptionGroup var writeOptions: WriteOptions
+
         func validate() throws {
             if inPlace && output != nil { throw ValidationError("--in-place and -o cannot be used together.") }
             if inPlace && file == "-" { throw ValidationError("--in-place needs a file, not standard input.") }
+            if writeOptions.backup && !inPlace { throw ValidationError("--backup goes with --in-place.") }
         }
 
         func run() throws {
-            let document = try PlistLoader.load(file, format: input.format)
+            let original: [UInt8]
+            do { original = try FileIO.read(file) } catch { throw CommandFailure.io(error) }
+            let document: PlistDocument
+            do { document = try PropertyListCoding.read(original, format: input.format) } catch {
+                throw CommandFailure.plist(error.inFile(file == "-" ? "<stdin>" : file))
+            }
+            for warning in document.warnings { FileHandleOutput.standardError("\(file): warning: \(warning)\n") }
             let bytes = try PlistLoader.serialize(document.value, as: to, source: file)
-            let destination = inPlace ? file : (output ?? FileIO.standardStream)
-            do { try FileIO.writeAtomically(bytes, to: destination) } catch { throw CommandFailure.io(error) }
+            if inPlace {
+                try PlistFileEdit.replace(file, original: original, with: bytes, options: writeOptions)
+            } else {
+                do { try FileIO.writeAtomically(bytes, to: output ?? FileIO.standardStream) } catch { throw CommandFailure.io(error) }
+            }
             PlistLoader.abandonAtExit(document)
         }
     }

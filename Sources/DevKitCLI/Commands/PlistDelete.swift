@@ -8,8 +8,8 @@ extension Plist {
             abstract: "Delete the dictionary entry or array element at a key path.",
             discussion: """
                 XML files are edited in place: the key and value elements go with their line, \
-                and nothing else changes. Binary files are rewritten from the edited value. \
-                OpenStep and JSON are not supported yet.
+                and nothing else changes. Binary and JSON files are rewritten from the edited \
+                value. A FILE of - reads standard input and writes standard output.
 
                 Examples:
                   devkit plist delete Info.plist UIRequiredDeviceCapabilities
@@ -23,8 +23,10 @@ extension Plist {
         @Argument(help: "Key path to the entry (dotted, or PlistBuddy's :A:B).")
         var keyPath: String
 
+        @OptionGroup var writeOptions: WriteOptions
+
         func run() throws {
-            try PlistFileEdit.apply(to: file) { bytes throws(PlistError) in
+            try PlistFileEdit.apply(to: file, options: writeOptions) { bytes throws(PlistError) in
                 try PlistEditor.delete(bytes, at: KeyPath.parse(keyPath))
             }
         }

@@ -45,6 +45,8 @@ extension Plist {
         @Option(name: .customLong("as"), help: "Text format shown in the editor.")
         var editAs: TextFormat?
 
+        @OptionGroup var writeOptions: WriteOptions
+
         func validate() throws {
             if file == "-" { throw ValidationError("plist edit needs a file, not standard input.") }
         }
@@ -85,7 +87,10 @@ extension Plist {
                 guard current == original else {
                     throw abort("\(file): error: changed on disk while it was being edited; not overwritten")
                 }
-                do { try FileIO.writeAtomically(bytes, to: file) } catch { throw abort("\(error.path): error: \(error.reason)") }
+                do {
+                    if writeOptions.backup { try FileIO.writeBackup(original, of: file) }
+                    try FileIO.writeAtomically(bytes, to: file)
+                } catch { throw abort("\(error.path): error: \(error.reason)") }
                 cleanUp()
                 return
             }

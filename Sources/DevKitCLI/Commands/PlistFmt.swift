@@ -49,6 +49,8 @@ extension Plist {
 
         @OptionGroup var input: InputOptions
 
+        @OptionGroup var writeOptions: WriteOptions
+
         func validate() throws {
             if files.isEmpty { throw ValidationError("Give at least one FILE (- for standard input).") }
             if files.filter({ $0 == FileIO.standardStream }).count > 1 { throw ValidationError("- can be given only once.") }
@@ -89,7 +91,7 @@ extension Plist {
             } else if isStandardInput {
                 try FileHandleOutput.standardOutput(output.bytes)
             } else if output.isChanged {
-                do { try FileIO.writeAtomically(output.bytes, to: file) } catch { throw .io(error) }
+                try PlistFileEdit.replace(file, original: bytes, with: output.bytes, options: writeOptions)
                 try FileHandleOutput.standardOutput("reformatted \(file)\n")
             }
             return output.isChanged

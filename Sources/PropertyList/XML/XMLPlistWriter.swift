@@ -16,6 +16,8 @@ struct XMLPlistWriter {
 
     private var out: [UInt8] = []
     private var indentation: XMLIndent = .tabs
+    /// Written at the start of every line before the level's indentation (fragments only).
+    private var linePrefix: [UInt8] = []
 
     static func write(_ value: PlistValue, indent: XMLIndent = .tabs) throws(PlistError) -> [UInt8] {
         var writer = XMLPlistWriter()
@@ -37,7 +39,20 @@ struct XMLPlistWriter {
         return writer.out
     }
 
+    /// One value (any type) as `write` spells it, for splicing into a document at a place whose
+    /// line starts with `linePrefix`: the first line has no prefix (it continues the current
+    /// line), the following ones have `linePrefix` plus `indent` per level; no trailing newline.
+    static func fragment(_ value: PlistValue, linePrefix: [UInt8], indent: XMLIndent) throws(PlistError) -> [UInt8] {
+        var writer = XMLPlistWriter()
+        writer.indentation = indent
+        writer.linePrefix = linePrefix
+        try writer.write(value, depth: 0)
+        if writer.out.last == 0x0A { writer.out.removeLast() }
+        return Array(writer.out.dropFirst(linePrefix.count))
+    }
+
     private mutating func indent(_ depth: Int) {
+        out.append(contentsOf: linePrefix)
         switch indentation {
         case .tabs: for _ in 0..<depth { out.append(0x09) }
         case .spaces: out.append(contentsOf: repeatElement(0x20, count: indentation.columns * depth))
@@ -104,10 +119,11 @@ struct XMLPlistWriter {
         case .data(let bytes):
             out.append(contentsOf: "<data>\n".utf8)
             if !bytes.isEmpty {
-                let prefix = switch indentation {
+                let levels: [UInt8] = switch indentation {
                 case .tabs: [UInt8](repeating: 0x09, count: depth)
                 case .spaces: [UInt8](repeating: 0x20, count: indentation.columns * depth)
                 }
+                let prefix = linePrefix + levels
                 Base64.encode(bytes, into: &out, lineLength: max(16, 76 - indentation.columns * depth), linePrefix: prefix)
             }
             indent(depth)
@@ -156,6 +172,14 @@ public enum XMLIndent: Hashable, Sendable {
 
     /// Space counts `spaces(_:)` accepts (others are clamped into this range).
     public static let validSpaceCounts = 1...16
+
+    /// One level's indentation as bytes.
+    var bytes: [UInt8] {
+        switch self {
+        case .tabs: [0x09]
+        case .spaces: [UInt8](repeating: 0x20, count: columns)
+        }
+    }
 
     /// Columns one level takes: a tab counts as 8, as Apple and plistlib count it for `<data>` lines.
     var columns: Int {
