@@ -35,10 +35,16 @@ enum CLI {
     }
 
     @discardableResult
-    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:], cwd: URL? = nil) throws -> Result {
+    /// `launcher` runs devkit through another program (e.g. `setpriv` to drop root).
+    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:], cwd: URL? = nil, launcher: [String] = []) throws -> Result {
         let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = launcher.dropFirst() + [binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = cwd ?? repoRoot
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
