@@ -65,13 +65,12 @@ import PropertyList
         #expect(try Data(contentsOf: url) == Data(Self.xml.utf8))
     }
 
-    @Test func openStepIsNotSupportedYet() throws {
-        let strings = Data("\"a\" = \"1\";\n".utf8)
-        let url = try Self.file(strings, name: "a.strings")
-        let result = try CLI.run(["plist", "set", url.path, "a", "2"])
-        #expect(result.status == 2)
-        #expect(result.stderr.contains("not supported yet"), "\(result.stderr)")
-        #expect(try Data(contentsOf: url) == strings)
+    @Test func stringsFilesAreEditedInPlace() throws {
+        let strings = "/* greeting */\n\"hello\" = \"Hello\";\n"
+        let url = try Self.file(Data(strings.utf8), name: "Localizable.strings")
+        let result = try CLI.run(["plist", "set", url.path, "hello", "Hi"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try String(contentsOf: url, encoding: .utf8) == "/* greeting */\n\"hello\" = \"Hi\";\n")
     }
 
     @Test func binarySetAndDelete() throws {

@@ -51,8 +51,8 @@ public enum PlistEditType: String, CaseIterable, Sendable {
     }
 }
 
-/// Edits property-list files. XML is edited in place (only the edited node's bytes change,
-/// see `XMLPlistDocument`); binary and JSON by value (read, modify, write in the same format:
+/// Edits property-list files. XML and OpenStep/.strings are edited in place (only the edited
+/// node's bytes change, see `XMLPlistDocument`, `OpenStepPlistDocument`); binary and JSON by value (read, modify, write in the same format:
 /// there is no layout to keep in binary, and devkit's JSON writer is the only JSON layout).
 ///
 /// Every edit is checked on the value first (`PlistEdit.check(in:)`), so errors name the key
@@ -63,6 +63,10 @@ public enum PlistEditor {
         switch try editableFormat(bytes) {
         case .xml:
             var document = try XMLPlistDocument(bytes: bytes, focus: edits.first?.path ?? KeyPath([]))
+            for edit in edits { try document.apply(edit) }
+            return document.bytes
+        case .openStep:
+            var document = try OpenStepPlistDocument(bytes: bytes)
             for edit in edits { try document.apply(edit) }
             return document.bytes
         case let format:
@@ -183,11 +187,7 @@ public enum PlistEditor {
 
     private static func editableFormat(_ bytes: [UInt8]) throws(PlistError) -> PlistFormat {
         guard !bytes.isEmpty else { throw PlistError(position: .byteOffset(0), message: "file is empty") }
-        let format = PlistFormat.detect(bytes)
-        guard format != .openStep else {
-            throw PlistError(position: nil, message: "editing OpenStep/.strings files is not supported yet")
-        }
-        return format
+        return PlistFormat.detect(bytes)
     }
 
     /// The value to store: `text` parsed as `type`, or as the existing value's type.

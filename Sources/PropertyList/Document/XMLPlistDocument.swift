@@ -63,7 +63,7 @@ public struct XMLPlistDocument: Sendable {
     private mutating func replace(_ path: KeyPath, with newValue: PlistValue) throws(PlistError) {
         let ranges = try ranges(around: path)
         guard let node = ranges[path.components] else { throw notRecorded(path) }
-        let prefix = indentation(before: node.element.lowerBound)
+        let prefix = lineIndentation(at: node.element.lowerBound)
         let text = try XMLPlistWriter.fragment(newValue, linePrefix: prefix, indent: indentUnit(ranges, around: path))
         try splice(node.element, with: newlines(text), path: path)
     }
@@ -93,7 +93,7 @@ public struct XMLPlistDocument: Sendable {
 
         guard let lastChild = children.last else {
             // An empty container (`<dict/>` or `<dict></dict>`) is rewritten with one child.
-            let parentIndent = indentation(before: parentNode.element.lowerBound)
+            let parentIndent = lineIndentation(at: parentNode.element.lowerBound)
             let childIndent = parentIndent + unit.bytes
             let tag = isDictionary ? "dict" : "array"
             let text = Array("<\(tag)>".utf8) + nl + childIndent + (try entry(childIndent)) + nl + parentIndent + Array("</\(tag)>".utf8)
@@ -195,6 +195,16 @@ public struct XMLPlistDocument: Sendable {
             if unit.allSatisfy({ $0 == 0x20 }), XMLIndent.validSpaceCounts.contains(unit.count) { return .spaces(unit.count) }
         }
         return .tabs
+    }
+
+    /// The leading spaces and tabs of the line `offset` is on: the indentation of a value that
+    /// follows its key on the same line is its entry's.
+    private func lineIndentation(at offset: Int) -> [UInt8] {
+        var start = offset
+        while start > 0, bytes[start - 1] != 0x0A { start -= 1 }
+        var end = start
+        while end < offset, bytes[end] == 0x20 || bytes[end] == 0x09 { end += 1 }
+        return Array(bytes[start..<end])
     }
 
     /// The spaces and tabs between the start of the line and `offset`; empty when other text precedes it.

@@ -34,6 +34,24 @@ enum OpenStepReader {
         return try parse(bytes)
     }
 
+    /// Reads like `read`, and also records where every value, key and entry sits, keyed by
+    /// key-path components, for lossless editing. UTF-8 text only (offsets are byte offsets
+    /// of `bytes`); UTF-16 files are refused.
+    static func readRecordingRanges(_ bytes: UnsafeRawBufferPointer) throws(PlistError) -> (value: PlistValue, ranges: [[String]: OpenStepNodeRange]) {
+        guard !(bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])) else {
+            throw PlistError(position: nil, message: "only UTF-8 OpenStep files can be edited (this one is UTF-16; convert it first)")
+        }
+        var parser = Parser(text: bytes)
+        parser.ranges = [:]
+        if let bad = firstInvalidUTF8(bytes) {
+            throw parser.fail(bad, "invalid UTF-8 (byte 0x\(String(bytes[bad], radix: 16, uppercase: true)))")
+        }
+        // A UTF-8 byte-order mark is skipped like whitespace.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.i = 3 }
+        let value = try parser.document()
+        return (value, parser.ranges ?? [:])
+    }
+
     private static func parse(_ text: UnsafeRawBufferPointer) throws(PlistError) -> PlistValue {
         var parser = Parser(text: text)
         // Invariant for everything below: the text is valid UTF-8, so any slice cut at ASCII
@@ -161,6 +179,9 @@ enum OpenStepReader {
         /// The key whose value is being read, and where it is.
         var key = ""
         var keyOffset = 0
+        /// Recording only: the container's key path and the end of the current key.
+        var path: [String] = []
+        var keyEnd = 0
     }
 
     private struct Parser {
@@ -170,6 +191,11 @@ enum OpenStepReader {
         var stack: [Frame] = []
         /// Reused buffer for strings that contain escapes.
         var scratch: [UInt8] = []
+        /// Non-nil only for `readRecordingRanges`: node ranges by key-path components.
+        var ranges: [[String]: OpenStepNodeRange]?
+        /// Where the value just read starts, and (for a container) its closing bracket.
+        var valueStart = 0
+        var closingBracket: Int?
 
         init(text: UnsafeRawBufferPointer) {
             self.text = text
@@ -226,6 +252,7 @@ enum OpenStepReader {
             // read again from the start as dictionary entries up to the end of the text.
             if case .string = root, text[i] == UInt8(ascii: "=") || text[i] == UInt8(ascii: ";") {
                 i = rootStart
+                if ranges != nil { ranges = [:] }
                 let dictionary = try value(stringsFile: true)
                 try skipSpace()
                 return dictionary
@@ -273,6 +300,7 @@ enum OpenStepReader {
             if stringsFile {
                 stack.append(Frame(start: i, isDictionary: true, isImplicit: true))
                 readKey = true
+                valueStart = i
             }
             let n = text.count
             while true {
@@ -285,6 +313,8 @@ enum OpenStepReader {
                     value = closed
                 } else {
                     try skipSpace()
+                    valueStart = i
+                    closingBracket = nil
                     guard i < n else {
                         let open = stack.last.map { position($0.start).description } ?? ""
                         throw fail(i, "unexpected end of file, expected a value"
@@ -299,6 +329,7 @@ enum OpenStepReader {
                         try push(isDictionary: false)
                         try skipSpace()
                         guard i < n, text[i] == UInt8(ascii: ")") else { continue }
+                        closingBracket = i
                         i += 1
                         value = .array(stack.removeLast().array)
                     case UInt8(ascii: "<"):
@@ -314,7 +345,13 @@ enum OpenStepReader {
                 // Hand the finished value to its container; close containers that end here.
                 deliver: while true {
                     let top = stack.count - 1
-                    guard top >= 0 else { return value }
+                    let valueEnd = i
+                    guard top >= 0 else {
+                        if ranges != nil {
+                            ranges?[[]] = OpenStepNodeRange(element: valueStart..<valueEnd, closingBracket: closingBracket, isImplicit: stringsFile)
+                        }
+                        return value
+                    }
                     if stack[top].isDictionary {
                         let key = stack[top].key
                         stack[top].dictionary[key] = value
@@ -325,13 +362,25 @@ enum OpenStepReader {
                             throw fail(i, "expected ';' after the value of key \"\(key)\", found \(describe(i))")
                         }
                         i += 1
+                        if ranges != nil {
+                            ranges?[stack[top].path + [key]] = OpenStepNodeRange(
+                                element: valueStart..<valueEnd, key: stack[top].keyOffset..<stack[top].keyEnd,
+                                entryEnd: i, closingBracket: closingBracket)
+                        }
                         readKey = true
                         break deliver
                     }
+                    let childPath = ranges == nil ? [] : stack[top].path + [String(stack[top].array.count)]
+                    let childRange = OpenStepNodeRange(element: valueStart..<valueEnd, closingBracket: closingBracket)
                     stack[top].array.append(value)
                     try skipSpace()
                     guard i < n else {
                         throw fail(i, "unexpected end of file in array opened at \(position(stack[top].start)) (expected ',' or ')')")
+                    }
+                    if ranges != nil {
+                        var range = childRange
+                        if text[i] == UInt8(ascii: ",") { range.entryEnd = i + 1 }
+                        ranges?[childPath] = range
                     }
                     if text[i] == UInt8(ascii: ",") {
                         i += 1
@@ -344,6 +393,8 @@ enum OpenStepReader {
                     } else if text[i] != UInt8(ascii: ")") {
                         throw fail(i, "expected ',' or ')' in array, found \(describe(i))")
                     }
+                    closingBracket = i
+                    valueStart = stack[top].start
                     i += 1
                     value = .array(stack.removeLast().array)
                 }
@@ -356,7 +407,11 @@ enum OpenStepReader {
             guard stack.count < maxDepth else {
                 throw fail(i, "arrays and dictionaries nested deeper than \(maxDepth) levels")
             }
-            stack.append(Frame(start: i, isDictionary: isDictionary))
+            var frame = Frame(start: i, isDictionary: isDictionary)
+            if ranges != nil, let parent = stack.last {
+                frame.path = parent.path + [parent.isDictionary ? parent.key : String(parent.array.count)]
+            }
+            stack.append(frame)
             i += 1
         }
 
@@ -373,10 +428,14 @@ enum OpenStepReader {
                     guard implicit else {
                         throw fail(i, "unexpected end of file in dictionary opened at \(position(stack[top].start)) (expected a key or '}')")
                     }
+                    valueStart = stack[top].start
+                    closingBracket = nil
                     return .dictionary(stack.removeLast().dictionary)
                 }
                 let c = text[i]
                 if c == UInt8(ascii: "}") && !implicit {
+                    valueStart = stack[top].start
+                    closingBracket = i
                     i += 1
                     return .dictionary(stack.removeLast().dictionary)
                 }
@@ -393,6 +452,7 @@ enum OpenStepReader {
                 if let first = stack[top].dictionary.index(forKey: key) {
                     throw fail(keyOffset, "duplicate key \"\(key)\" (first defined at \(position(stack[top].keyOffsets[first])))")
                 }
+                stack[top].keyEnd = i
                 try skipSpace()
                 guard i < n else {
                     throw fail(i, "expected '=' after key \"\(key)\", found end of file")
@@ -410,6 +470,11 @@ enum OpenStepReader {
                 i += 1
                 stack[top].dictionary[key] = .string(key)
                 stack[top].keyOffsets.append(keyOffset)
+                if ranges != nil {
+                    // `key;`: the value is the key itself; the element is the key's text.
+                    ranges?[stack[top].path + [key]] = OpenStepNodeRange(
+                        element: keyOffset..<stack[top].keyEnd, key: keyOffset..<stack[top].keyEnd, entryEnd: i, isShortcut: true)
+                }
             }
         }
 
@@ -656,3 +721,20 @@ enum OpenStepReader {
     }
 }
 
+
+/// Where one value sits in an OpenStep/.strings file (recorded by `readRecordingRanges`).
+struct OpenStepNodeRange: Hashable, Sendable {
+    /// The value's text: a string with its quotes, `<…>`, or a container from bracket to bracket
+    /// (a `.strings` top level: from its first key to the end of the text).
+    var element: Range<Int>
+    /// A dictionary entry's key, with its quotes.
+    var key: Range<Int>?
+    /// Just after the entry's `;` (dictionary) or its `,` (array element followed by one).
+    var entryEnd: Int?
+    /// A container's `)` or `}`; nil for scalars and a brace-less `.strings` top level.
+    var closingBracket: Int?
+    /// The brace-less top level of a `.strings` file.
+    var isImplicit = false
+    /// A `key;` entry (value equal to the key, no `=`).
+    var isShortcut = false
+}

@@ -32,15 +32,37 @@ enum OpenStepWriter {
         return PlistInteger(ascii: utf8) == nil && PlistReal.parse(utf8) == nil
     }
 
+    /// One value as `write` spells it, for splicing into a file at a place whose line starts
+    /// with `linePrefix`: later lines get `linePrefix` plus four spaces per level. With
+    /// `quoteAll`, every string is quoted (the `.strings` habit), else only those that need it.
+    static func fragment(_ value: PlistValue, linePrefix: [UInt8], quoteAll: Bool) throws(PlistError) -> [UInt8] {
+        var emitter = Emitter()
+        emitter.linePrefix = linePrefix
+        emitter.quoteAll = quoteAll
+        try emitter.write(value, depth: 0)
+        return emitter.out
+    }
+
+    /// A string (a key or value) as `write` spells it.
+    static func string(_ s: String, quoteAll: Bool) -> [UInt8] {
+        var emitter = Emitter()
+        emitter.quoteAll = quoteAll
+        emitter.string(s)
+        return emitter.out
+    }
+
     private struct Emitter {
         var out: [UInt8] = []
+        var linePrefix: [UInt8] = []
+        var quoteAll = false
 
         mutating func indent(_ depth: Int) {
+            out.append(contentsOf: linePrefix)
             out.append(contentsOf: repeatElement(0x20, count: 4 * depth))
         }
 
         mutating func string(_ s: String) {
-            if OpenStepWriter.canBeUnquoted(s) {
+            if !quoteAll, OpenStepWriter.canBeUnquoted(s) {
                 out.append(contentsOf: s.utf8)
                 return
             }
