@@ -6,7 +6,6 @@ import PropertyList
 @Suite struct PlistFmtCommandTests {
     static let messyXML = """
         <?xml version="1.0"?>
-        <!-- hand-written -->
         <plist version="1.0"><dict>
           <key>b</key>   <integer>1</integer>
             <key>a</key><array><string>x</string></array>

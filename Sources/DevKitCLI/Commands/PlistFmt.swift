@@ -11,10 +11,13 @@ extension Plist {
                 Each file is read (format detected from the content) and written back in the \
                 same format by devkit's writer: XML in Apple's layout (declaration, DOCTYPE, tab \
                 indentation), binary as devkit writes bplist00, OpenStep with four-space \
-                indentation, JSON with two. Values and key order are kept (unless --sort-keys); \
-                comments and insignificant whitespace are not, in .strings files too (a \
-                brace-less .strings file is written as one braced dictionary). --indent \
-                changes XML only.
+                indentation, JSON with two. Values and key order are kept (unless --sort-keys). \
+                --indent changes XML only.
+
+                Comments: a .strings file is written one "key" = "value"; a line with its \
+                comments kept (each stays with the entry it precedes, also with --sort-keys). \
+                Any other file with comments is left as it is with a warning, since the \
+                canonical layout has no place for them; --drop-comments formats it anyway.
 
                 Files that change are replaced atomically (temporary file, fsync, rename) and \
                 keep their permissions; each is listed on standard output as \
@@ -47,6 +50,9 @@ extension Plist {
         @Option(name: .long, help: ArgumentHelp("XML indentation: tabs, or N spaces (1-16). JSON and OpenStep ignore it.", valueName: "tabs|N"))
         var indent: XMLIndent = .tabs
 
+        @Flag(name: .long, help: "Format XML and OpenStep files that have comments, dropping the comments.")
+        var dropComments = false
+
         @OptionGroup var input: InputOptions
 
         @OptionGroup var writeOptions: WriteOptions
@@ -60,7 +66,7 @@ extension Plist {
         }
 
         func run() throws {
-            let formatter = PlistFormatter(sortsKeys: sortKeys, xmlIndent: indent)
+            let formatter = PlistFormatter(sortsKeys: sortKeys, xmlIndent: indent, dropsComments: dropComments)
             var anyChanged = false, anyFailed = false
             for file in files {
                 do throws(CommandFailure) {

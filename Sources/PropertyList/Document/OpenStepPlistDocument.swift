@@ -14,7 +14,7 @@ public struct OpenStepPlistDocument: Sendable {
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(PlistError) in try OpenStepReader.readRecordingRanges(raw) }
         }
-        (value, ranges) = try result.get()
+        (value, ranges, _) = try result.get()
         self.bytes = bytes
     }
 

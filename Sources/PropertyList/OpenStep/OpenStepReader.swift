@@ -37,7 +37,7 @@ enum OpenStepReader {
     /// Reads like `read`, and also records where every value, key and entry sits, keyed by
     /// key-path components, for lossless editing. UTF-8 text only (offsets are byte offsets
     /// of `bytes`); UTF-16 files are refused.
-    static func readRecordingRanges(_ bytes: UnsafeRawBufferPointer) throws(PlistError) -> (value: PlistValue, ranges: [[String]: OpenStepNodeRange]) {
+    static func readRecordingRanges(_ bytes: UnsafeRawBufferPointer) throws(PlistError) -> (value: PlistValue, ranges: [[String]: OpenStepNodeRange], hasComments: Bool) {
         guard !(bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])) else {
             throw PlistError(position: nil, message: "only UTF-8 OpenStep files can be edited (this one is UTF-16; convert it first)")
         }
@@ -49,7 +49,7 @@ enum OpenStepReader {
         // A UTF-8 byte-order mark is skipped like whitespace.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.i = 3 }
         let value = try parser.document()
-        return (value, parser.ranges ?? [:])
+        return (value, parser.ranges ?? [:], parser.sawComment)
     }
 
     private static func parse(_ text: UnsafeRawBufferPointer) throws(PlistError) -> PlistValue {
@@ -196,6 +196,8 @@ enum OpenStepReader {
         /// Where the value just read starts, and (for a container) its closing bracket.
         var valueStart = 0
         var closingBracket: Int?
+        /// Whether `skipSpace` skipped a comment.
+        var sawComment = false
 
         init(text: UnsafeRawBufferPointer) {
             self.text = text
@@ -270,9 +272,11 @@ enum OpenStepReader {
                 case 0xE2 where i + 2 < n && text[i + 1] == 0x80 && (text[i + 2] == 0xA8 || text[i + 2] == 0xA9):
                     i += 3
                 case UInt8(ascii: "/") where i + 1 < n && text[i + 1] == UInt8(ascii: "/"):
+                    sawComment = true
                     i += 2
                     while i < n, text[i] != 0x0A, text[i] != 0x0D { i += 1 }
                 case UInt8(ascii: "/") where i + 1 < n && text[i + 1] == UInt8(ascii: "*"):
+                    sawComment = true
                     let start = i
                     i += 2
                     // CF lets an unterminated comment run to the end of the text; that hides
