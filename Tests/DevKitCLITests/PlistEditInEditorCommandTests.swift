@@ -39,6 +39,14 @@ import Testing
         #expect(after == Self.xml.replacingOccurrences(of: "<string>1.0</string>", with: "<string>2.0</string>"))
     }
 
+    @Test func stringsFileKeepsItsComments() throws {
+        let strings = "/* Shown on the button */\n\"ok\" = \"OK\";\n"
+        let (file, editor) = try Self.setUp(Data(strings.utf8), script: "sed -i 's|\"OK\";|\"Okay\";|' \"$1\"")
+        let result = try CLI.run(["plist", "edit", file.path], environment: Self.env(editor, file))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try String(contentsOf: file, encoding: .utf8) == strings.replacingOccurrences(of: "\"OK\";", with: "\"Okay\";"))
+    }
+
     @Test func binaryStaysBinary() throws {
         let (file, editor) = try Self.setUp(Data(Self.xml.utf8), script: "sed -i 's|<string>1.0</string>|<string>3.0</string>|' \"$1\"")
         #expect(try CLI.run(["plist", "convert", file.path, "--to", "binary", "--in-place"]).status == 0)

@@ -9,6 +9,6 @@ struct Plist: ParsableCommand {
             Formats are detected from the content; use --input-format to override. A FILE of - \
             reads standard input.
             """,
-        subcommands: [PlistPrint.self, PlistConvert.self, PlistGet.self, PlistLint.self, PlistDiff.self, PlistTextconv.self, PlistFmt.self, PlistSet.self, PlistDelete.self, PlistInsert.self, PlistRename.self, PlistMerge.self, PlistBuddy.self, PlistEdit.self]
+        subcommands: [PlistPrint.self, PlistConvert.self, PlistGet.self, PlistLint.self, PlistDiff.self, PlistTextconv.self, PlistFmt.self, PlistSet.self, PlistDelete.self, PlistInsert.self, PlistRename.self, PlistMerge.self, PlistBuddy.self, PlistEditInEditor.self]
     )
 }

@@ -45,8 +45,9 @@ public struct PlistEditSession: Sendable {
         }
     }
 
-    /// True when the edited text is written back verbatim (XML edited as XML keeps comments).
-    public var writesEditedTextVerbatim: Bool { fileFormat == .xml && editFormat == .xml }
+    /// True when the edited text is written back verbatim: a text file edited in its own
+    /// format keeps its comments and layout (XML, OpenStep/.strings, JSON).
+    public var writesEditedTextVerbatim: Bool { fileFormat == editFormat }
 
     /// Validates `edited`: unchanged, or the bytes to write. A parse error (with its text
     /// position, no file name) means the edited text is not a valid property list.

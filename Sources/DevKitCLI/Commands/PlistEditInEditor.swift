@@ -9,14 +9,14 @@ import Darwin
 #endif
 
 extension Plist {
-    struct PlistEdit: ParsableCommand {
+    struct PlistEditInEditor: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "edit",
             abstract: "Edit a property list in $VISUAL or $EDITOR (default vi).",
             discussion: """
-                XML files are edited as their own text (comments kept) and written back as \
-                edited. Binary files are shown as XML and written back as binary; OpenStep and \
-                JSON files are edited as their own text. The edited text is checked before the \
+                Text files (XML, OpenStep/.strings, JSON) are edited as their own text, comments \
+                kept, and written back as edited. Binary files are shown as XML (or --as) and \
+                written back as binary. The edited text is checked before the \
                 file is replaced; on an error the edits stay in the temporary file, whose path \
                 is printed. A file changed on disk meanwhile is not overwritten.
 
