@@ -42,10 +42,17 @@ let package = Package(
         .target(name: "FileIO"),
 
         // Findings (file, position, severity, rule id, message) and their reporters.
-        .target(name: "LintKit", dependencies: ["PropertyList"]),
+        // The lint engine: rules, findings, configuration, suppressions, fixes, reporters.
+        .target(
+            name: "LintKit",
+            dependencies: ["PropertyList", "FileIO", .product(name: "OrderedCollections", package: "swift-collections")]
+        ),
 
         // Property-list checks producing findings: syntax now, rule packs later.
-        .target(name: "PlistChecks", dependencies: ["PropertyList", "LintKit", "FileIO"]),
+        .target(
+            name: "PlistChecks",
+            dependencies: ["PropertyList", "LintKit", "FileIO", .product(name: "OrderedCollections", package: "swift-collections")]
+        ),
 
         .executableTarget(
             name: "DevKitCLI",
@@ -61,6 +68,11 @@ let package = Package(
         .testTarget(
             name: "PropertyListTests",
             dependencies: ["PropertyList", "BinaryReading"]
+        ),
+        // The lint engine and every rule's examples.
+        .testTarget(
+            name: "LintTests",
+            dependencies: ["LintKit", "PlistChecks", "PropertyList"]
         ),
         // Runs the built `devkit` binary end to end; golden outputs live in Snapshots/.
         .testTarget(

@@ -1,6 +1,7 @@
 import PropertyList
 
-/// A JSON array of findings: `file`, `line`/`column` or `offset`, `severity`, `rule`, `message`.
+/// A JSON array of findings: `file`, `line`/`column` or `offset`, `severity`, `rule`,
+/// `message`, and `fix` (what `--fix` would do) when there is one.
 ///
 /// Rendered through the property-list JSON writer rather than Foundation's JSONEncoder:
 /// linking Foundation (and its ICU data) costs more process start-up time than a whole
@@ -19,6 +20,7 @@ public struct JSONReporter: Reporter {
             case nil: break
             }
             row += [("severity", .string(f.severity.rawValue)), ("rule", .string(f.ruleID)), ("message", .string(f.message))]
+            if let fix = f.fix { row.append(("fix", .string(fix.description))) }
             return .dictionary(.init(uniqueKeysWithValues: row))
         }
         // Strings and integers only: the JSON writer cannot fail on them.

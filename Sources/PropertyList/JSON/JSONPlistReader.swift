@@ -223,7 +223,9 @@ private struct JSONParser {
                     // Invariant: keys of one object are unique (plist dictionaries cannot repeat them).
                     guard previous == nil else {
                         let first = position(of: keyOffsets[stack[top].keyOffsetsBase + existing])
-                        throw error(at: stack[top].keyOffset, "duplicate key \"\(key.prefix(60))\" (first defined at \(first))")
+                        var duplicate = error(at: stack[top].keyOffset, "duplicate key \"\(key.prefix(60))\" (first defined at \(first))")
+                        duplicate.code = .duplicateKey
+                        throw duplicate
                     }
                     keyOffsets.append(stack[top].keyOffset)
                     guard index < bytes.count else { throw notClosed(stack[top]) }

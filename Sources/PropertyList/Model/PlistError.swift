@@ -23,11 +23,20 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
     public var position: SourcePosition?
     /// What was wrong, for a person.
     public var message: String
+    /// What kind of problem it is, for the few that callers tell apart (lint rule ids); nil otherwise.
+    public var code: Code?
 
-    public init(file: String? = nil, position: SourcePosition?, message: String) {
+    /// Problems a caller may want to tell apart from other parse errors.
+    public enum Code: Hashable, Sendable {
+        /// A dictionary names the same key twice.
+        case duplicateKey
+    }
+
+    public init(file: String? = nil, position: SourcePosition?, message: String, code: Code? = nil) {
         self.file = file
         self.position = position
         self.message = message
+        self.code = code
     }
 
     /// Adds the file name if the error does not carry one yet.

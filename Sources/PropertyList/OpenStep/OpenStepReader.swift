@@ -454,7 +454,9 @@ enum OpenStepReader {
                 }
                 // Keys are unique; CF keeps the last silently, which hides mistakes.
                 if let first = stack[top].dictionary.index(forKey: key) {
-                    throw fail(keyOffset, "duplicate key \"\(key)\" (first defined at \(position(stack[top].keyOffsets[first])))")
+                    var duplicate = fail(keyOffset, "duplicate key \"\(key)\" (first defined at \(position(stack[top].keyOffsets[first])))")
+                    duplicate.code = .duplicateKey
+                    throw duplicate
                 }
                 stack[top].keyEnd = i
                 try skipSpace()

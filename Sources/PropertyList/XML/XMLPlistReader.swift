@@ -374,7 +374,7 @@ enum XMLPlistReader {
                 let existing = stack[top].dictionary.index(forKey: key) ?? 0
                 let packed = stack[top].keyPositions[existing]
                 let first = SourcePosition.text(line: Int(packed >> 32), column: Int(packed & 0xFFFF_FFFF))
-                throw PlistError(position: keyPosition, message: "duplicate key \"\(key)\" (first defined at \(first))")
+                throw PlistError(position: keyPosition, message: "duplicate key \"\(key)\" (first defined at \(first))", code: .duplicateKey)
             }
             if case .text(let line, let column) = keyPosition {
                 stack[top].keyPositions.append(UInt64(line) << 32 | UInt64(column))

@@ -1,0 +1,70 @@
+import ArgumentParser
+import FileIO
+import LintKit
+import PlistChecks
+import PropertyList
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `devkit lint`: the rule engine over Info.plists, entitlements, OTA manifests and any plist.
+struct Lint: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check property lists against devkit's rules (Info.plist, entitlements, OTA manifests, hygiene).",
+        discussion: """
+            PATHs are files or directories (walked for *.plist, *.entitlements, *.xcent, \
+            *.strings, *.stringsdict; hidden and .gitignored entries skipped); default: the \
+            current directory. Settings come from the nearest .devkit.yml upward (lint: \
+            section), then the command line. Suppress in XML with \
+            <!-- devkit:disable RULE --> before an entry, <!-- devkit:disable-file RULE --> \
+            for the file.
+
+            Exit status: 0 clean, 1 errors found (warnings too with --strict), 2 usage or \
+            input error.
+
+            Examples:
+              devkit lint
+              devkit lint App/Info.plist --format sarif > lint.sarif
+              devkit lint --configuration release App.entitlements
+              devkit lint --explain infoplist.short-version-format
+            """
+    )
+
+    @Argument(help: "Files or directories to lint.")
+    var paths: [String] = []
+
+    @OptionGroup var report: FindingReportOptions
+    @OptionGroup var rules: LintRuleOptions
+
+    @Flag(help: "Exit 1 on warnings too, not only errors.")
+    var strict = false
+
+    @Flag(help: "Apply safe fixes in place (XML files), then report what is left.")
+    var fix = false
+
+    @Flag(help: "List every rule and exit.")
+    var listRules = false
+
+    @Option(help: ArgumentHelp("Print a rule's documentation and examples, and exit.", valueName: "rule"))
+    var explain: String?
+
+    func run() throws {
+        let registry = PlistRules.registry
+        if listRules { return try FileHandleOutput.standardOutput(RuleDocumentation.list(registry.descriptions)) }
+        if let explain {
+            guard let rule = registry.rule(id: explain) else { throw CommandFailure.input(rules.unknownRule(explain, in: registry)) }
+            return try FileHandleOutput.standardOutput(RuleDocumentation.explain(type(of: rule).description))
+        }
+        let run = try rules.makeRun(registry: registry)
+        let (files, walkErrors) = run.files(for: paths.isEmpty ? ["."] : paths)
+        var result = run.lint(files, jobs: LintRuleOptions.processorCount)
+        if fix { result = run.fix(result, jobs: LintRuleOptions.processorCount) }
+        try FileHandleOutput.standardOutput(report.format.reporter.render(result.findings, rules: run.engine.activeRules))
+        for path in result.fixedFiles { FileHandleOutput.standardError("fixed \(path)\n") }
+        let errors = walkErrors + result.inputErrors
+        if !errors.isEmpty { throw CommandFailure.input(errors.joined(separator: "\n")) }
+        let failing: Severity = strict ? .warning : .error
+        if result.findings.contains(where: { $0.severity >= failing }) { throw CommandFailure.findings() }
+    }
+}

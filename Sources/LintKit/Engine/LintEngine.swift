@@ -1,0 +1,172 @@
+import PropertyList
+
+/// Runs rules over files: reads and classifies each file, runs the rules that apply to its
+/// kind, turns key paths into lines and columns, applies suppression comments and the
+/// configured severities. Immutable and `Sendable`, so one engine serves every worker thread.
+public struct LintEngine: Sendable {
+    /// A rule as configured for this run.
+    struct ActiveRule: Sendable {
+        var rule: any LintRule
+        var description: RuleDescription
+        var severity: Severity
+        var options: [String: RuleOptionValue]
+    }
+
+    public let configuration: LintConfiguration
+    public let options: LintOptions
+    /// The current directory (absolute), to match config globs against relative paths.
+    public let currentDirectory: String
+    private let active: [ActiveRule]
+
+    /// Throws when the configuration names a rule or option the registry does not have.
+    public init(registry: RuleRegistry, configuration: LintConfiguration = LintConfiguration(),
+                options: LintOptions = LintOptions(), currentDirectory: String = "/") throws(LintConfigurationError) {
+        try registry.validate(configuration)
+        self.configuration = configuration
+        self.options = options
+        self.currentDirectory = currentDirectory
+        self.active = registry.rules.compactMap { rule in
+            let description = type(of: rule).description
+            guard configuration.isEnabled(description) else { return nil }
+            var values: [String: RuleOptionValue] = [:]
+            for option in description.options { values[option.name] = option.defaultValue }
+            for (name, value) in configuration.ruleOptions[description.id] ?? [:] { values[name] = value }
+            return ActiveRule(rule: rule, description: description,
+                              severity: configuration.severities[description.id] ?? description.severity, options: values)
+        }
+    }
+
+    /// The rules that run, in registry order (for SARIF and `--list-rules`).
+    public var activeRules: [RuleDescription] { active.map(\.description) }
+
+    // MARK: Files
+
+    /// `path` relative to the config file's directory, for glob matching.
+    public func configRelativePath(_ path: String) -> String {
+        var p = path
+        while p.hasPrefix("./") { p.removeFirst(2) }
+        guard let base = configuration.baseDirectory else { return p }
+        let absolute = Path.normalize(p.hasPrefix("/") ? p : currentDirectory + "/" + p)
+        if absolute == base { return "." }
+        let prefix = base.hasSuffix("/") ? base : base + "/"
+        return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
+    }
+
+    /// Whether the config excludes `path` (file or directory).
+    public func isExcluded(_ path: String) -> Bool {
+        let relative = configRelativePath(path)
+        return configuration.exclude.contains { $0.matches(relative) }
+    }
+
+    /// Whether a directory walk lints `path`: a known kind (or a config kind override),
+    /// within `include` if set, not excluded.
+    public func walkIncludes(_ path: String) -> Bool {
+        guard !isExcluded(path) else { return false }
+        let relative = configRelativePath(path)
+        if !configuration.include.isEmpty, !configuration.include.contains(where: { $0.matches(relative) }) { return false }
+        return configuredKind(relative) != nil || FileKind.byName(path) != nil
+    }
+
+    private func configuredKind(_ relative: String) -> FileKind? {
+        configuration.kinds.first(where: { $0.glob.matches(relative) })?.kind
+    }
+
+    // MARK: Linting
+
+    /// Lints one file from its bytes; parse errors become findings (`plist.syntax`,
+    /// `plist.duplicate-key`). `kind` nil: from the config, the name, then the content.
+    public func lint(path: String, bytes: [UInt8], kind: FileKind? = nil) -> [Finding] {
+        let configured = kind ?? configuredKind(configRelativePath(path))
+        let document: PlistDocument
+        do {
+            document = try PropertyListCoding.read(bytes)
+        } catch {
+            let id = error.code == .duplicateKey ? DuplicateKeyRule.description.id : PlistSyntaxRule.description.id
+            guard let rule = active.first(where: { $0.description.id == id }) else { return [] }
+            if let suppressions = Suppressions.scan(bytes),
+               Suppressions.silences(suppressions.scopes(in: nil), ruleID: id, path: nil) { return [] }
+            return [Finding(file: path, location: error.position.map(Self.location), severity: rule.severity, ruleID: id, message: error.message)]
+        }
+        let byName = configured ?? FileKind.byName(path) ?? .propertyList
+        let fileKind = configured ?? FileKind.refine(byName, value: document.value)
+        let file = LintFile(path: path, kind: fileKind, format: document.format, bytes: bytes, value: document.value, options: options)
+        return lint(file, readerWarnings: document.warnings)
+    }
+
+    /// Lints an already-read file (for rule packs whose files are not plain plists, such as
+    /// a provisioning profile's decoded payload). Positions are resolved only for XML bytes.
+    public func lint(_ file: LintFile, readerWarnings: [PlistWarning] = []) -> [Finding] {
+        var collected: [(rule: Int, pending: RuleContext.Pending)] = []
+        for (index, rule) in active.enumerated() where rule.description.kinds.contains(file.kind) {
+            var context = RuleContext(ruleID: rule.description.id, ruleOptions: rule.options)
+            rule.rule.check(file, &context)
+            collected += context.pending.map { (index, $0) }
+        }
+        var findings: [Finding] = []
+        if let warningRule = active.first(where: { $0.description.id == ReaderWarningRule.description.id }) {
+            findings = readerWarnings.map {
+                Finding(file: file.path, location: $0.position.map(Self.location), severity: warningRule.severity,
+                        ruleID: warningRule.description.id, message: $0.message)
+            }
+        }
+        guard !collected.isEmpty else { return findings }
+
+        // Positions and suppressions need a second, recording read; only files with findings pay it.
+        let suppressions = file.format == .xml ? Suppressions.scan(file.bytes) : nil
+        let map = file.format == .xml ? try? PlistSourceMap(xml: file.bytes) : nil
+        let scopes = suppressions?.scopes(in: map) ?? []
+        for (index, pending) in collected {
+            let rule = active[index]
+            if !scopes.isEmpty, Suppressions.silences(scopes, ruleID: rule.description.id, path: pending.path.components) { continue }
+            findings.append(Finding(file: file.path, location: map.flatMap { Self.location(of: pending.path, in: $0) },
+                                    severity: rule.severity, ruleID: rule.description.id, message: pending.message, fix: pending.fix))
+        }
+        return findings.sorted(by: Self.inFileOrder)
+    }
+
+    /// The entry's start (its `<key>`, else its element); for a path that does not exist
+    /// (a missing key), its nearest existing ancestor.
+    static func location(of path: KeyPath, in map: PlistSourceMap) -> FindingLocation? {
+        var components = path.components
+        while true {
+            if let node = map.node(at: components) { return location(map.position(ofOffset: node.start)) }
+            guard !components.isEmpty else { return nil }
+            components.removeLast()
+        }
+    }
+
+    static func location(_ position: SourcePosition) -> FindingLocation {
+        switch position {
+        case .text(let line, let column): .text(line: line, column: column)
+        case .byteOffset(let offset): .byteOffset(offset)
+        }
+    }
+
+    /// Findings in one file by position (position-less first), then rule id; stable otherwise.
+    public static func inFileOrder(_ a: Finding, _ b: Finding) -> Bool {
+        func key(_ f: Finding) -> (Int, Int) {
+            switch f.location {
+            case nil: (0, 0)
+            case .text(let l, let c)?: (l, c)
+            case .byteOffset(let o)?: (0, o)
+            }
+        }
+        let ka = key(a), kb = key(b)
+        if ka != kb { return ka < kb }
+        return a.ruleID < b.ruleID
+    }
+}
+
+/// Lexical path handling (no file system access).
+public enum Path {
+    /// Removes `.` components, empty components and `x/..` pairs from an absolute path.
+    public static func normalize(_ path: String) -> String {
+        var out: [Substring] = []
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if component == "." { continue }
+            if component == ".." { if !out.isEmpty { out.removeLast() }; continue }
+            out.append(component)
+        }
+        return "/" + out.joined(separator: "/")
+    }
+}

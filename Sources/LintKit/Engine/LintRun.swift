@@ -1,0 +1,128 @@
+import Dispatch
+import FileIO
+import PropertyList
+
+/// One `devkit lint` run over paths: finds the files (walking directories), lints them on
+/// several threads, applies fixes. The command-line layer only parses flags and prints.
+public struct LintRun: Sendable {
+    public let engine: LintEngine
+    public let gitIgnore: GitIgnore
+
+    public init(engine: LintEngine, gitIgnore: GitIgnore = GitIgnore()) {
+        self.engine = engine
+        self.gitIgnore = gitIgnore
+    }
+
+    /// What a run found.
+    public struct Result: Sendable {
+        /// Every finding, files in the order given, positions in file order.
+        public var findings: [Finding]
+        /// Files that could not be read, paths that do not exist.
+        public var inputErrors: [String]
+        /// Files `--fix` rewrote.
+        public var fixedFiles: [String] = []
+    }
+
+    /// The files to lint: named files as they are (unless excluded); directories walked for
+    /// the kinds devkit knows, skipping hidden, excluded and .gitignored entries.
+    public func files(for paths: [String]) -> (files: [String], errors: [String]) {
+        var files: [String] = []
+        var errors: [String] = []
+        for path in paths {
+            switch DirectoryWalk.type(of: path) {
+            case .directory:
+                let walk = DirectoryWalk.files(
+                    under: path,
+                    descend: { !engine.isExcluded($0) && !ignored($0) },
+                    include: { engine.walkIncludes($0) && !ignored($0) })
+                files += walk.files
+                errors += walk.errors.map { "\($0.path): error: \($0.reason)" }
+            case .missing where path != FileIO.standardStream:
+                errors.append("\(path): error: no such file or directory")
+            default:
+                if !engine.isExcluded(path) { files.append(path) }
+            }
+        }
+        return (files, errors)
+    }
+
+    private func ignored(_ path: String) -> Bool {
+        gitIgnore.ignores(Path.normalize(path.hasPrefix("/") ? path : engine.currentDirectory + "/" + path))
+    }
+
+    /// Lints `files` on `jobs` threads; results keep the files' order.
+    public func lint(_ files: [String], jobs: Int) -> Result {
+        let outcomes = Self.parallelMap(files, jobs: jobs) { path -> Outcome in
+            do throws(FileIOError) {
+                return .findings(engine.lint(path: path, bytes: try FileIO.read(path)))
+            } catch {
+                return .unreadable("\(error.path): error: \(error.reason)")
+            }
+        }
+        var result = Result(findings: [], inputErrors: [])
+        for outcome in outcomes {
+            switch outcome {
+            case .findings(let f): result.findings += f
+            case .unreadable(let message): result.inputErrors.append(message)
+            }
+        }
+        return result
+    }
+
+    enum Outcome: Sendable {
+        case findings([Finding])
+        case unreadable(String)
+    }
+
+    /// Applies the fixes of `findings` file by file (atomic writes), then lints those files
+    /// again; returns the run's result with the fixed files' findings replaced.
+    public func fix(_ result: Result, jobs: Int) -> Result {
+        var byFile: [String: [PlistFix]] = [:]
+        for finding in result.findings { if let fix = finding.fix { byFile[finding.file, default: []].append(fix) } }
+        guard !byFile.isEmpty else { return result }
+        var out = result
+        var relinted: [String: [Finding]] = [:]
+        for (path, fixes) in byFile.sorted(by: { $0.key < $1.key }) {
+            do {
+                let bytes = try FileIO.read(path)
+                let fixed = try FixApplier.apply(fixes, to: bytes)
+                if fixed != bytes {
+                    try FileIO.writeAtomically(fixed, to: path)
+                    out.fixedFiles.append(path)
+                }
+                relinted[path] = engine.lint(path: path, bytes: fixed)
+            } catch let error as FileIOError {
+                out.inputErrors.append("\(error.path): error: \(error.reason)")
+            } catch {
+                out.inputErrors.append("\(path): error: cannot apply fixes: \(error)")
+            }
+        }
+        // Replace each fixed file's findings where its first finding was.
+        var findings: [Finding] = []
+        var emitted = Set<String>()
+        for finding in result.findings {
+            guard let again = relinted[finding.file] else { findings.append(finding); continue }
+            if emitted.insert(finding.file).inserted { findings += again }
+        }
+        out.findings = findings
+        return out
+    }
+
+    /// `transform` over `items` on up to `jobs` threads, results in input order.
+    static func parallelMap<T: Sendable, R: Sendable>(_ items: [T], jobs: Int, _ transform: @Sendable (T) -> R) -> [R] {
+        let jobs = max(1, min(jobs, items.count))
+        if jobs == 1 { return items.map(transform) }
+        // Each slot is written by exactly one iteration, so no lock is needed.
+        let slots = UnsafeMutableBufferPointer<R?>.allocate(capacity: items.count)
+        slots.initialize(repeating: nil)
+        defer { slots.deinitialize(); slots.deallocate() }
+        nonisolated(unsafe) let shared = slots
+        // Chunks of consecutive items, several per thread so a slow file does not idle a core.
+        let chunk = max(1, items.count / (jobs * 8))
+        let chunks = (items.count + chunk - 1) / chunk
+        DispatchQueue.concurrentPerform(iterations: chunks) { c in
+            for i in (c * chunk)..<min(items.count, (c + 1) * chunk) { shared[i] = transform(items[i]) }
+        }
+        return slots.compactMap { $0 }
+    }
+}
