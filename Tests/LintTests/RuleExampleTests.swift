@@ -88,7 +88,8 @@ import Testing
         let suffix = zip(bytes.reversed(), fixed.reversed()).prefix(while: { $0 == $1 }).count
         let changedStart = prefix, changedEnd = max(prefix, bytes.count - suffix)
         switch fixes[0] {
-        case .set(let path, _), .delete(let path):
+        case .edit(let edit):
+            let path = edit.path
             // A new key's region is its parent dictionary's.
             var components = path.components
             var node = map.node(at: components)

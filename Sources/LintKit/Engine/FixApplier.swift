@@ -1,30 +1,26 @@
 import PropertyList
 
-/// Applies findings' fixes to a file's bytes: sets and deletes through the lossless XML
-/// editor (`XMLPlistDocument`), so every byte outside the edited nodes stays; a reformat
-/// last, through the canonical formatter. Only XML files are fixed in place.
+/// Applies findings' fixes to a file's bytes: edits through `PlistEditor` (lossless for XML
+/// and OpenStep: only the edited nodes' bytes change), then a reformat, if asked, through the
+/// canonical formatter.
 public enum FixApplier {
     /// The fixed bytes; throws when an edit fails (the caller leaves the file alone).
     public static func apply(_ fixes: [PlistFix], to bytes: [UInt8]) throws(PlistError) -> [UInt8] {
-        guard PlistFormat.detect(bytes) == .xml else {
-            throw PlistError(position: nil, message: "fixes are applied to XML property lists only")
-        }
-        var document = try XMLPlistDocument(bytes: bytes)
-        var deletes: [KeyPath] = []
+        var edits: [PlistEdit] = []
         var reformat = false
-        for fix in Set(fixes) {
+        var seen = Set<PlistFix>()
+        for fix in fixes where seen.insert(fix).inserted {
             switch fix {
-            case .set(let path, let value): try document.set(path, to: value)
-            case .delete(let path): deletes.append(path)
+            case .edit(let edit): edits.append(edit)
             case .reformat: reformat = true
             }
         }
-        // Later array elements first, so earlier indices stay valid.
-        for path in deletes.sorted(by: { later($0.components, than: $1.components) }) {
-            try document.delete(path)
-        }
-        guard reformat else { return document.bytes }
-        return try PlistFormatter().format(document.bytes, as: .xml).bytes
+        // Deletions last and later array elements first, so the other paths stay valid.
+        let (deletes, others) = (edits.filter(\.isDelete), edits.filter { !$0.isDelete })
+        let ordered = others + deletes.sorted { later($0.path.components, than: $1.path.components) }
+        let edited = ordered.isEmpty ? bytes : try PlistEditor.apply(ordered, to: bytes)
+        guard reformat else { return edited }
+        return try PlistFormatter().format(edited).bytes
     }
 
     private static func later(_ a: [String], than b: [String]) -> Bool {
@@ -34,4 +30,8 @@ public enum FixApplier {
         }
         return a.count > b.count
     }
+}
+
+extension PlistEdit {
+    var isDelete: Bool { if case .delete = self { true } else { false } }
 }
