@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .executable(name: "devkit", targets: ["DevKitCLI"]),
         .library(name: "PropertyList", targets: ["PropertyList"]),
+        // The heap recorder that `devkit heap record` preloads: libdevkit-heap.so, pure C.
+        .library(name: "devkit-heap", type: .dynamic, targets: ["HeapRecorder"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -54,6 +56,36 @@ let package = Package(
             dependencies: ["PropertyList", "LintKit", "FileIO", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 
+        // libunwind (local unwinding) as a pkg-config system library, for the heap recorder.
+        .systemLibrary(
+            name: "CLibUnwind",
+            pkgConfig: "libunwind",
+            providers: [.apt(["libunwind-dev"])]
+        ),
+        // The heap recording format (header only), shared by the recorder and its reader.
+        .target(name: "HeapRecordFormat", exclude: ["FORMAT.md"]),
+        // libdevkit-heap.so: interposes the malloc family (LD_PRELOAD), records stacks with
+        // libunwind, writes the recording. No Swift runtime inside.
+        .target(
+            name: "HeapRecorder",
+            dependencies: ["HeapRecordFormat", "CLibUnwind"],
+            // -nostartfiles: no swiftrt.o (Swift image registration) in a C library; see
+            // hooks.c for how the Swift runtime is kept out of its dependencies.
+            linkerSettings: [.linkedLibrary("unwind"), .linkedLibrary("dl"), .unsafeFlags(["-nostartfiles"])]
+        ),
+        // Reads heap recordings: generations, live blocks, grouping, diffs, reports.
+        .target(
+            name: "HeapAnalysis",
+            dependencies: [
+                "BinaryReading",
+                "HeapRecordFormat",
+                "PropertyList",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+        // Runs a program with the heap recorder preloaded; forwards signals, sends marks.
+        .target(name: "HeapLauncher"),
+
         .executableTarget(
             name: "DevKitCLI",
             dependencies: [
@@ -61,6 +93,8 @@ let package = Package(
                 "PlistChecks",
                 "LintKit",
                 "FileIO",
+                "HeapAnalysis",
+                "HeapLauncher",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,0 +1,3 @@
+// libunwind (Debian libunwind-dev) for the heap recorder: local unwinding only.
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>

@@ -1,0 +1,9 @@
+import ArgumentParser
+
+/// `devkit heap`: recording heap activity (analysis is `devkit heapdiff`).
+struct Heap: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record a program's heap with generation marks (heapshots).",
+        subcommands: [HeapRecord.self, HeapMark.self]
+    )
+}

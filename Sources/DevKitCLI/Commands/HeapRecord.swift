@@ -1,0 +1,109 @@
+import ArgumentParser
+import HeapLauncher
+
+extension Heap {
+    struct HeapRecord: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "record",
+            abstract: "Run a program with the heap recorder and write its recording.",
+            discussion: """
+                Preloads libdevkit-heap.so, which records every malloc-family call with its \
+                stack. Generations start at launch, at each mark signal (`devkit heap mark \
+                PID`), every --interval, and whenever the program calls \
+                devkit_heap_mark(label) (devkit_heap.h). Signals sent to devkit are passed on; \
+                devkit exits with the program's status (128 + N if signal N ended it).
+
+                Examples:
+                  devkit heap record -o app.dkheap -- ./app --serve
+                  devkit heap record --interval 10 -- ./app
+                  devkit heapdiff app.dkheap
+                """
+        )
+
+        @Option(name: .shortAndLong, help: "The recording to write (default: PROGRAM.dkheap).")
+        var output: String?
+
+        @Option(name: .long, help: "Signal that marks a generation (USR2, USR1, a number, or none).")
+        var markSignal: MarkSignal = MarkSignal(number: 12)
+
+        @Option(name: .long, help: "Mark a generation every T seconds (e.g. 10, 0.5, 10s, 2m).")
+        var interval: RecordInterval?
+
+        @Option(name: .long, help: "Frames recorded per allocation (1-256).")
+        var stackDepth: Int = 64
+
+        @Option(name: .long, help: "A forked child: stop recording it, or follow it into OUTPUT.PID (stop|follow).")
+        var fork: ForkPolicy = .stop
+
+        @Argument(parsing: .captureForPassthrough, help: "The program and its arguments (after --).")
+        var command: [String] = []
+
+        func validate() throws {
+            guard !program.isEmpty else { throw ValidationError("Missing the program to run (after --).") }
+            guard (1...256).contains(stackDepth) else { throw ValidationError("--stack-depth must be between 1 and 256.") }
+            if interval != nil, markSignal.number == 0 { throw ValidationError("--interval needs a mark signal.") }
+        }
+
+        var program: [String] { command.first == "--" ? Array(command.dropFirst()) : command }
+
+        func run() throws {
+            let arguments = program
+            var configuration = HeapLauncher.Configuration(
+                agentPath: HeapLauncher.defaultAgentPath(),
+                outputPath: output ?? (baseName(arguments[0]) + ".dkheap"))
+            configuration.markSignal = markSignal.number
+            configuration.interval = interval?.seconds
+            configuration.stackDepth = stackDepth
+            configuration.followForks = fork == .follow
+            let termination: HeapLauncher.Termination
+            do { termination = try HeapLauncher(configuration: configuration).run(arguments) } catch {
+                throw CommandFailure.input(error.message)
+            }
+            FileHandleOutput.standardError("devkit: heap recording written to \(configuration.outputPath)\n")
+            if termination != .exited(0) { throw CommandFailure(message: "", exitCode: termination.shellStatus) }
+        }
+
+        private func baseName(_ path: String) -> String {
+            path.split(separator: "/").last.map(String.init) ?? path
+        }
+    }
+}
+
+enum ForkPolicy: String, ExpressibleByArgument, CaseIterable {
+    case stop, follow
+}
+
+/// A signal by name (`USR2`, `SIGUSR2`), number, or `none`.
+struct MarkSignal: ExpressibleByArgument {
+    var number: Int32
+
+    init(number: Int32) { self.number = number }
+
+    init?(argument: String) {
+        let names: [String: Int32] = ["USR1": 10, "USR2": 12, "HUP": 1, "INT": 2, "QUIT": 3, "TERM": 15, "WINCH": 28, "NONE": 0]
+        var name = argument.uppercased()
+        if name.hasPrefix("SIG") { name.removeFirst(3) }
+        if let known = names[name] { number = known } else if let value = Int32(argument), (1...64).contains(value) {
+            number = value
+        } else {
+            return nil
+        }
+    }
+
+    var defaultValueDescription: String { number == 12 ? "USR2" : String(number) }
+}
+
+/// Seconds, with an optional unit: `10`, `0.5s`, `2m`.
+struct RecordInterval: ExpressibleByArgument {
+    var seconds: Double
+
+    init?(argument: String) {
+        var text = Substring(argument)
+        var scale = 1.0
+        if text.hasSuffix("ms") { scale = 0.001; text = text.dropLast(2) }
+        else if text.hasSuffix("s") { text = text.dropLast() }
+        else if text.hasSuffix("m") { scale = 60; text = text.dropLast() }
+        guard let value = Double(text), value > 0, value.isFinite else { return nil }
+        seconds = value * scale
+    }
+}

@@ -1,0 +1,116 @@
+import ArgumentParser
+import FileIO
+import HeapAnalysis
+import PropertyList
+
+/// `devkit heapdiff`: generations of one recording, or two recordings compared.
+struct Heapdiff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show what each generation of a heap recording left alive, or compare two recordings.",
+        discussion: """
+            With one recording: a table of generations (allocations made in each, how many are \
+            still alive at the end of the recording — or at the next mark with --until next — \
+            and the heap's growth), then the largest groups of survivors per generation. With \
+            two: blocks alive at the end of A and of B, per group, largest growth first.
+
+            Examples:
+              devkit heapdiff app.dkheap
+              devkit heapdiff app.dkheap --group-by function --until next --top 5
+              devkit heapdiff before.dkheap after.dkheap --format json
+              devkit heapdiff app.dkheap --format collapsed | flamegraph.pl > heap.svg
+            """
+    )
+
+    @Argument(help: "A recording (from devkit heap record).")
+    var recording: String
+
+    @Argument(help: "A second recording to compare against the first.")
+    var other: String?
+
+    @Option(name: .long, help: "Group by site, function, type or library.")
+    var groupBy: GroupKeyArgument = .init(key: .site)
+
+    @Option(name: .long, help: "Call-site frames shown with --group-by site.")
+    var depth: Int = 1
+
+    @Option(name: .long, help: "Count blocks alive at the end, or at the next mark (end|next).")
+    var until: Horizon = .end
+
+    @Option(name: .long, help: "Groups listed per generation.")
+    var top: Int = 10
+
+    @Option(name: .long, help: "Output: text, json, or collapsed (collapsed stacks of surviving bytes).")
+    var format: HeapdiffFormat = .text
+
+    func validate() throws {
+        guard depth >= 1 else { throw ValidationError("--depth must be at least 1.") }
+        guard top >= 1 else { throw ValidationError("--top must be at least 1.") }
+    }
+
+    func run() throws {
+        let first = try HeapRecordingLoader.load(recording)
+        let firstTimeline = HeapTimeline(first)
+        let firstGrouper = HeapGrouper(resolver: FrameResolver(recording: first), key: groupBy.key, depth: depth)
+        guard let other else {
+            let report = HeapReport(recording: first, timeline: firstTimeline, grouper: firstGrouper,
+                                    horizon: until == .end ? .end : .nextMark, top: top)
+            return try render(text: report.textReport, json: report.jsonValue, collapsed: {
+                firstTimeline.generations.flatMap { g in
+                    firstGrouper.collapsedStacks(firstTimeline.survivors(of: g.index, until: until == .end ? .end : .nextMark),
+                                                 prefix: "gen \(g.index) \(g.mark.label)")
+                }
+            })
+        }
+        let second = try HeapRecordingLoader.load(other)
+        let secondTimeline = HeapTimeline(second)
+        let diff = HeapDiff(before: (firstTimeline, firstGrouper),
+                            after: (secondTimeline, HeapGrouper(resolver: FrameResolver(recording: second), key: groupBy.key, depth: depth)))
+        try render(text: diff.textReport, json: diff.jsonValue, collapsed: {
+            firstGrouper.collapsedStacks(secondTimeline.blocks.filter(\.isAliveAtEnd))
+        })
+    }
+
+    private func render(text: String, json: PlistValue, collapsed: () -> [String]) throws(CommandFailure) {
+        switch format {
+        case .text: try FileHandleOutput.standardOutput(text)
+        case .json: try FileHandleOutput.standardOutput(PlistLoader.serialize(json, as: .json, source: recording))
+        case .collapsed: try FileHandleOutput.standardOutput(collapsed().map { $0 + "\n" }.joined())
+        }
+    }
+}
+
+enum HeapdiffFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, collapsed
+}
+
+enum Horizon: String, ExpressibleByArgument, CaseIterable {
+    case end, next
+}
+
+struct GroupKeyArgument: ExpressibleByArgument {
+    var key: HeapGroupKey
+    init(key: HeapGroupKey) { self.key = key }
+    init?(argument: String) {
+        guard let key = HeapGroupKey(rawValue: argument) else { return nil }
+        self.key = key
+    }
+    static var allValueStrings: [String] { HeapGroupKey.allCases.map(\.rawValue) }
+    var defaultValueDescription: String { key.rawValue }
+}
+
+/// Loads one recording, printing its warnings (a truncated tail) on stderr.
+enum HeapRecordingLoader {
+    static func load(_ path: String) throws(CommandFailure) -> HeapRecording {
+        let bytes: [UInt8]
+        do { bytes = try FileIO.read(path) } catch { throw .io(error) }
+        do {
+            let recording = try RecordingReader.read(bytes, path: path)
+            for warning in recording.warnings {
+                FileHandleOutput.standardError("\(path): offset 0x\(String(warning.offset, radix: 16)): warning: \(warning.message)\n")
+            }
+            return recording
+        } catch {
+            throw .input("\(path): offset 0x\(String(error.offset, radix: 16)): error: \(error.message)")
+        }
+    }
+}

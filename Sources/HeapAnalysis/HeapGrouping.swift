@@ -1,0 +1,111 @@
+/// How blocks are grouped in a report.
+public enum HeapGroupKey: String, Sendable, CaseIterable {
+    /// The allocating call site: the first frame outside the allocator libraries.
+    case site
+    /// The function of that call site.
+    case function
+    /// The Swift class for class instances, else `malloc N bytes` (Instruments' categories).
+    case type
+    /// The library (module) of the call site.
+    case library
+}
+
+/// Blocks that share a key, with their count and bytes.
+public struct HeapGroup: Sendable, Equatable {
+    public var key: String
+    public var count: Int
+    public var bytes: UInt64
+}
+
+/// Computes group keys for blocks, caching per stack.
+public final class HeapGrouper {
+    public let resolver: FrameResolver
+    public let key: HeapGroupKey
+    /// Frames of call site shown for `.site` (1 = only the allocating frame).
+    public let depth: Int
+    private var keysByStack: [UInt32: String] = [:]
+
+    /// Modules whose frames are the allocator itself (malloc wrappers, operator new, Swift's
+    /// swift_allocObject): a call site is the first frame outside them.
+    static let allocatorModules = ["libc.so", "libstdc++.so", "libc++.so", "libc++abi.so", "libswiftCore.so"]
+
+    public init(resolver: FrameResolver, key: HeapGroupKey, depth: Int = 1) {
+        self.resolver = resolver
+        self.key = key
+        self.depth = max(depth, 1)
+    }
+
+    /// The frames of `stack` from the call site outwards.
+    public func siteFrames(stack: UInt32, at seq: UInt64) -> [FrameLocation] {
+        let pcs = resolver.recording.stacks[stack]
+        let locations = pcs.map { resolver.location(of: $0, at: seq) }
+        let first = locations.firstIndex { location in
+            guard let module = location.module else { return true }
+            return !Self.allocatorModules.contains { module.hasPrefix($0) }
+        } ?? locations.startIndex
+        return Array(locations[first...])
+    }
+
+    public func key(for block: HeapTimeline.Block) -> String {
+        if key == .type {
+            if block.typeMetadata != 0 { return resolver.typeName(metadata: block.typeMetadata, at: block.seq) }
+            return "malloc \(block.size) bytes"
+        }
+        if let known = keysByStack[block.stack] { return known }
+        let frames = siteFrames(stack: block.stack, at: block.seq)
+        let text: String
+        if frames.isEmpty {
+            text = resolver.recording.stacks.contains(block.stack) ? "<no frames>" : "<unknown stack \(block.stack)>"
+        } else {
+            switch key {
+            case .site: text = frames.prefix(depth).map(\.display).joined(separator: " ← ")
+            case .function: text = frames[0].functionName
+            case .library: text = frames[0].module ?? "?"
+            case .type: text = ""
+            }
+        }
+        keysByStack[block.stack] = text
+        return text
+    }
+
+    /// Groups, largest bytes first (ties by count, then key, so output is stable).
+    public func groups(_ blocks: [HeapTimeline.Block]) -> [HeapGroup] {
+        var totals: [String: HeapGroup] = [:]
+        for block in blocks {
+            let name = key(for: block)
+            totals[name, default: HeapGroup(key: name, count: 0, bytes: 0)].count += 1
+            totals[name, default: HeapGroup(key: name, count: 0, bytes: 0)].bytes &+= block.size
+        }
+        return totals.values.sorted {
+            ($0.bytes, $0.count, $1.key) > ($1.bytes, $1.count, $0.key)
+        }
+    }
+
+    /// Collapsed stacks (`root;…;site bytes`), the input of flamegraph.pl and speedscope.
+    public func collapsedStacks(_ blocks: [HeapTimeline.Block], prefix: String? = nil) -> [String] {
+        var bytesByStack: [UInt32: (UInt64, UInt64)] = [:]
+        for block in blocks {
+            let entry = bytesByStack[block.stack] ?? (0, block.seq)
+            bytesByStack[block.stack] = (entry.0 &+ block.size, entry.1)
+        }
+        var lines: [String: UInt64] = [:]
+        for (stack, (bytes, seq)) in bytesByStack {
+            var names: [String] = []
+            for location in siteFrames(stack: stack, at: seq).reversed() {
+                // Outermost first; a frame's inlined callees follow it.
+                if location.frames.isEmpty { names.append(location.unresolved) }
+                for frame in location.frames.reversed() { names.append(frame.function ?? location.unresolved) }
+            }
+            if let prefix { names.insert(prefix, at: 0) }
+            let line = names.map { $0.replacingSemicolons() }.joined(separator: ";")
+            lines[line, default: 0] &+= bytes
+        }
+        return lines.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+    }
+}
+
+extension String {
+    fileprivate func replacingSemicolons() -> String {
+        String(map { $0 == ";" ? ":" : $0 })
+    }
+}

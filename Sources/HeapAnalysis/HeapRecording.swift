@@ -1,0 +1,152 @@
+/// One heap recording as written by libdevkit-heap.so: the process, its module map, the
+/// interned stacks and every allocation and free in global order.
+public struct HeapRecording: Sendable {
+    /// The file the recording was read from, for messages.
+    public var path: String
+    public var header: Header
+    /// The recorded program's command line.
+    public var command: [String] = []
+    /// Every module the program had loaded, in load order (a module loaded twice appears twice).
+    public var modules: [HeapModule] = []
+    /// Interned call stacks by id.
+    public var stacks = StackTable()
+    /// Allocations and frees, ordered by their sequence number.
+    public var events: [HeapEvent] = []
+    /// Generation marks in order, the first normally the start mark.
+    public var marks: [GenerationMark] = []
+    /// How the recording ended; nil when the file stops before an end record (a crash the
+    /// recorder could not catch, a kill, or a truncated copy).
+    public var end: RecordingEnd?
+    /// Problems that did not stop reading: a truncated tail, a malformed record.
+    public var warnings: [RecordingWarning] = []
+
+    public struct Header: Sendable, Equatable {
+        public var version: UInt32
+        public var pid: UInt32
+        public var parentPID: UInt32
+        /// Start time, nanoseconds since the Unix epoch.
+        public var startTimeNanoseconds: UInt64
+    }
+
+    public init(path: String, header: Header) {
+        self.path = path
+        self.header = header
+    }
+}
+
+/// A loaded ELF object: where it was mapped and how to find its symbols later.
+public struct HeapModule: Sendable, Equatable {
+    /// The recorder's id for the module (stable within one recording).
+    public var id: UInt32
+    public var path: String
+    /// The GNU build-id note, as lowercase hex; empty when the object has none.
+    public var buildID: String
+    /// Load bias: runtime address minus file address (`dlpi_addr`).
+    public var loadBias: UInt64
+    /// Runtime address ranges of the PT_LOAD segments.
+    public var segments: [Range<UInt64>]
+    /// Sequence numbers during which the module was mapped.
+    public var loadedAt: UInt64
+    public var unloadedAt: UInt64 = .max
+
+    /// The file name without its directory.
+    public var name: String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
+    public func contains(_ address: UInt64, at seq: UInt64) -> Bool {
+        guard seq >= loadedAt, seq < unloadedAt else { return false }
+        return segments.contains { $0.contains(address) }
+    }
+}
+
+/// Interned call stacks: frames innermost first, stored flat.
+public struct StackTable: Sendable {
+    private var ranges: [UInt32: Range<Int>] = [:]
+    private var frames: [UInt64] = []
+
+    public init() {}
+
+    public var count: Int { ranges.count }
+
+    mutating func insert(id: UInt32, frames newFrames: some Collection<UInt64>) {
+        let start = frames.count
+        frames.append(contentsOf: newFrames)
+        ranges[id] = start..<frames.count
+    }
+
+    /// The return addresses of stack `id`, innermost first; empty for an unknown id.
+    public subscript(id: UInt32) -> ArraySlice<UInt64> {
+        guard let range = ranges[id] else { return [] }
+        return frames[range]
+    }
+
+    public func contains(_ id: UInt32) -> Bool { ranges[id] != nil }
+}
+
+/// One allocation or free.
+public struct HeapEvent: Sendable, Equatable {
+    public enum Kind: UInt8, Sendable {
+        case allocation
+        case free
+    }
+
+    /// Global order across threads.
+    public var seq: UInt64
+    public var kind: Kind
+    public var address: UInt64
+    /// Requested size in bytes (0 for a free).
+    public var size: UInt64
+    /// Interned stack id (allocations; 0 = unknown).
+    public var stack: UInt32
+    /// Swift type metadata address for a class instance, else 0.
+    public var typeMetadata: UInt64
+    public var thread: UInt32
+}
+
+/// The start of a generation (a heapshot).
+public struct GenerationMark: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// The recording started.
+        case start
+        /// The program called `devkit_heap_mark`.
+        case api
+        /// The mark signal (`devkit heap mark`).
+        case signal
+        /// `devkit heap record --interval`.
+        case interval
+        /// A kind this reader does not know.
+        case other(UInt32)
+    }
+
+    public var seq: UInt64
+    public var kind: Kind
+    public var label: String
+}
+
+/// How the recorded process ended.
+public struct RecordingEnd: Sendable, Equatable {
+    public enum Reason: Sendable, Equatable {
+        /// `exit` or a return from `main`.
+        case exit
+        /// `_exit` / `_Exit` with this status.
+        case immediateExit(Int32)
+        /// A fatal signal with this number.
+        case signal(Int32)
+        /// A write failed (full disk): nothing after this point was recorded.
+        case writeFailed
+        case other(UInt32)
+    }
+
+    public var seq: UInt64
+    public var reason: Reason
+}
+
+/// A problem found while reading that did not stop it.
+public struct RecordingWarning: Sendable, Equatable, CustomStringConvertible {
+    public var offset: Int
+    public var message: String
+
+    public var description: String { "offset 0x\(String(offset, radix: 16)): \(message)" }
+}

@@ -1,0 +1,238 @@
+import BinaryReading
+import HeapRecordFormat
+
+/// An error that stops a recording from being read at all (a bad header).
+public struct RecordingError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var offset: Int
+    public var message: String
+
+    public var description: String { "\(path): offset 0x\(String(offset, radix: 16)): \(message)" }
+}
+
+/// Reads a recording (format in Sources/HeapRecordFormat/FORMAT.md) through `ByteCursor`.
+///
+/// Everything after the header is length-prefixed records, so a file cut anywhere (a crash,
+/// a full disk, a copy in progress) reads up to its last complete record, with a warning
+/// naming the offset where it stops. A malformed record also stops reading there, with a
+/// warning: what came before is kept.
+public enum RecordingReader {
+    public static func read(_ bytes: [UInt8], path: String) throws(RecordingError) -> HeapRecording {
+        let result = bytes.withUnsafeBytes { buffer -> Result<HeapRecording, DecodeError> in
+            var cursor = ByteCursor(buffer, section: "recording")
+            do throws(DecodeError) { return .success(try read(&cursor, path: path)) } catch { return .failure(error) }
+        }
+        switch result {
+        case .success(let recording): return recording
+        case .failure(let error):
+            throw RecordingError(path: path, offset: error.offset, message: "\(error.section): \(error.reason)")
+        }
+    }
+
+    private static func read(_ cursor: inout ByteCursor, path: String) throws(DecodeError) -> HeapRecording {
+        var recording = HeapRecording(path: path, header: try readHeader(&cursor))
+        var builder = EventCollector()
+        while cursor.remaining > 0 {
+            let recordOffset = cursor.offset
+            // Invariant: a record is an 8-byte header and `length` payload bytes, all present.
+            guard cursor.remaining >= DKH_RECORD_HEADER_SIZE else {
+                recording.warnings.append(RecordingWarning(
+                    offset: recordOffset,
+                    message: "recording ends inside a record header (\(cursor.remaining) of 8 bytes); read up to here"))
+                break
+            }
+            let type = try cursor.read(UInt32.self, endian: .little)
+            let length = Int(try cursor.read(UInt32.self, endian: .little))
+            guard length <= Int(DKH_MAX_RECORD_LENGTH) else {
+                recording.warnings.append(RecordingWarning(
+                    offset: recordOffset,
+                    message: "record length \(length) exceeds the format's limit; stopped reading here"))
+                break
+            }
+            guard length <= cursor.remaining else {
+                recording.warnings.append(RecordingWarning(
+                    offset: recordOffset,
+                    message: "last record (type \(type)) is cut short: \(length) bytes announced, \(cursor.remaining) present; read up to here"))
+                break
+            }
+            var payload = try cursor.subCursor(count: length, section: "record type \(type)")
+            do {
+                try readRecord(type: type, &payload, into: &recording, events: &builder)
+            } catch {
+                recording.warnings.append(RecordingWarning(
+                    offset: error.offset, message: "malformed record at offset 0x\(String(recordOffset, radix: 16)): \(error.reason); stopped reading here"))
+                break
+            }
+        }
+        recording.events = builder.orderedEvents()
+        recording.marks.sort { $0.seq < $1.seq }
+        return recording
+    }
+
+    private static func readHeader(_ cursor: inout ByteCursor) throws(DecodeError) -> HeapRecording.Header {
+        var header = try cursor.subCursor(count: min(cursor.remaining, Int(DKH_HEADER_SIZE)), section: "file header")
+        guard header.count >= DKH_MAGIC_SIZE,
+              Array(try header.readBytes(Int(DKH_MAGIC_SIZE))) == Array(DKH_MAGIC.utf8)
+        else {
+            throw header.error("not a devkit heap recording (no DKITHEAP magic)", at: 0)
+        }
+        let version = try header.read(UInt32.self, endian: .little)
+        // Invariant: a version-1 reader reads only version-1 files.
+        guard version == DKH_FORMAT_VERSION else {
+            throw header.error("format version \(version) is not supported (this devkit reads version \(DKH_FORMAT_VERSION))", at: 8)
+        }
+        let headerSize = Int(try header.read(UInt32.self, endian: .little))
+        let pid = try header.read(UInt32.self, endian: .little)
+        let parentPID = try header.read(UInt32.self, endian: .little)
+        let start = try header.read(UInt64.self, endian: .little)
+        let pointerSize = try header.read(UInt32.self, endian: .little)
+        _ = try header.read(UInt32.self, endian: .little)  // flags
+        guard pointerSize == 8 else { throw header.error("pointer size \(pointerSize) is not supported", at: 32) }
+        // Invariant: later versions may grow the header; it is never smaller than version 1's.
+        guard headerSize >= Int(DKH_HEADER_SIZE) else {
+            throw header.error("header size \(headerSize) is smaller than \(DKH_HEADER_SIZE)", at: 12)
+        }
+        try cursor.skip(headerSize - Int(DKH_HEADER_SIZE))
+        return HeapRecording.Header(version: version, pid: pid, parentPID: parentPID, startTimeNanoseconds: start)
+    }
+
+    private static func readRecord(
+        type: UInt32, _ payload: inout ByteCursor, into recording: inout HeapRecording, events: inout EventCollector
+    ) throws(DecodeError) {
+        switch type {
+        case DKH_RECORD_EVENTS.rawValue:
+            try events.decode(&payload)
+        case DKH_RECORD_STACK.rawValue:
+            let id = try payload.read(UInt32.self, endian: .little)
+            let depth = Int(try payload.read(UInt32.self, endian: .little))
+            // Invariant: the frame count matches the payload (8 bytes a frame).
+            guard depth == payload.remaining / 8, payload.remaining % 8 == 0 else {
+                throw payload.error("stack \(id) announces \(depth) frames but has \(payload.remaining) bytes")
+            }
+            var frames: [UInt64] = []
+            frames.reserveCapacity(depth)
+            for _ in 0..<depth { frames.append(try payload.read(UInt64.self, endian: .little)) }
+            recording.stacks.insert(id: id, frames: frames)
+        case DKH_RECORD_MODULE.rawValue:
+            recording.modules.append(try readModule(&payload))
+        case DKH_RECORD_MODULE_UNLOAD.rawValue:
+            let seq = try payload.read(UInt64.self, endian: .little)
+            let id = try payload.read(UInt32.self, endian: .little)
+            if let index = recording.modules.lastIndex(where: { $0.id == id && $0.unloadedAt == .max }) {
+                recording.modules[index].unloadedAt = seq
+            }
+        case DKH_RECORD_MARK.rawValue:
+            let seq = try payload.read(UInt64.self, endian: .little)
+            let kind = try payload.read(UInt32.self, endian: .little)
+            let label = String(decoding: try payload.readBytes(payload.remaining), as: UTF8.self)
+            recording.marks.append(GenerationMark(seq: seq, kind: markKind(kind), label: label))
+        case DKH_RECORD_END.rawValue:
+            let seq = try payload.read(UInt64.self, endian: .little)
+            let reason = try payload.read(UInt32.self, endian: .little)
+            let status = try payload.read(Int32.self, endian: .little)
+            recording.end = RecordingEnd(seq: seq, reason: endReason(reason, status: status))
+        case DKH_RECORD_COMMAND.rawValue:
+            let bytes = try payload.readBytes(payload.remaining)
+            recording.command = bytes.split(separator: 0, omittingEmptySubsequences: false)
+                .map { String(decoding: $0, as: UTF8.self) }
+            if recording.command.last == "" { recording.command.removeLast() }
+        default:
+            break  // a record type from a later minor version: skipped by design
+        }
+    }
+
+    private static func readModule(_ payload: inout ByteCursor) throws(DecodeError) -> HeapModule {
+        let seq = try payload.read(UInt64.self, endian: .little)
+        let id = try payload.read(UInt32.self, endian: .little)
+        let segmentCount = Int(try payload.read(UInt32.self, endian: .little))
+        let bias = try payload.read(UInt64.self, endian: .little)
+        let buildIDLength = Int(try payload.read(UInt16.self, endian: .little))
+        let buildID = try payload.readBytes(buildIDLength).map { byte in
+            let hex = String(byte, radix: 16)
+            return hex.count == 1 ? "0" + hex : hex
+        }.joined()
+        let pathLength = Int(try payload.read(UInt16.self, endian: .little))
+        let path = String(decoding: try payload.readBytes(pathLength), as: UTF8.self)
+        // Invariant: exactly `segmentCount` (start, end) pairs follow, each start <= end.
+        guard segmentCount * 16 == payload.remaining else {
+            throw payload.error("module \(id) announces \(segmentCount) segments but has \(payload.remaining) bytes for them")
+        }
+        var segments: [Range<UInt64>] = []
+        for _ in 0..<segmentCount {
+            let start = try payload.read(UInt64.self, endian: .little)
+            let end = try payload.read(UInt64.self, endian: .little)
+            guard start <= end else { throw payload.error("module \(id) has a segment ending before it starts", at: payload.position - 16) }
+            segments.append(start..<end)
+        }
+        return HeapModule(id: id, path: path, buildID: buildID, loadBias: bias, segments: segments, loadedAt: seq)
+    }
+
+    private static func markKind(_ raw: UInt32) -> GenerationMark.Kind {
+        switch raw {
+        case DKH_MARK_START.rawValue: .start
+        case DKH_MARK_API.rawValue: .api
+        case DKH_MARK_SIGNAL.rawValue: .signal
+        case DKH_MARK_INTERVAL.rawValue: .interval
+        default: .other(raw)
+        }
+    }
+
+    private static func endReason(_ raw: UInt32, status: Int32) -> RecordingEnd.Reason {
+        switch raw {
+        case DKH_END_EXIT.rawValue: .exit
+        case DKH_END_UNDERSCORE_EXIT.rawValue: .immediateExit(status)
+        case DKH_END_SIGNAL.rawValue: .signal(status)
+        case DKH_END_WRITE_FAILED.rawValue: .writeFailed
+        default: .other(raw)
+        }
+    }
+}
+
+/// Decodes DKH_RECORD_EVENTS payloads and puts the events of all threads in global order.
+struct EventCollector {
+    private var events: [HeapEvent] = []
+    private var sorted = true
+
+    mutating func decode(_ payload: inout ByteCursor) throws(DecodeError) {
+        let thread = try payload.read(UInt32.self, endian: .little)
+        _ = try payload.read(UInt32.self, endian: .little)
+        var seq = try payload.read(UInt64.self, endian: .little)
+        var address: UInt64 = 0
+        // Decoded into a scratch array first: a record that fails halfway adds nothing.
+        var decoded: [HeapEvent] = []
+        decoded.reserveCapacity(payload.remaining / 4)
+        while payload.remaining > 0 {
+            let tagOffset = payload.position
+            let tag = try payload.readUInt8()
+            seq &+= try payload.readULEB128()
+            address &+= Self.unzigzag(try payload.readULEB128())
+            switch tag {
+            case UInt8(DKH_EVENT_ALLOC.rawValue), UInt8(DKH_EVENT_ALLOC_TYPED.rawValue):
+                let size = try payload.readULEB128()
+                let stack = try payload.readULEB128()
+                guard stack <= UInt32.max else { throw payload.error("stack id \(stack) is out of range") }
+                let type = tag == UInt8(DKH_EVENT_ALLOC_TYPED.rawValue) ? try payload.readULEB128() : 0
+                decoded.append(HeapEvent(seq: seq, kind: .allocation, address: address, size: size,
+                                         stack: UInt32(stack), typeMetadata: type, thread: thread))
+            case UInt8(DKH_EVENT_FREE.rawValue):
+                decoded.append(HeapEvent(seq: seq, kind: .free, address: address, size: 0, stack: 0,
+                                         typeMetadata: 0, thread: thread))
+            default:
+                throw payload.error("unknown event tag \(tag)", at: tagOffset)
+            }
+        }
+        if let first = decoded.first, let last = events.last, first.seq < last.seq { sorted = false }
+        events.append(contentsOf: decoded)
+    }
+
+    private static func unzigzag(_ value: UInt64) -> UInt64 {
+        (value >> 1) ^ (0 &- (value & 1))
+    }
+
+    /// Events in sequence order. Threads write their buffers independently, so records
+    /// interleave; within one record events are already in order.
+    consuming func orderedEvents() -> [HeapEvent] {
+        if !sorted { events.sort { $0.seq < $1.seq } }
+        return events
+    }
+}

@@ -1,0 +1,85 @@
+// The devkit heap recording format, defined once for the recorder (C) and the reader (Swift).
+// FORMAT.md beside this directory describes it in prose. All integers are little-endian.
+#ifndef DEVKIT_HEAP_FORMAT_H
+#define DEVKIT_HEAP_FORMAT_H
+
+#include <stdint.h>
+
+/// The first 8 bytes of every recording.
+#define DKH_MAGIC "DKITHEAP"
+#define DKH_MAGIC_SIZE 8
+/// Bumped when a reader of the previous version could misread a file. New record types do
+/// not bump it: readers skip record types they do not know.
+#define DKH_FORMAT_VERSION 1
+
+/// File header (DKH_HEADER_SIZE bytes). `header_size` lets later versions grow it.
+typedef struct dkh_file_header {
+    char magic[8];           // DKH_MAGIC
+    uint32_t version;        // DKH_FORMAT_VERSION
+    uint32_t header_size;    // sizeof(dkh_file_header) when written
+    uint32_t pid;
+    uint32_t parent_pid;
+    uint64_t start_time_ns;  // CLOCK_REALTIME at start
+    uint32_t pointer_size;   // 8
+    uint32_t flags;          // reserved, 0
+} dkh_file_header;
+#define DKH_HEADER_SIZE 40
+
+/// Every record after the header: an 8-byte header, then `length` bytes of payload. A
+/// recording cut anywhere is readable up to its last complete record.
+typedef struct dkh_record_header {
+    uint32_t type;    // dkh_record_type
+    uint32_t length;  // payload bytes that follow
+} dkh_record_header;
+#define DKH_RECORD_HEADER_SIZE 8
+/// No record is longer than this; a reader refuses larger lengths as corrupt.
+#define DKH_MAX_RECORD_LENGTH (64u << 20)
+
+enum dkh_record_type {
+    /// Payload: the command line, arguments separated by NUL bytes.
+    DKH_RECORD_COMMAND = 1,
+    /// Payload: u64 seq, u32 module id, u32 segment count, u64 load bias, u16 build-id length,
+    /// build-id bytes, u16 path length, path bytes, then per segment u64 start, u64 end
+    /// (runtime addresses of PT_LOAD segments).
+    DKH_RECORD_MODULE = 2,
+    /// Payload: u64 seq, u32 module id.
+    DKH_RECORD_MODULE_UNLOAD = 3,
+    /// Payload: u32 stack id, u32 frame count, then that many u64 return addresses,
+    /// innermost first (the recorder's own frames removed).
+    DKH_RECORD_STACK = 4,
+    /// Payload: u32 thread id, u32 reserved, u64 base seq, then events (see below) to the end
+    /// of the payload.
+    DKH_RECORD_EVENTS = 5,
+    /// Payload: u64 seq, u32 dkh_mark_kind, label bytes (UTF-8) to the end.
+    DKH_RECORD_MARK = 6,
+    /// Payload: u64 seq, u32 dkh_end_reason, i32 status (exit status or signal number).
+    DKH_RECORD_END = 7,
+};
+
+/// Events inside DKH_RECORD_EVENTS: a tag byte, then ULEB128 / zigzag-SLEB128 fields.
+/// seq delta is relative to the previous event of the record (the first: to base seq);
+/// ptr delta is zigzag, relative to the previous event's pointer (the first: to 0).
+enum dkh_event_tag {
+    /// seq delta, ptr delta, size, stack id
+    DKH_EVENT_ALLOC = 1,
+    /// seq delta, ptr delta
+    DKH_EVENT_FREE = 2,
+    /// seq delta, ptr delta, size, stack id, type metadata address (a Swift class instance)
+    DKH_EVENT_ALLOC_TYPED = 3,
+};
+
+enum dkh_mark_kind {
+    DKH_MARK_START = 0,     // recording started: begins generation 0
+    DKH_MARK_API = 1,       // devkit_heap_mark(label)
+    DKH_MARK_SIGNAL = 2,    // the mark signal (SIGUSR2 by default)
+    DKH_MARK_INTERVAL = 3,  // devkit heap record --interval
+};
+
+enum dkh_end_reason {
+    DKH_END_EXIT = 1,         // exit() / return from main: status unknown to the recorder (-1)
+    DKH_END_UNDERSCORE_EXIT = 2,  // _exit/_Exit(status)
+    DKH_END_SIGNAL = 3,       // a fatal signal (status = signal number)
+    DKH_END_WRITE_FAILED = 4, // the disk filled up or a write failed: recording stopped here
+};
+
+#endif

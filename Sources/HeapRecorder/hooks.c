@@ -1,0 +1,459 @@
+// The allocator entry points the recorder interposes (LD_PRELOAD), its start-up, marks,
+// fork, exit and crash handling.
+#include "recorder_internal.h"
+#include "devkit_heap.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+
+dkh_state dkh = {.fd = -1, .stack_lock = PTHREAD_MUTEX_INITIALIZER, .module_lock = PTHREAD_MUTEX_INITIALIZER};
+
+/// Set while the recorder itself runs on this thread: allocations made by libunwind or by
+/// the loader on our behalf pass straight through instead of recursing.
+static __thread int in_recorder __attribute__((tls_model("initial-exec")));
+/// The Swift type metadata of the object swift_allocObject is allocating on this thread.
+static __thread uint64_t pending_type __attribute__((tls_model("initial-exec")));
+
+// ---- the real allocator, resolved with dlsym(RTLD_NEXT) -------------------------------
+
+static void *(*real_malloc)(size_t);
+static void (*real_free)(void *);
+static void *(*real_calloc)(size_t, size_t);
+static void *(*real_realloc)(void *, size_t);
+static void *(*real_reallocarray)(void *, size_t, size_t);
+static int (*real_posix_memalign)(void **, size_t, size_t);
+static void *(*real_aligned_alloc)(size_t, size_t);
+static void *(*real_memalign)(size_t, size_t);
+static void *(*real_valloc)(size_t);
+static void *(*real_pvalloc)(size_t);
+static void *(*real_dlopen)(const char *, int);
+static int (*real_dlclose)(void *);
+static void (*real_exit_)(int) __attribute__((noreturn));
+static void (*real_Exit)(int) __attribute__((noreturn));
+
+/// dlsym itself allocates (calloc for its error state) before `real_calloc` is known: those
+/// early requests are served from this static arena and never freed.
+static uint8_t bootstrap_arena[64 * 1024] __attribute__((aligned(64)));
+static size_t bootstrap_used;
+static atomic_int resolving;
+
+static int in_bootstrap_arena(const void *p) {
+    return (const uint8_t *)p >= bootstrap_arena && (const uint8_t *)p < bootstrap_arena + sizeof bootstrap_arena;
+}
+
+static void *bootstrap_alloc(size_t size, size_t alignment) {
+    if (alignment < 16) alignment = 16;
+    size_t start = (bootstrap_used + 16 + alignment - 1) & ~(alignment - 1);
+    if (start + size > sizeof bootstrap_arena) return NULL;
+    // The size sits just before the block, for realloc.
+    memcpy(bootstrap_arena + start - 8, &size, sizeof size);
+    bootstrap_used = start + size;
+    return bootstrap_arena + start;
+}
+
+static void resolve_real(void) {
+    atomic_store(&resolving, 1);
+    real_malloc = dlsym(RTLD_NEXT, "malloc");
+    real_free = dlsym(RTLD_NEXT, "free");
+    real_calloc = dlsym(RTLD_NEXT, "calloc");
+    real_realloc = dlsym(RTLD_NEXT, "realloc");
+    real_reallocarray = dlsym(RTLD_NEXT, "reallocarray");
+    real_posix_memalign = dlsym(RTLD_NEXT, "posix_memalign");
+    real_aligned_alloc = dlsym(RTLD_NEXT, "aligned_alloc");
+    real_memalign = dlsym(RTLD_NEXT, "memalign");
+    real_valloc = dlsym(RTLD_NEXT, "valloc");
+    real_pvalloc = dlsym(RTLD_NEXT, "pvalloc");
+    real_dlopen = dlsym(RTLD_NEXT, "dlopen");
+    real_dlclose = dlsym(RTLD_NEXT, "dlclose");
+    real_exit_ = dlsym(RTLD_NEXT, "_exit");
+    real_Exit = dlsym(RTLD_NEXT, "_Exit");
+    atomic_store(&resolving, 0);
+}
+
+#define ENSURE_REAL(fn) \
+    do { if (!real_##fn) resolve_real(); } while (0)
+
+// ---- recording --------------------------------------------------------------------------
+
+static void record_alloc(void *ptr, size_t size) {
+    uint64_t type = pending_type;
+    pending_type = 0;
+    if (!ptr || in_recorder || !atomic_load_explicit(&dkh.active, memory_order_relaxed)) return;
+    in_recorder = 1;
+    dkh_thread *t = dkh_current_thread();
+    if (t) {
+        void *raw[DKH_MAX_STACK_DEPTH + 16];
+        int n = unw_backtrace(raw, dkh.stack_depth + 16);
+        uint64_t frames[DKH_MAX_STACK_DEPTH];
+        uint32_t depth = 0;
+        for (int i = 0; i < n && depth < (uint32_t)dkh.stack_depth; i++) {
+            uintptr_t pc = (uintptr_t)raw[i];
+            if (pc >= dkh.self_start && pc < dkh.self_end) continue;  // the recorder's own frames
+            frames[depth++] = pc;
+        }
+        uint32_t stack = dkh_intern_stack(t, frames, depth);
+        uint64_t seq = atomic_fetch_add_explicit(&dkh.seq, 1, memory_order_relaxed);
+        dkh_append_alloc(t, seq, (uintptr_t)ptr, size, stack, type);
+    }
+    in_recorder = 0;
+}
+
+static void record_free(void *ptr) {
+    if (!ptr || in_recorder || !atomic_load_explicit(&dkh.active, memory_order_relaxed)) return;
+    in_recorder = 1;
+    dkh_thread *t = dkh_current_thread();
+    if (t) dkh_append_free(t, atomic_fetch_add_explicit(&dkh.seq, 1, memory_order_relaxed), (uintptr_t)ptr);
+    in_recorder = 0;
+}
+
+// ---- interposed functions ---------------------------------------------------------------
+
+void *malloc(size_t size) {
+    if (!real_malloc) {
+        if (atomic_load(&resolving)) return bootstrap_alloc(size, 16);
+        resolve_real();
+    }
+    void *p = real_malloc(size);
+    record_alloc(p, size);
+    return p;
+}
+
+void free(void *ptr) {
+    if (!ptr || in_bootstrap_arena(ptr)) return;
+    ENSURE_REAL(free);
+    record_free(ptr);
+    real_free(ptr);
+}
+
+void *calloc(size_t count, size_t size) {
+    if (!real_calloc) {
+        if (atomic_load(&resolving)) {
+            size_t total;
+            if (__builtin_mul_overflow(count, size, &total)) return NULL;
+            return bootstrap_alloc(total, 16);  // static memory is already zero
+        }
+        resolve_real();
+    }
+    void *p = real_calloc(count, size);
+    record_alloc(p, count * size);
+    return p;
+}
+
+void *realloc(void *ptr, size_t size) {
+    if (in_bootstrap_arena(ptr)) {
+        size_t old;
+        memcpy(&old, (uint8_t *)ptr - 8, sizeof old);
+        void *p = malloc(size);
+        if (p) memcpy(p, ptr, old < size ? old : size);
+        return p;
+    }
+    ENSURE_REAL(realloc);
+    // Recorded as the free of the old block and the allocation of the new one, so the block
+    // belongs to the generation and call site of its last resize.
+    void *p = real_realloc(ptr, size);
+    if (ptr && (p || size == 0)) record_free(ptr);
+    if (p) record_alloc(p, size);
+    return p;
+}
+
+void *reallocarray(void *ptr, size_t count, size_t size) {
+    size_t total;
+    if (__builtin_mul_overflow(count, size, &total)) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return realloc(ptr, total);
+}
+
+int posix_memalign(void **out, size_t alignment, size_t size) {
+    ENSURE_REAL(posix_memalign);
+    int result = real_posix_memalign(out, alignment, size);
+    if (result == 0) record_alloc(*out, size);
+    return result;
+}
+
+void *aligned_alloc(size_t alignment, size_t size) {
+    ENSURE_REAL(aligned_alloc);
+    void *p = real_aligned_alloc(alignment, size);
+    record_alloc(p, size);
+    return p;
+}
+
+void *memalign(size_t alignment, size_t size) {
+    if (!real_memalign) {
+        if (atomic_load(&resolving)) return bootstrap_alloc(size, alignment);
+        resolve_real();
+    }
+    void *p = real_memalign(alignment, size);
+    record_alloc(p, size);
+    return p;
+}
+
+void *valloc(size_t size) {
+    ENSURE_REAL(valloc);
+    void *p = real_valloc(size);
+    record_alloc(p, size);
+    return p;
+}
+
+void *pvalloc(size_t size) {
+    ENSURE_REAL(pvalloc);
+    void *p = real_pvalloc(size);
+    record_alloc(p, size);
+    return p;
+}
+
+void *dlopen(const char *path, int flags) {
+    ENSURE_REAL(dlopen);
+    void *handle = real_dlopen(path, flags);
+    if (handle && atomic_load(&dkh.active) && !in_recorder) {
+        in_recorder = 1;
+        dkh_modules_refresh();
+        in_recorder = 0;
+    }
+    return handle;
+}
+
+int dlclose(void *handle) {
+    ENSURE_REAL(dlclose);
+    int result = real_dlclose(handle);
+    if (atomic_load(&dkh.active) && !in_recorder) {
+        in_recorder = 1;
+        dkh_modules_refresh();
+        in_recorder = 0;
+    }
+    return result;
+}
+
+/// Swift class instances: remember the type metadata for the malloc that swift_slowAlloc
+/// makes inside the real swift_allocObject, so the allocation is recorded with its type.
+void *swift_allocObject(const void *metadata, size_t size, size_t alignment_mask) {
+    static void *(*real_alloc_object)(const void *, size_t, size_t);
+    if (!real_alloc_object) real_alloc_object = dlsym(RTLD_NEXT, "swift_allocObject");
+    if (!real_alloc_object) abort();  // only a Swift program, which has the runtime, calls it
+    pending_type = (uintptr_t)metadata;
+    void *object = real_alloc_object(metadata, size, alignment_mask);
+    pending_type = 0;
+    return object;
+}
+
+// ---- marks, exit, crash, fork -----------------------------------------------------------
+
+static void write_mark(uint32_t kind, const char *label, size_t length) {
+    uint8_t payload[12 + 256];
+    if (length > 256) length = 256;
+    dkh_put_u64(payload, atomic_fetch_add(&dkh.seq, 1));
+    dkh_put_u32(payload + 8, kind);
+    memcpy(payload + 12, label, length);
+    dkh_write_record(DKH_RECORD_MARK, payload, (uint32_t)(12 + length));
+}
+
+void devkit_heap_mark(const char *label) {
+    if (!atomic_load(&dkh.active)) return;
+    if (!label) label = "";
+    write_mark(DKH_MARK_API, label, strlen(label));
+    // Flushing this thread makes the generation's events visible on disk right away.
+    int saved = in_recorder;
+    in_recorder = 1;
+    dkh_thread *t = dkh_current_thread();
+    if (t) {
+        dkh_lock(&t->lock);
+        dkh_thread_flush_locked(t);
+        dkh_unlock(&t->lock);
+    }
+    in_recorder = saved;
+}
+
+/// The mark signal. Only async-signal-safe calls: the label comes from a file that
+/// `devkit heap mark PID LABEL` writes before signalling; the record is one write(2).
+static void mark_signal_handler(int sig, siginfo_t *info, void *context) {
+    (void)sig;
+    (void)context;
+    if (!atomic_load(&dkh.active)) return;
+    int saved_errno = errno;
+    char label[256];
+    size_t length = 0;
+    uint32_t kind = DKH_MARK_SIGNAL;
+    if (info && info->si_code == SI_QUEUE && info->si_value.sival_int == 1) kind = DKH_MARK_INTERVAL;
+    int fd = open(dkh.mark_label_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) {
+        ssize_t n = read(fd, label, sizeof label);
+        if (n > 0) length = (size_t)n;
+        close(fd);
+        unlink(dkh.mark_label_path);
+    }
+    write_mark(kind, label, length);
+    errno = saved_errno;
+}
+
+static void write_end(uint32_t reason, int32_t status) {
+    uint8_t payload[16];
+    dkh_put_u64(payload, atomic_fetch_add(&dkh.seq, 1));
+    dkh_put_u32(payload + 8, reason);
+    dkh_put_u32(payload + 12, (uint32_t)status);
+    dkh_write_record(DKH_RECORD_END, payload, sizeof payload);
+}
+
+static void finish(uint32_t reason, int32_t status, int from_signal) {
+    int expected = 1;
+    if (!atomic_compare_exchange_strong(&dkh.active, &expected, 0)) return;
+    dkh_flush_all(from_signal);
+    write_end(reason, status);
+}
+
+void _exit(int status) {
+    ENSURE_REAL(exit_);
+    finish(DKH_END_UNDERSCORE_EXIT, status, 0);
+    real_exit_(status);
+}
+
+void _Exit(int status) {
+    ENSURE_REAL(Exit);
+    finish(DKH_END_UNDERSCORE_EXIT, status, 0);
+    real_Exit(status);
+}
+
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS};
+
+/// A fatal signal: write what is buffered (skipping buffers a crashed append still holds),
+/// then let the default action run (the handler was installed with SA_RESETHAND).
+static void crash_handler(int sig) {
+    finish(DKH_END_SIGNAL, sig, 1);
+    raise(sig);
+}
+
+static void install_signal_handlers(void) {
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
+        struct sigaction old;
+        // Only where the program keeps the default action: its own handlers come first.
+        if (sigaction(fatal_signals[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL) continue;
+        struct sigaction action = {0};
+        action.sa_handler = crash_handler;
+        action.sa_flags = SA_RESETHAND | SA_NODEFER;
+        sigemptyset(&action.sa_mask);
+        sigaction(fatal_signals[i], &action, NULL);
+    }
+    if (dkh.mark_signal > 0) {
+        struct sigaction action = {0};
+        action.sa_sigaction = mark_signal_handler;
+        action.sa_flags = SA_SIGINFO | SA_RESTART;
+        sigemptyset(&action.sa_mask);
+        sigaction(dkh.mark_signal, &action, NULL);
+    }
+}
+
+static void write_command_line(void) {
+    uint8_t command[4000];
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    ssize_t n = read(fd, command, sizeof command);
+    close(fd);
+    if (n > 0) dkh_write_record(DKH_RECORD_COMMAND, command, (uint32_t)n);
+}
+
+/// Opens `path` for a new recording; O_EXCL so a second process (an exec'd or forked
+/// descendant) never truncates the first one's file.
+static int open_output(const char *path) {
+    return open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+}
+
+static void start_file(void) {
+    dkh_write_header();
+    write_command_line();
+    write_mark(DKH_MARK_START, "start", 5);
+}
+
+static void before_fork(void) {
+    pthread_mutex_lock(&dkh.module_lock);
+    pthread_mutex_lock(&dkh.stack_lock);
+}
+
+static void after_fork_parent(void) {
+    pthread_mutex_unlock(&dkh.stack_lock);
+    pthread_mutex_unlock(&dkh.module_lock);
+}
+
+static void after_fork_child(void) {
+    pthread_mutex_init(&dkh.stack_lock, NULL);
+    pthread_mutex_init(&dkh.module_lock, NULL);
+    dkh_threads_after_fork_child(dkh_current_thread());
+    if (!atomic_load(&dkh.active)) return;
+    int old_fd = dkh.fd;
+    dkh.fd = -1;
+    atomic_store(&dkh.active, 0);
+    close(old_fd);
+    if (!dkh.follow_forks) return;
+    // The child records to OUTPUT.PID: header, module map and known stacks again.
+    char path[4200];
+    snprintf(path, sizeof path, "%s.%d", dkh.output_path, (int)getpid());
+    dkh.fd = open_output(path);
+    if (dkh.fd < 0) return;
+    atomic_store(&dkh.active, 1);
+    start_file();
+    dkh_modules_rewrite_all();
+    dkh_stacks_rewrite_all();
+}
+
+DKH_INTERNAL void dkh_thread_destructor(void *value);
+
+static int env_int(const char *name, int fallback) {
+    const char *s = getenv(name);
+    if (!s || !*s) return fallback;
+    return atoi(s);
+}
+
+__attribute__((constructor)) static void recorder_start(void) {
+    ENSURE_REAL(malloc);
+    const char *output = getenv("DEVKIT_HEAP_OUTPUT");
+    if (!output || !*output || strlen(output) >= sizeof dkh.output_path - 32) return;
+    strcpy(dkh.output_path, output);
+    dkh.stack_depth = env_int("DEVKIT_HEAP_STACK_DEPTH", DKH_DEFAULT_STACK_DEPTH);
+    if (dkh.stack_depth < 1) dkh.stack_depth = 1;
+    if (dkh.stack_depth > DKH_MAX_STACK_DEPTH) dkh.stack_depth = DKH_MAX_STACK_DEPTH;
+    dkh.mark_signal = env_int("DEVKIT_HEAP_MARK_SIGNAL", SIGUSR2);
+    const char *fork_policy = getenv("DEVKIT_HEAP_FORK");
+    dkh.follow_forks = fork_policy && strcmp(fork_policy, "follow") == 0;
+    snprintf(dkh.mark_label_path, sizeof dkh.mark_label_path, "/tmp/devkit-heap-mark.%d", (int)getpid());
+
+    int fd = open_output(output);
+    if (fd < 0 && errno == EEXIST && dkh.follow_forks) {
+        // An exec'd descendant of the recorded program: its own file.
+        char path[4200];
+        snprintf(path, sizeof path, "%s.%d", output, (int)getpid());
+        fd = open_output(path);
+    }
+    if (fd < 0) return;
+    dkh.fd = fd;
+    dkh.threads = mmap(NULL, sizeof(dkh_thread) * DKH_MAX_THREADS, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (dkh.threads == MAP_FAILED) {
+        dkh.threads = NULL;
+        return;
+    }
+    dkh_stacks_init();
+    dkh_find_self();
+    pthread_key_create(&dkh.thread_key, dkh_thread_destructor);
+    pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+    start_file();
+    dkh_modules_refresh();
+    install_signal_handlers();
+    atomic_store(&dkh.active, 1);
+}
+
+__attribute__((destructor)) static void recorder_stop(void) { finish(DKH_END_EXIT, -1, 0); }
+
+/// swiftc links every library product against the Swift runtime (and, through it, libstdc++).
+/// The recorder must not load them into C programs. swift-autolink-extract copies this entry
+/// into the link command ahead of those libraries, so the linker drops them: nothing here
+/// references them.
+__attribute__((section(".swift1_autolink_entries"), used)) static const char link_as_needed[] = "-Wl,--as-needed";

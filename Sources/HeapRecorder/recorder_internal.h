@@ -1,0 +1,104 @@
+// Shared state of the heap recorder. Nothing here may call malloc: the recorder's memory
+// comes from mmap, and every allocator entry point runs through the hooks in hooks.c.
+#ifndef DEVKIT_HEAP_RECORDER_INTERNAL_H
+#define DEVKIT_HEAP_RECORDER_INTERNAL_H
+
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "devkit_heap_format.h"
+
+/// Recorder internals are hidden: the library exports only the interposed functions and
+/// devkit_heap_mark.
+#define DKH_INTERNAL __attribute__((visibility("hidden")))
+
+#define DKH_MAX_THREADS 1024
+#define DKH_THREAD_BUFFER_SIZE (64 * 1024)
+/// Room reserved at the start of a thread buffer for the record and events headers.
+#define DKH_EVENTS_HEADER_SIZE (DKH_RECORD_HEADER_SIZE + 16)
+/// Largest encoded event: tag + 5 ULEB128 numbers of at most 10 bytes.
+#define DKH_MAX_EVENT_SIZE 64
+#define DKH_DEFAULT_STACK_DEPTH 64
+#define DKH_MAX_STACK_DEPTH 256
+#define DKH_STACK_CACHE_SIZE 1024
+
+/// A small lock the owner takes around every append and a flusher takes from outside.
+typedef atomic_int dkh_spinlock;
+static inline void dkh_lock(dkh_spinlock *l) {
+    while (atomic_exchange_explicit(l, 1, memory_order_acquire)) {
+        while (atomic_load_explicit(l, memory_order_relaxed)) __builtin_ia32_pause();
+    }
+}
+static inline int dkh_trylock(dkh_spinlock *l) {
+    return !atomic_exchange_explicit(l, 1, memory_order_acquire);
+}
+static inline void dkh_unlock(dkh_spinlock *l) { atomic_store_explicit(l, 0, memory_order_release); }
+
+typedef struct dkh_stack_cache_entry {
+    uint64_t hash;
+    const uint64_t *frames;
+    uint32_t id;
+    uint32_t depth;
+} dkh_stack_cache_entry;
+
+/// One thread's event buffer. Slots live in an mmap'd pool and are reused after a thread ends.
+typedef struct dkh_thread {
+    atomic_int in_use;
+    dkh_spinlock lock;
+    pid_t tid;
+    uint8_t *buffer;      // DKH_THREAD_BUFFER_SIZE bytes, mmap'd once per slot
+    size_t used;          // bytes used, including the reserved header room
+    uint64_t base_seq;    // seq of the first event in the buffer
+    uint64_t last_seq;
+    uint64_t last_ptr;
+    dkh_stack_cache_entry cache[DKH_STACK_CACHE_SIZE];
+} dkh_thread;
+
+/// Process-wide recorder state (one instance, `dkh`).
+typedef struct dkh_state {
+    atomic_int active;         // events are recorded
+    int fd;
+    int stack_depth;
+    int mark_signal;
+    int follow_forks;
+    char output_path[4096];
+    char mark_label_path[256];
+    atomic_uint_fast64_t seq;  // global event order across threads
+    pthread_key_t thread_key;
+    uintptr_t self_start, self_end;  // our own mapped range: frames there are dropped
+    dkh_thread *threads;             // DKH_MAX_THREADS slots
+    pthread_mutex_t stack_lock;
+    pthread_mutex_t module_lock;
+} dkh_state;
+
+extern dkh_state dkh DKH_INTERNAL;
+
+// writer.c
+DKH_INTERNAL int dkh_write_all(const void *bytes, size_t count);
+DKH_INTERNAL void dkh_write_record(uint32_t type, const void *payload, uint32_t length);
+DKH_INTERNAL void dkh_write_header(void);
+DKH_INTERNAL dkh_thread *dkh_current_thread(void);
+DKH_INTERNAL void dkh_thread_flush_locked(dkh_thread *t);
+DKH_INTERNAL void dkh_flush_all(int trylock_only);
+DKH_INTERNAL void dkh_append_alloc(dkh_thread *t, uint64_t seq, uint64_t ptr, uint64_t size, uint32_t stack, uint64_t type);
+DKH_INTERNAL void dkh_append_free(dkh_thread *t, uint64_t seq, uint64_t ptr);
+DKH_INTERNAL void dkh_threads_after_fork_child(dkh_thread *self);
+DKH_INTERNAL void dkh_disable_after_write_failure(void);
+DKH_INTERNAL size_t dkh_put_u32(uint8_t *p, uint32_t v);
+DKH_INTERNAL size_t dkh_put_u64(uint8_t *p, uint64_t v);
+
+// stacks.c
+DKH_INTERNAL uint32_t dkh_intern_stack(dkh_thread *t, const uint64_t *frames, uint32_t depth);
+DKH_INTERNAL void dkh_stacks_init(void);
+DKH_INTERNAL void dkh_stacks_rewrite_all(void);
+
+// modules.c
+DKH_INTERNAL void dkh_modules_refresh(void);
+DKH_INTERNAL void dkh_modules_rewrite_all(void);
+DKH_INTERNAL void dkh_find_self(void);
+
+#endif
