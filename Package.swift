@@ -108,6 +108,13 @@ let package = Package(
             name: "LintTests",
             dependencies: ["LintKit", "PlistChecks", "PropertyList"]
         ),
+        // Records C and Swift programs (Programs/, compiled by the tests) with the built
+        // recorder and devkit, and reads damaged recordings.
+        .testTarget(
+            name: "HeapAnalysisTests",
+            dependencies: ["HeapAnalysis"],
+            exclude: ["Programs"]
+        ),
         // Runs the built `devkit` binary end to end; golden outputs live in Snapshots/.
         .testTarget(
             name: "DevKitCLITests",

@@ -104,6 +104,7 @@ public struct HeapTimeline: Sendable {
 
     /// Blocks made in `generation` that were alive at `horizon`.
     public func survivors(of generation: Int, until horizon: Horizon) -> [Block] {
+        guard generations.indices.contains(generation) else { return [] }
         let endSeq = generations[generation].endSeq
         return blocks.filter { block in
             guard block.generation == generation else { return false }

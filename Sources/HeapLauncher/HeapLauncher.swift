@@ -103,7 +103,10 @@ public struct HeapLauncher {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
+        // The program starts with devkit's original mask, except that the signals devkit
+        // forwards and the mark signal are deliverable (a parent may have blocked them).
         var childMask = mask
+        for signal in Self.forwardedSignals + [configuration.markSignal] where signal > 0 { sigdelset(&childMask, signal) }
         var defaults = sigset_t()
         sigemptyset(&defaults)
         for signal in Self.forwardedSignals { sigaddset(&defaults, signal) }

@@ -1,0 +1,141 @@
+import Foundation
+import HeapAnalysis
+import Testing
+
+/// Records the C workloads in Programs/ with the real recorder and checks exact counts.
+@Suite(.serialized) struct HeapRecorderTests {
+    @Test func knownLeaksAreCountedExactly() throws {
+        let (run, recording) = try HeapFixture.workload("leaks")
+        #expect(run.status == 0)
+        #expect(recording.end?.reason == .exit)
+        #expect(recording.warnings.isEmpty)
+        let alive = HeapFixture.survivors(recording)
+        #expect(alive["malloc 48 bytes"]?.count == 1000)
+        #expect(alive["malloc 48 bytes"]?.bytes == 48_000)
+        #expect(alive["malloc 4096 bytes"]?.count == 250)
+        #expect(alive["malloc 1048576 bytes"]?.count == 10)
+        #expect(alive["malloc 1048576 bytes"]?.bytes == 10 << 20)
+        #expect(alive["malloc 100 bytes"] == nil)  // churned
+        // The realloc chain: 10 buffers x 11 sizes (1 KiB ... 1 MiB) were allocated.
+        let timeline = HeapTimeline(recording)
+        #expect(timeline.blocks.filter { $0.size == 1024 }.count == 10)
+        #expect(timeline.blocks.filter { $0.size == 100 }.count == 100)
+        // Three distinct call sites, one per leaking function.
+        let sites = HeapFixture.survivors(recording, by: .site).filter { ["workload"].contains($0.key.split(separator: "+").first.map(String.init) ?? "") }
+        #expect(sites.values.map(\.count).sorted() == [10, 250, 1000])
+    }
+
+    @Test func eightThreadsOfChurn() throws {
+        let (run, recording) = try HeapFixture.workload("threads")
+        #expect(run.status == 0)
+        let timeline = HeapTimeline(recording)
+        let churned = timeline.blocks.filter { $0.size == 24 }
+        #expect(churned.count == 1_600_000)
+        #expect(churned.allSatisfy { !$0.isAliveAtEnd })
+        #expect(HeapFixture.survivors(recording)["malloc 4733 bytes"]?.count == 40)
+        #expect(Set(recording.events.map(\.thread)).count >= 8)
+        #expect(timeline.unmatchedFrees == 0)
+    }
+
+    @Test func generationsFromTheAPI() throws {
+        let (_, recording) = try HeapFixture.workload("marks")
+        #expect(recording.marks.map(\.label) == ["start", "open", "close"])
+        #expect(recording.marks.map(\.kind) == [.start, .api, .api])
+        #expect(HeapFixture.survivors(recording, generation: 0)["malloc 101 bytes"]?.count == 10)
+        // "open" made 20 blocks of 203 that "close" freed: none alive at the end, all at the next mark.
+        #expect(HeapFixture.survivors(recording, generation: 1)["malloc 203 bytes"] == nil)
+        #expect(HeapFixture.survivors(recording, generation: 1, until: .nextMark)["malloc 203 bytes"]?.count == 20)
+        #expect(HeapFixture.survivors(recording, generation: 2)["malloc 305 bytes"]?.bytes == 30 * 305)
+        #expect(HeapFixture.survivors(recording, generation: 0)["malloc 305 bytes"] == nil)
+    }
+
+    @Test func generationFromTheMarkSignal() throws {
+        let (run, recording) = try HeapFixture.workload("signal", [HeapFixture.devkit])
+        #expect(run.status == 0)
+        #expect(recording.marks.map(\.label) == ["start", "after-signal"])
+        #expect(recording.marks.last?.kind == .signal)
+        #expect(HeapFixture.survivors(recording, generation: 0)["malloc 111 bytes"]?.count == 7)
+        #expect(HeapFixture.survivors(recording, generation: 1)["malloc 223 bytes"]?.count == 9)
+        #expect(HeapFixture.survivors(recording, generation: 1)["malloc 111 bytes"] == nil)
+    }
+
+    @Test func forkedChildStopsOrFollows() throws {
+        let (_, parentOnly) = try HeapFixture.workload("fork")
+        let alive = HeapFixture.survivors(parentOnly)
+        #expect(alive["malloc 333 bytes"]?.count == 3)
+        #expect(alive["malloc 445 bytes"]?.count == 4)
+        #expect(alive["malloc 555 bytes"] == nil)
+
+        let (run, parent) = try HeapFixture.workload("fork", options: ["--fork", "follow"])
+        #expect(HeapFixture.survivors(parent)["malloc 555 bytes"] == nil)
+        let directory = URL(fileURLWithPath: run.recordingPath).deletingLastPathComponent()
+        let childFiles = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("fork.dkheap.") }
+        try #require(childFiles.count == 1)
+        let child = try HeapFixture.load(directory.appendingPathComponent(childFiles[0]).path)
+        #expect(HeapFixture.survivors(child)["malloc 555 bytes"]?.count == 5)
+        #expect(HeapFixture.survivors(child)["malloc 445 bytes"] == nil)
+        #expect(child.header.parentPID == parent.header.pid)
+    }
+
+    @Test func dlopenedLibraryLeaksAndUnloads() throws {
+        let directory = try HeapFixture.built.get()
+        let (run, recording) = try HeapFixture.workload("dlopen", [directory.appendingPathComponent("libplugin.so").path])
+        #expect(run.status == 0)
+        let plugin = recording.modules.filter { $0.name == "libplugin.so" }
+        try #require(plugin.count == 1)
+        #expect(plugin[0].unloadedAt != .max)
+        #expect(!plugin[0].buildID.isEmpty)
+        let byLibrary = HeapFixture.survivors(recording, by: .library)
+        #expect(byLibrary["libplugin.so"]?.count == 6)
+        #expect(byLibrary["libplugin.so"]?.bytes == 6 * 667)
+        #expect(HeapFixture.survivors(recording)["malloc 229 bytes"]?.count == 2)
+    }
+
+    @Test func alignedAllocations() throws {
+        let (_, recording) = try HeapFixture.workload("aligned")
+        let alive = HeapFixture.survivors(recording)
+        #expect(alive["malloc 1201 bytes"]?.count == 12)
+        #expect(alive["malloc 8192 bytes"]?.count == 3)
+        #expect(alive["malloc 512 bytes"] == nil)
+        let timeline = HeapTimeline(recording)
+        #expect(timeline.blocks.filter { $0.size == 1201 }.allSatisfy { $0.address % 64 == 0 })
+        #expect(timeline.blocks.filter { $0.size == 8192 }.allSatisfy { $0.address % 4096 == 0 })
+    }
+
+    @Test func crashMidwayKeepsTheRecording() throws {
+        let (run, recording) = try HeapFixture.workload("crash")
+        #expect(run.status == 128 + 11)
+        #expect(recording.end?.reason == .signal(11))
+        #expect(recording.marks.map(\.label) == ["start", "before-crash"])
+        #expect(HeapFixture.survivors(recording, generation: 0)["malloc 48 bytes"]?.count == 1000)
+        #expect(HeapFixture.survivors(recording, generation: 1)["malloc 51 bytes"]?.count == 50)
+    }
+
+    @Test func underscoreExitIsRecorded() throws {
+        let (run, recording) = try HeapFixture.workload("exit")
+        #expect(run.status == 3)
+        #expect(recording.end?.reason == .immediateExit(3))
+        #expect(HeapFixture.survivors(recording)["malloc 117 bytes"]?.count == 11)
+    }
+
+    @Test func swiftRetainCycleShowsOneTypeWithThousandInstances() throws {
+        let swiftc = "/opt/swift/usr/bin/swiftc"
+        guard FileManager.default.isExecutableFile(atPath: swiftc) else {
+            print("skipped: swiftc not found at \(swiftc)")
+            return
+        }
+        let directory = try HeapFixture.temporaryDirectory()
+        let program = directory.appendingPathComponent("retain-cycle").path
+        let build = try HeapFixture.run(swiftc, ["-g", "-Onone", HeapFixture.programs.appendingPathComponent("RetainCycle.swift").path,
+                                                 "-o", program])
+        try #require(build.status == 0, "\(build.stderr)")
+        let run = try HeapFixture.record(program, [], name: "retain-cycle")
+        #expect(run.status == 0)
+        let recording = try HeapFixture.load(run.recordingPath)
+        #expect(recording.marks.map(\.label) == ["start", "cycles", "after"])
+        let timeline = HeapTimeline(recording)
+        let typed = timeline.survivors(of: 1, until: .end).filter { $0.typeMetadata != 0 }
+        #expect(typed.count == 1000)
+        #expect(Set(typed.map(\.typeMetadata)).count == 1)
+    }
+}

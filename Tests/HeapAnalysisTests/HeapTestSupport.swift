@@ -1,0 +1,103 @@
+import Foundation
+import HeapAnalysis
+import Testing
+
+/// Builds the test programs in Programs/ and records them with the built `devkit`.
+enum HeapFixture {
+    static let programs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Programs")
+    static let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+
+    static var devkit: String {
+        let beside = products.appendingPathComponent("devkit").path
+        if FileManager.default.isExecutableFile(atPath: beside) { return beside }
+        return programs.appendingPathComponent("../../../.build/debug/devkit").standardized.path
+    }
+
+    struct Run {
+        var status: Int32
+        var stderr: String
+        var recordingPath: String
+    }
+
+    /// A fresh directory per call.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("devkit-heap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], cwd: URL? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let cwd { process.currentDirectoryURL = cwd }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Both pipes are small here; read stderr after stdout reaches its end.
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    static func compiler() -> String? {
+        for candidate in ["/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/clang"] where FileManager.default.isExecutableFile(atPath: candidate) {
+            return candidate
+        }
+        return nil
+    }
+
+    /// Compiles workload.c and plugin.c once per test process.
+    static let built: Result<URL, any Error> = Result {
+        guard let cc = compiler() else { throw FixtureError(message: "no C compiler (cc, gcc or clang)") }
+        let directory = try temporaryDirectory()
+        let workload = directory.appendingPathComponent("workload").path
+        let plugin = directory.appendingPathComponent("libplugin.so").path
+        for arguments in [
+            ["-g", "-O1", "-pthread", programs.appendingPathComponent("workload.c").path, "-o", workload, "-ldl"],
+            ["-g", "-O1", "-shared", "-fPIC", programs.appendingPathComponent("plugin.c").path, "-o", plugin],
+        ] {
+            let result = try run(cc, arguments)
+            guard result.status == 0 else { throw FixtureError(message: "cc failed: \(result.stderr)") }
+        }
+        return directory
+    }
+
+    struct FixtureError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    /// `devkit heap record -o DIR/NAME.dkheap [options] -- program arguments`.
+    static func record(_ program: String, _ arguments: [String], options: [String] = [], name: String = "run") throws -> Run {
+        let directory = try temporaryDirectory()
+        let output = directory.appendingPathComponent("\(name).dkheap").path
+        let result = try run(devkit, ["heap", "record", "-o", output] + options + ["--", program] + arguments, cwd: directory)
+        return Run(status: result.status, stderr: result.stderr, recordingPath: output)
+    }
+
+    static func workload(_ mode: String, _ extra: [String] = [], options: [String] = []) throws -> (Run, HeapRecording) {
+        let directory = try built.get()
+        let run = try record(directory.appendingPathComponent("workload").path, [mode] + extra, options: options, name: mode)
+        return (run, try load(run.recordingPath))
+    }
+
+    static func load(_ path: String) throws -> HeapRecording {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        return try RecordingReader.read(bytes, path: path)
+    }
+
+    /// Surviving blocks of `generation` grouped by `key`, as key → (count, bytes).
+    static func survivors(_ recording: HeapRecording, generation: Int? = nil, until horizon: HeapTimeline.Horizon = .end,
+                          by key: HeapGroupKey = .type) -> [String: (count: Int, bytes: UInt64)] {
+        let timeline = HeapTimeline(recording)
+        let grouper = HeapGrouper(resolver: FrameResolver(recording: recording), key: key)
+        let blocks = generation.map { timeline.survivors(of: $0, until: horizon) } ?? timeline.blocks.filter(\.isAliveAtEnd)
+        var result: [String: (count: Int, bytes: UInt64)] = [:]
+        for group in grouper.groups(blocks) { result[group.key] = (group.count, group.bytes) }
+        return result
+    }
+}

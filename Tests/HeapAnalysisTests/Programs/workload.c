@@ -1,0 +1,112 @@
+// Test workloads for devkit heap record: each mode allocates known counts and sizes at known
+// functions. Sizes are distinct and odd so that no library allocation shares them.
+// Built by HeapRecorderTests with: cc -g -O1 -pthread workload.c -o workload -ldl
+#include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../../../Sources/HeapRecorder/include/devkit_heap.h"
+
+static void *kept[100000];
+static int kept_count;
+static void keep(void *p) { kept[kept_count++] = p; }
+
+__attribute__((noinline)) void leak_small(void) { for (int i = 0; i < 1000; i++) keep(malloc(48)); }
+__attribute__((noinline)) void leak_pages(void) { for (int i = 0; i < 250; i++) keep(calloc(1, 4096)); }
+__attribute__((noinline)) void leak_grown(void) {
+    // 10 buffers grown by realloc from 1 KiB to 1 MiB: only the final block survives.
+    for (int i = 0; i < 10; i++) {
+        char *p = NULL;
+        for (size_t n = 1024; n <= 1 << 20; n *= 2) p = realloc(p, n);
+        keep(p);
+    }
+}
+__attribute__((noinline)) void churn(int n, size_t size) {
+    // volatile: a compiler may otherwise drop a malloc whose block is only freed.
+    for (int i = 0; i < n; i++) {
+        void *volatile p = malloc(size);
+        free(p);
+    }
+}
+__attribute__((noinline)) void leak_n(int n, size_t size) { for (int i = 0; i < n; i++) keep(malloc(size)); }
+
+static void *thread_main(void *arg) {
+    (void)arg;
+    churn(200000, 24);
+    leak_n(5, 4733);
+    return NULL;
+}
+
+int main(int argc, char **argv) {
+    const char *mode = argc > 1 ? argv[1] : "leaks";
+    if (!strcmp(mode, "leaks")) {
+        leak_small();
+        leak_pages();
+        leak_grown();
+        churn(100, 100);
+    } else if (!strcmp(mode, "threads")) {
+        pthread_t threads[8];
+        for (int i = 0; i < 8; i++) pthread_create(&threads[i], NULL, thread_main, NULL);
+        for (int i = 0; i < 8; i++) pthread_join(threads[i], NULL);
+    } else if (!strcmp(mode, "marks")) {
+        leak_n(10, 101);
+        devkit_heap_mark_generation("open");
+        int first = kept_count;
+        leak_n(20, 203);
+        devkit_heap_mark_generation("close");
+        leak_n(30, 305);
+        for (int i = first; i < first + 20; i++) free(kept[i]);
+    } else if (!strcmp(mode, "signal")) {
+        // argv[2] is devkit: `devkit heap mark PID LABEL` signals this process.
+        leak_n(7, 111);
+        char command[4200];
+        snprintf(command, sizeof command, "%s heap mark %d after-signal", argv[2], (int)getpid());
+        if (system(command) != 0) return 3;
+        usleep(100000);
+        leak_n(9, 223);
+    } else if (!strcmp(mode, "fork")) {
+        leak_n(3, 333);
+        pid_t child = fork();
+        if (child == 0) {
+            leak_n(5, 555);
+            exit(0);
+        }
+        waitpid(child, NULL, 0);
+        leak_n(4, 445);
+    } else if (!strcmp(mode, "dlopen")) {
+        // argv[2] is the plugin library; it leaks 6 x 667 bytes and is closed again.
+        void *plugin = dlopen(argv[2], RTLD_NOW);
+        if (!plugin) return 4;
+        void (*leak)(void) = (void (*)(void))dlsym(plugin, "plugin_leak");
+        leak();
+        dlclose(plugin);
+        leak_n(2, 229);
+    } else if (!strcmp(mode, "aligned")) {
+        for (int i = 0; i < 12; i++) {
+            void *p = NULL;
+            if (posix_memalign(&p, 64, 1201) == 0) keep(p);
+        }
+        for (int i = 0; i < 3; i++) keep(aligned_alloc(4096, 8192));
+        free(aligned_alloc(256, 512));
+    } else if (!strcmp(mode, "crash")) {
+        leak_small();
+        devkit_heap_mark_generation("before-crash");
+        leak_n(50, 51);
+        *(volatile int *)(argc - 2 + (char *)0) = 1;  // SIGSEGV
+    } else if (!strcmp(mode, "exit")) {
+        leak_n(11, 117);
+        fflush(stdout);
+        _exit(3);
+    } else if (!strcmp(mode, "small")) {
+        leak_n(3, 31);
+        devkit_heap_mark_generation("second");
+        leak_n(2, 62);
+        churn(2, 93);
+    }
+    return 0;
+}

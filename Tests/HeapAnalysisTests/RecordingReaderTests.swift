@@ -1,0 +1,73 @@
+import Foundation
+import HeapAnalysis
+import Testing
+
+/// The reader on damaged input: every prefix of a real recording, and corrupted bytes.
+struct RecordingReaderTests {
+    static func smallRecording() throws -> [UInt8] {
+        let (_, recording) = try HeapFixture.workload("small")
+        return try [UInt8](Data(contentsOf: URL(fileURLWithPath: recording.path)))
+    }
+
+    @Test func everyPrefixReadsPartiallyOrFailsClearly() throws {
+        let bytes = try Self.smallRecording()
+        let full = try RecordingReader.read(bytes, path: "small.dkheap")
+        #expect(full.warnings.isEmpty)
+        #expect(HeapFixture.survivors(full)["malloc 31 bytes"]?.count == 3)
+        #expect(HeapFixture.survivors(full)["malloc 62 bytes"]?.count == 2)
+        var previousEvents = 0
+        for length in 0..<bytes.count {
+            let prefix = Array(bytes[..<length])
+            do {
+                let partial = try RecordingReader.read(prefix, path: "cut")
+                // Past the header a prefix always reads, with a warning unless it ends on a record boundary.
+                #expect(length >= 40)
+                #expect(partial.events.count >= previousEvents)
+                #expect(partial.events.count <= full.events.count)
+                previousEvents = partial.events.count
+                let timeline = HeapTimeline(partial)
+                _ = HeapReport(recording: partial, timeline: timeline,
+                               grouper: HeapGrouper(resolver: FrameResolver(recording: partial), key: .site), horizon: .end, top: 5).textReport
+            } catch {
+                #expect(length < 40, "prefix of \(length) bytes: \(error)")
+                #expect(error.message.contains("magic") || error.message.contains("truncated"))
+            }
+        }
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
+    func corruptedBytesNeverCrash(seed: UInt64) throws {
+        var bytes = try Self.smallRecording()
+        var generator = SplitMix(state: seed)
+        for _ in 0..<200 {
+            var copy = bytes
+            for _ in 0..<4 {
+                let index = 40 + Int(generator.next() % UInt64(copy.count - 40))
+                copy[index] = UInt8(truncatingIfNeeded: generator.next())
+            }
+            if let recording = try? RecordingReader.read(copy, path: "fuzz") {
+                _ = HeapReport(recording: recording, timeline: HeapTimeline(recording),
+                               grouper: HeapGrouper(resolver: FrameResolver(recording: recording), key: .function), horizon: .nextMark, top: 3).jsonValue
+            }
+        }
+        bytes[8] = 9
+        #expect(throws: RecordingError.self) { try RecordingReader.read(bytes, path: "v9") }
+    }
+
+    @Test func notARecording() {
+        let error = #expect(throws: RecordingError.self) { try RecordingReader.read(Array("<?xml version".utf8), path: "x") }
+        #expect(error?.description == "x: offset 0x0: file header: not a devkit heap recording (no DKITHEAP magic)")
+    }
+}
+
+/// A small deterministic generator, so a failing case can be replayed.
+struct SplitMix {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9e3779b97f4a7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58476d1ce4e5b9
+        z = (z ^ (z >> 27)) &* 0x94d049bb133111eb
+        return z ^ (z >> 31)
+    }
+}
