@@ -13,6 +13,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // Bounds-checked reading of untrusted bytes; shared by every binary parser.
@@ -85,6 +89,25 @@ let package = Package(
         ),
         // Runs a program with the heap recorder preloaded; forwards signals, sends marks.
         .target(name: "HeapLauncher"),
+        // Mach-O load commands and the code signature's SuperBlob (entitlements).
+        .target(name: "ObjectFile", dependencies: ["BinaryReading"]),
+
+        // Provisioning profiles: CMS SignedData (swift-asn1), X.509 (swift-certificates),
+        // signature checks (swift-crypto), the profile model, .app and .ipa bundles.
+        .target(
+            name: "Provisioning",
+            dependencies: [
+                "BinaryReading",
+                "PropertyList",
+                "FileIO",
+                "ObjectFile",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
 
         .executableTarget(
             name: "DevKitCLI",
@@ -95,6 +118,7 @@ let package = Package(
                 "FileIO",
                 "HeapAnalysis",
                 "HeapLauncher",
+                "Provisioning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -114,6 +138,10 @@ let package = Package(
             name: "HeapAnalysisTests",
             dependencies: ["HeapAnalysis"],
             exclude: ["Programs"]
+        ),
+        .testTarget(
+            name: "ProvisioningTests",
+            dependencies: ["Provisioning", "ObjectFile", "BinaryReading", "PropertyList"]
         ),
         // Runs the built `devkit` binary end to end; golden outputs live in Snapshots/.
         .testTarget(

@@ -53,6 +53,26 @@ public enum FileIO {
         }
     }
 
+    /// Names in directory `path` (without `.` and `..`), sorted so results are repeatable.
+    public static func directoryEntries(_ path: String) throws(FileIOError) -> [String] {
+        guard let dir = opendir(path) else { throw FileIOError(path: path, reason: errnoText()) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// True when `path` names a directory (following symlinks).
+    public static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
     /// Writes `bytes` to standard output.
     public static func writeStandardOutput(_ bytes: [UInt8]) throws(FileIOError) {
         try writeAll(fd: 1, bytes, path: "<stdout>")

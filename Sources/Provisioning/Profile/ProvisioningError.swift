@@ -1,0 +1,39 @@
+import BinaryReading
+import PropertyList
+
+/// A profile, app or archive that could not be read, with where (file, then a byte offset or
+/// a line:column in the embedded plist) and why.
+public struct ProvisioningError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file (or `archive.ipa!Payload/App.app/embedded.mobileprovision`).
+    public var file: String?
+    /// Byte offset for binary structures (CMS, Mach-O, zip); line:column in a text plist.
+    public var position: SourcePosition?
+    public var message: String
+
+    public init(file: String? = nil, position: SourcePosition? = nil, message: String) {
+        self.file = file
+        self.position = position
+        self.message = message
+    }
+
+    public init(_ error: DecodeError, file: String? = nil) {
+        self.init(file: file, position: .byteOffset(error.offset), message: "\(error.section): \(error.reason)")
+    }
+
+    public func inFile(_ name: String) -> ProvisioningError {
+        var copy = self
+        if copy.file == nil { copy.file = name }
+        return copy
+    }
+
+    /// `file: offset 0x1a2: error: message`, or `file:line:col: error: message`.
+    public var description: String {
+        var place = file ?? "<input>"
+        switch position {
+        case .text(let line, let column)?: place += ":\(line):\(column)"
+        case .byteOffset(let offset)?: place += ": offset 0x\(String(offset, radix: 16))"
+        case nil: break
+        }
+        return "\(place): error: \(message)"
+    }
+}

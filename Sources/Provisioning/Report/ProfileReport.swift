@@ -1,0 +1,138 @@
+import OrderedCollections
+import PropertyList
+
+/// Renders a read profile for people (text) and machines (a property-list value that the
+/// JSON writer prints, so JSON shares the one serializer).
+public struct ProfileReport: Sendable {
+    /// The instant "expires in 12 days" is measured from.
+    public var now: PlistDate
+    public var listsDevices: Bool
+    public var listsEntitlements: Bool
+
+    public init(now: PlistDate, listsDevices: Bool = false, listsEntitlements: Bool = false) {
+        self.now = now
+        self.listsDevices = listsDevices
+        self.listsEntitlements = listsEntitlements
+    }
+
+    /// A readable summary; `source` is the name shown on the first line.
+    public func text(_ signed: SignedProfile, source: String) -> String {
+        let p = signed.profile
+        var lines = [source]
+        func row(_ label: String, _ value: String) {
+            lines.append("  " + label + String(repeating: " ", count: max(1, 14 - label.count)) + value)
+        }
+        row("Name", p.name)
+        row("Type", p.kind.displayName)
+        row("UUID", p.uuid)
+        row("App ID", [p.appIDName, p.applicationIdentifier.map { "(\($0))" }].compactMap { $0 }.joined(separator: " "))
+        row("Team", [p.teamName, p.teamIdentifiers.isEmpty ? nil : "(\(p.teamIdentifiers.joined(separator: ", ")))"].compactMap { $0 }.joined(separator: " "))
+        row("Platforms", p.platforms.joined(separator: ", "))
+        if let created = p.creationDate { row("Created", created.iso8601) }
+        row("Expires", "\(p.expirationDate.iso8601) (\(relative(days: p.daysUntilExpiry(at: now), expired: p.isExpired(at: now))))")
+        if let ttl = p.timeToLive { row("Time to live", "\(ttl) days") }
+        row("Devices", p.provisionsAllDevices ? "all (ProvisionsAllDevices)" : "\(p.provisionedDevices.count)")
+        if listsDevices {
+            for device in p.provisionedDevices { lines.append("    \(device)") }
+        }
+        row("get-task-allow", p.getTaskAllow.map { String($0) } ?? "absent")
+        row("Entitlements", "\(p.entitlements.count) \(p.entitlements.count == 1 ? "key" : "keys")")
+        if listsEntitlements {
+            let printed = PlistPrinter(style: .tree).render(.dictionary(p.entitlements))
+            for line in printed.split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
+                lines.append("    \(line)")
+            }
+        }
+        row("Certificates", "\(p.developerCertificates.count)")
+        for certificate in p.developerCertificates {
+            switch certificate {
+            case .parsed(let c):
+                let state = c.isExpired(at: now) ? "expired" : "valid"
+                lines.append("    \(c.commonName)")
+                lines.append("      serial \(c.serialNumber), \(state) \(c.notValidBefore.iso8601) to \(c.notValidAfter.iso8601)")
+                lines.append("      SHA-1 \(c.sha1Fingerprint)")
+            case .unreadable(let index, let reason):
+                lines.append("    certificate \(index) does not parse: \(reason)")
+            }
+        }
+        row("Encoding", signed.encoding.rawValue)
+        row("Signature", signed.signature.summary)
+        if !signed.signature.signerChain.isEmpty {
+            row("Signed by", signed.signature.signerChain.map(\.commonName).joined(separator: " <- "))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func relative(days: Int, expired: Bool) -> String {
+        if expired {
+            let ago = -days
+            return ago <= 0 ? "expired today" : "expired \(ago) \(ago == 1 ? "day" : "days") ago"
+        }
+        return days == 0 ? "expires today" : "expires in \(days) \(days == 1 ? "day" : "days")"
+    }
+
+    /// Every field, as a dictionary for the JSON writer.
+    public func value(_ signed: SignedProfile, source: String) -> PlistValue {
+        let p = signed.profile
+        var d: OrderedDictionary<String, PlistValue> = [:]
+        d["file"] = .string(source)
+        d["name"] = .string(p.name)
+        d["type"] = .string(p.kind.rawValue)
+        d["uuid"] = .string(p.uuid)
+        d["appIDName"] = p.appIDName.map(PlistValue.string)
+        d["applicationIdentifier"] = p.applicationIdentifier.map(PlistValue.string)
+        d["teamName"] = p.teamName.map(PlistValue.string)
+        d["teamIdentifiers"] = .array(p.teamIdentifiers.map(PlistValue.string))
+        d["applicationIdentifierPrefixes"] = .array(p.applicationIdentifierPrefixes.map(PlistValue.string))
+        d["platforms"] = .array(p.platforms.map(PlistValue.string))
+        d["creationDate"] = p.creationDate.map(PlistValue.date)
+        d["expirationDate"] = .date(p.expirationDate)
+        d["expired"] = .bool(p.isExpired(at: now))
+        d["daysUntilExpiry"] = .int(Int64(p.daysUntilExpiry(at: now)))
+        d["timeToLive"] = p.timeToLive.map { .int($0) }
+        d["getTaskAllow"] = p.getTaskAllow.map(PlistValue.bool)
+        d["provisionsAllDevices"] = .bool(p.provisionsAllDevices)
+        d["provisionedDevices"] = .array(p.provisionedDevices.map(PlistValue.string))
+        d["entitlements"] = .dictionary(p.entitlements)
+        d["developerCertificates"] = .array(p.developerCertificates.map { certificate in
+            switch certificate {
+            case .parsed(let c): certificateValue(c)
+            case .unreadable(let index, let reason): .dictionary(["index": .int(Int64(index)), "error": .string(reason)])
+            }
+        })
+        d["encoding"] = .string(signed.encoding.rawValue)
+        var signature: OrderedDictionary<String, PlistValue> = [:]
+        signature["valid"] = .bool(signed.signature.isValid)
+        signature["digest"] = step(signed.signature.digest)
+        signature["signature"] = step(signed.signature.signature)
+        switch signed.signature.chain {
+        case .notVerified: signature["chain"] = .string("not verified (no trust roots given)")
+        case .trusted(let root): signature["chain"] = .string("verified"); signature["trustedRoot"] = .string(root)
+        case .untrusted(let why): signature["chain"] = .string("untrusted: \(why)")
+        }
+        signature["signerChain"] = .array(signed.signature.signerChain.map(certificateValue))
+        d["signature"] = .dictionary(signature)
+        return .dictionary(d)
+    }
+
+    private func step(_ result: StepResult) -> PlistValue {
+        switch result {
+        case .valid: .string("valid")
+        case .invalid(let why): .string("invalid: \(why)")
+        }
+    }
+
+    private func certificateValue(_ c: CertificateSummary) -> PlistValue {
+        var d: OrderedDictionary<String, PlistValue> = [:]
+        d["commonName"] = .string(c.commonName)
+        d["organizationalUnit"] = c.organizationalUnit.map(PlistValue.string)
+        d["issuer"] = .string(c.issuerCommonName)
+        d["serialNumber"] = .string(c.serialNumber)
+        d["sha1"] = .string(c.sha1Fingerprint)
+        d["sha256"] = .string(c.sha256Fingerprint)
+        d["notValidBefore"] = .date(c.notValidBefore)
+        d["notValidAfter"] = .date(c.notValidAfter)
+        d["expired"] = .bool(c.isExpired(at: now))
+        return .dictionary(d)
+    }
+}
