@@ -139,14 +139,17 @@ let package = Package(
             dependencies: ["HeapAnalysis"],
             exclude: ["Programs"]
         ),
+        // Test helpers (Foundation is fine here: never linked into devkit).
+        .target(name: "DevKitTestSupport"),
+
         .testTarget(
             name: "ProvisioningTests",
-            dependencies: ["Provisioning", "ObjectFile", "BinaryReading", "PropertyList"]
+            dependencies: ["Provisioning", "ObjectFile", "BinaryReading", "PropertyList", "DevKitTestSupport"]
         ),
         // Runs the built `devkit` binary end to end; golden outputs live in Snapshots/.
         .testTarget(
             name: "DevKitCLITests",
-            dependencies: ["DevKitCLI", "PropertyList"],
+            dependencies: ["DevKitCLI", "PropertyList", "DevKitTestSupport"],
             exclude: ["Snapshots"]
         ),
     ]

@@ -156,7 +156,11 @@ public enum CMSVerifier {
                     return (.trusted(root: path.last?.commonName ?? ""), path)
                 }
                 if let root = roots.certificates.first(where: { $0.subject == current.issuer && $0.publicKey.isValidSignature(current.signature, for: current) }) {
-                    return (.trusted(root: CertificateSummary(root, der: []).commonName), path)
+                    var serializer = DER.Serializer()
+                    try? serializer.serialize(root)
+                    let summary = CertificateSummary(root, der: serializer.serializedBytes)
+                    path.append(summary)
+                    return (.trusted(root: summary.commonName), path)
                 }
             }
             guard let next = certificates.indices.first(where: {
