@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "PropertyList", targets: ["PropertyList"]),
         // The heap recorder that `devkit heap record` preloads: libdevkit-heap.so, pure C.
         .library(name: "devkit-heap", type: .dynamic, targets: ["HeapRecorder"]),
+        .library(name: "Symbolication", targets: ["Symbolication"]),
+        .library(name: "ObjectFile", targets: ["ObjectFile"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -89,8 +91,9 @@ let package = Package(
         ),
         // Runs a program with the heap recorder preloaded; forwards signals, sends marks.
         .target(name: "HeapLauncher"),
-        // Mach-O load commands and the code signature's SuperBlob (entitlements).
-        .target(name: "ObjectFile", dependencies: ["BinaryReading"]),
+        // Object files in pure Swift over ByteCursor: ELF (sections, symbols, build-id,
+        // debuglink) and Mach-O (load commands, the code signature's SuperBlob).
+        .target(name: "ObjectFile", dependencies: ["BinaryReading", "FileIO"]),
 
         // Provisioning profiles: CMS SignedData (swift-asn1), X.509 (swift-certificates),
         // signature checks (swift-crypto), the profile model, .app and .ipa bundles.
@@ -109,6 +112,17 @@ let package = Package(
             ]
         ),
 
+        // elfutils' libdw/libelf as a pkg-config system library; only ElfUtils imports it.
+        .systemLibrary(
+            name: "CLibDW",
+            pkgConfig: "libdw",
+            providers: [.apt(["libdw-dev", "libelf-dev"])]
+        ),
+        // libdw wrapped in Swift types: units, line tables, functions and inlined calls.
+        .target(name: "ElfUtils", dependencies: ["CLibDW"]),
+        // Address -> frames (function, file, line, column, inlined chain) through a per-image index.
+        .target(name: "Symbolication", dependencies: ["ObjectFile", "ElfUtils", "BinaryReading", "FileIO"]),
+
         .executableTarget(
             name: "DevKitCLI",
             dependencies: [
@@ -119,6 +133,7 @@ let package = Package(
                 "HeapAnalysis",
                 "HeapLauncher",
                 "Provisioning",
+                "Symbolication",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -145,6 +160,11 @@ let package = Package(
         .testTarget(
             name: "ProvisioningTests",
             dependencies: ["Provisioning", "ObjectFile", "BinaryReading", "PropertyList", "DevKitTestSupport"]
+        ),
+        .testTarget(
+            name: "SymbolicationTests",
+            dependencies: ["Symbolication", "ObjectFile", "ElfUtils", "BinaryReading", "FileIO"],
+            exclude: ["Fixtures"]
         ),
         // Runs the built `devkit` binary end to end; golden outputs live in Snapshots/.
         .testTarget(

@@ -139,6 +139,18 @@ public struct ByteCursor {
         return ByteCursor(bytes, section: section ?? self.section, baseOffset: start)
     }
 
+    /// Reads a NUL-terminated string (UTF-8; invalid bytes are replaced) and moves past the NUL.
+    /// Fails if no NUL comes before the end of the window.
+    public mutating func readCString() throws(DecodeError) -> String {
+        let rest = UnsafeRawBufferPointer(rebasing: base[position...])
+        guard let end = rest.firstIndex(of: 0) else {
+            throw error("string has no terminating NUL before the end of the \(section)")
+        }
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: rest[..<end]), as: UTF8.self)
+        cursor += end - rest.startIndex + 1
+        return text
+    }
+
     @usableFromInline
     func truncated(needed: Int) -> DecodeError {
         error("needs \(needed) bytes but only \(remaining) remain (input truncated?)")

@@ -1,0 +1,141 @@
+import ArgumentParser
+import Symbolication
+
+struct Symbolicate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "symbolicate",
+        abstract: "Turn addresses into functions, files and lines (inlined calls included).",
+        discussion: """
+            With --binary, the arguments are addresses (hex, 0x optional); with none, addresses \
+            are read from standard input, one per line, and answered as they arrive, so devkit \
+            can sit in a pipe like llvm-symbolizer. Addresses are file (link-time) addresses \
+            unless --load-address gives where the image was loaded; then they are runtime addresses.
+
+            DWARF is read from the binary or from a separate debug file found by build-id or \
+            .gnu_debuglink (beside the binary, in .debug/, under /usr/lib/debug and each --debug-dir).
+
+            Examples:
+              devkit symbolicate --binary app 0x401136 0x4011a0
+              devkit symbolicate --binary libfoo.so --load-address 0x7f3a12000000 0x7f3a12001234
+              devkit symbolicate --binary app --uuid 3f2a…  --output-style json < addresses.txt
+            """
+    )
+
+    @Option(name: .long, help: "The executable or library the addresses belong to.")
+    var binary: String?
+
+    @Option(name: .long, help: "Where the image was loaded (hex): addresses are runtime addresses.")
+    var loadAddress: String?
+
+    @Option(name: .long, help: "A directory holding separate debug files (repeatable).")
+    var debugDir: [String] = []
+
+    @Option(name: [.customLong("uuid"), .customLong("build-id")], help: "The build-id/UUID the binary must have; a different one is refused.")
+    var uuid: String?
+
+    @Flag(name: .long, help: "With --uuid: symbolicate a mismatching binary anyway, marking frames [unverified].")
+    var force = false
+
+    @Option(name: .long, help: "llvm (llvm-symbolizer), gnu (addr2line), atos, or json.")
+    var outputStyle: FrameOutputStyle = .llvm
+
+    @Flag(name: .long, help: "Show names as stored (mangled).")
+    var noDemangle = false
+
+    @Flag(name: .long, help: "Show only the outermost function of an inlined chain.")
+    var noInlines = false
+
+    @Flag(name: .long, help: "Print index build time, lookups per second and cache use to standard error.")
+    var stats = false
+
+    @Argument(help: "Addresses (with --binary).")
+    var inputs: [String] = []
+
+    func validate() throws {
+        // Without --binary the positional arguments will name crash logs (not supported yet).
+        guard binary != nil else {
+            throw ValidationError("give --binary BIN (symbolicating crash-log files is not supported yet).")
+        }
+        if let loadAddress, parseAddress(Substring(loadAddress)) == nil {
+            throw ValidationError("--load-address \"\(loadAddress)\" is not a hex address.")
+        }
+    }
+
+    func run() throws {
+        guard let binary else { return }
+        var options = SymbolicationOptions()
+        options.demangle = !noDemangle
+        options.debugDirectories = debugDir
+        options.expectedIdentifier = uuid
+        options.allowIdentifierMismatch = force
+        let image: ImageSymbolizer
+        do { image = try ImageSymbolizer(path: binary, options: options) } catch {
+            throw CommandFailure.input("\(error.path): error: \(error.description.dropFirst(error.path.count + 2))")
+        }
+        var session = SymbolicateSession(image: image, formatter: FrameFormatter(style: outputStyle, imagePath: binary),
+                                         loadAddress: loadAddress.flatMap { parseAddress(Substring($0)) }, outermostOnly: noInlines)
+        if inputs.isEmpty {
+            LineInput.forEachLine({ session.answer($0, source: "<stdin>:\($1)") }, chunkDone: { session.output.flush() })
+        } else {
+            for (index, input) in inputs.enumerated() { session.answer(Substring(input), source: "argument \(index + 1)") }
+        }
+        session.output.flush()
+        if stats { FileHandleOutput.standardError(session.statisticsText()) }
+        if session.badInputs > 0 { throw CommandFailure(message: "", exitCode: 2) }
+    }
+}
+
+/// One symbolicate run: answers addresses, counts bad input and lookup time.
+struct SymbolicateSession {
+    let image: ImageSymbolizer
+    let formatter: FrameFormatter
+    let loadAddress: UInt64?
+    let outermostOnly: Bool
+    var output = OutputBuffer()
+    var badInputs = 0
+    var lookups = 0
+    var lookupSeconds = 0.0
+
+    mutating func answer(_ text: Substring, source: String) {
+        let trimmed = text.drop { $0 == " " || $0 == "\t" }.prefix { $0 != " " && $0 != "\t" && $0 != "\r" }
+        if trimmed.isEmpty { return }
+        guard let address = parseAddress(trimmed) else {
+            badInputs += 1
+            output.flush()
+            FileHandleOutput.standardError("\(source): error: \"\(trimmed)\" is not a hex address\n")
+            return
+        }
+        let fileAddress = loadAddress.map { image.fileAddress(runtimeAddress: address, loadAddress: $0) } ?? address
+        let started = monotonicClock()
+        var frames = (try? image.frames(at: fileAddress)) ?? []
+        lookupSeconds += monotonicClock() - started
+        lookups += 1
+        if outermostOnly, let last = frames.last { frames = [last] }
+        output.append(formatter.render(address: address, frames: frames, verified: image.isVerified))
+    }
+
+    func statisticsText() -> String {
+        let s = image.statistics
+        let rate = lookupSeconds > 0 ? Double(lookups) / lookupSeconds : 0
+        return "index: \(format(s.indexSeconds)) s (\(s.cacheHit ? "cache hit" : "built"); \(s.lineRows) line rows, "
+            + "\(s.subroutines) functions and inlined calls, \(s.symbols) symbols)\n"
+            + "lookups: \(lookups) in \(format(lookupSeconds)) s (\(Int(rate)) per second)\n"
+    }
+
+    private func format(_ seconds: Double) -> String {
+        let millis = Int((seconds * 1000).rounded())
+        return "\(millis / 1000).\(String(repeating: "0", count: 3 - String(millis % 1000).count))\(millis % 1000)"
+    }
+}
+
+extension FrameOutputStyle: ExpressibleByArgument {}
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+private func monotonicClock() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads standard input line by line as it arrives, for commands that sit in a pipe
+/// (`devkit symbolicate`): each read(2) chunk's complete lines are handed over, then
+/// `chunkDone` runs (so output can be flushed before blocking for more input).
+enum LineInput {
+    static func forEachLine(_ body: (Substring, Int) -> Void, chunkDone: () -> Void) {
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var lineNumber = 0
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { break }
+            pending.append(contentsOf: chunk[0..<n])
+            var start = 0
+            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                lineNumber += 1
+                body(Substring(decoding: pending[start..<newline], as: UTF8.self), lineNumber)
+                start = newline + 1
+            }
+            pending.removeFirst(start)
+            chunkDone()
+        }
+        if !pending.isEmpty {
+            lineNumber += 1
+            body(Substring(decoding: pending, as: UTF8.self), lineNumber)
+        }
+        chunkDone()
+    }
+}
+
+/// Output collected and written in large pieces (one write(2) per `flush`).
+struct OutputBuffer {
+    private var bytes: [UInt8] = []
+
+    mutating func append(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+        if bytes.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        guard !bytes.isEmpty else { return }
+        try? FileHandleOutput.standardOutput(bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
+}

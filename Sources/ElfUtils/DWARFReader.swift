@@ -1,0 +1,164 @@
+/// One row of a unit's line table.
+public struct DWARFLineRow: Sendable, Equatable {
+    public var address: UInt64
+    /// Index into `DWARFUnit.files`, or -1 when libdw could not say.
+    public var file: Int32
+    public var line: UInt32
+    /// 0 when the producer gave no column.
+    public var column: UInt32
+    /// `DW_LNE_end_sequence`: the address is one past the sequence's last byte.
+    public var isEndSequence: Bool
+}
+
+/// A function or inlined call with code: `DW_TAG_subprogram` (depth 0) or
+/// `DW_TAG_inlined_subroutine` (depth 1 inside a function, 2 inside that, …).
+public struct DWARFSubroutine: Sendable, Equatable {
+    /// Linkage (mangled) name if the DWARF has one, else `DW_AT_name`; nil if neither.
+    public var name: String?
+    /// Nesting among subroutines: 0 for a function, n for a call inlined n levels deep.
+    public var depth: Int
+    /// The subroutine's address ranges: indices into `DWARFUnit.ranges`.
+    public var ranges: Range<Int>
+    /// For an inlined call: where it was called from (`DW_AT_call_file` as an index into
+    /// `DWARFUnit.files`, `DW_AT_call_line`, `DW_AT_call_column`); nil/0 for functions.
+    public var callFile: Int?
+    public var callLine: UInt32
+    public var callColumn: UInt32
+}
+
+/// What a compilation unit contributes to symbolication.
+public struct DWARFUnit: Sendable {
+    /// DWARF version of the unit header (2–5).
+    public var version: Int
+    /// The unit's `DW_AT_name`.
+    public var name: String?
+    /// The unit's `DW_AT_comp_dir`: relative file names are relative to it.
+    public var compilationDirectory: String?
+    /// File names of the unit's line table, joined with their directories by libdw.
+    public var files: [String]
+    /// The line table, sorted by address within each sequence.
+    public var lineRows: [DWARFLineRow]
+    /// Functions and inlined calls in DIE order (a parent before its children).
+    public var subroutines: [DWARFSubroutine]
+    /// Address ranges `start..<end` of `subroutines`.
+    public var ranges: [(start: UInt64, end: UInt64)]
+}
+
+/// DWARF of one ELF image, read through libdw.
+///
+/// The image bytes are handed to libelf with `elf_memory`; `owner` must keep them alive
+/// and unchanged as long as the reader exists. libdw decompresses `SHF_COMPRESSED` and
+/// `.zdebug` sections itself.
+public final class DWARFReader {
+    private let handle: DWHandle
+    /// Names of abstract origins, by DIE offset: inlined copies of one function look its name
+    /// up once.
+    private var originNames: [UInt64: String?] = [:]
+
+    public init(image: UnsafeRawBufferPointer, owner: AnyObject) throws(DWError) {
+        handle = try DWHandle.open(image: image, owner: owner)
+    }
+
+    /// Calls `body` with each compilation or partial unit, in `.debug_info` order. Type units
+    /// are skipped (they hold no code).
+    public func forEachUnit(_ body: (DWARFUnit) -> Void) throws(DWError) {
+        var cursor = DWHandle.UnitCursor()
+        while let (die, version, unitType) = try handle.nextUnit(&cursor) {
+            guard unitType == DWHandle.compileUnitType || unitType == DWHandle.partialUnitType else { continue }
+            var cu = die
+            var unit = DWARFUnit(version: version, name: handle.string(DWHandle.Attribute.name, of: &cu),
+                                 compilationDirectory: handle.string(DWHandle.Attribute.compilationDirectory, of: &cu),
+                                 files: handle.files(of: &cu), lineRows: [], subroutines: [], ranges: [])
+            readLines(&cu, into: &unit)
+            readSubroutines(&cu, into: &unit)
+            body(unit)
+        }
+    }
+
+    private func readLines(_ cu: inout DIE, into unit: inout DWARFUnit) {
+        // A unit without a line table (no DW_AT_stmt_list) is normal: no rows.
+        guard let lines = try? handle.lines(of: &cu) else { return }
+        unit.lineRows.reserveCapacity(lines.count)
+        for index in 0..<lines.count {
+            guard let row = handle.row(index, of: lines) else { continue }
+            unit.lineRows.append(DWARFLineRow(
+                address: row.address, file: Int32(clamping: row.file),
+                line: UInt32(clamping: row.line), column: UInt32(clamping: row.column), isEndSequence: row.endSequence))
+        }
+    }
+
+    /// Walks the DIE tree without recursion (a corrupt file's nesting cannot exhaust the stack),
+    /// descending only into DIEs that can contain code: functions, inlined calls, blocks,
+    /// namespaces and modules. Types and variables are skipped with their children.
+    private func readSubroutines(_ cu: inout DIE, into unit: inout DWARFUnit) {
+        guard var die = handle.child(of: &cu) else { return }
+        // For each open level: the parent DIE and the subroutine depth of its children.
+        var stack: [(parent: DIE, childDepth: Int)] = []
+        var depth = 0
+        var ranges: [(UInt64, UInt64)] = []
+        while true {
+            let tag = handle.tag(&die)
+            var descend = false
+            var childDepth = depth
+            switch tag {
+            case DWHandle.Tag.subprogram, DWHandle.Tag.inlinedSubroutine:
+                ranges.removeAll(keepingCapacity: true)
+                // Declarations and abstract instances have no ranges and no code below them.
+                if handle.appendRanges(of: &die, to: &ranges) {
+                    let inlined = tag == DWHandle.Tag.inlinedSubroutine
+                    let level = inlined ? depth : 0
+                    record(&die, inlined: inlined, depth: level, ranges: ranges, into: &unit)
+                    descend = true
+                    childDepth = level + 1
+                }
+            case DWHandle.Tag.lexicalBlock, DWHandle.Tag.tryBlock, DWHandle.Tag.catchBlock:
+                descend = depth > 0
+            case DWHandle.Tag.namespace, DWHandle.Tag.module, DWHandle.Tag.structure, DWHandle.Tag.classType, DWHandle.Tag.union:
+                // Class types only matter outside functions (C++/Swift methods defined inside).
+                descend = depth == 0
+            default:
+                descend = false
+            }
+            if descend, let child = handle.child(of: &die) {
+                stack.append((die, depth))
+                depth = childDepth
+                die = child
+                continue
+            }
+            // Next sibling, or climb until a level has one.
+            while true {
+                if let next = handle.sibling(of: &die) {
+                    die = next
+                    break
+                }
+                guard let level = stack.popLast() else { return }
+                die = level.parent
+                depth = level.childDepth
+            }
+        }
+    }
+
+    private func record(_ die: inout DIE, inlined: Bool, depth: Int, ranges: [(UInt64, UInt64)], into unit: inout DWARFUnit) {
+        let name: String?
+        if let origin = handle.abstractOrigin(of: &die) {
+            if let cached = originNames[origin] {
+                name = cached
+            } else {
+                name = handle.linkageOrName(of: &die)
+                originNames[origin] = name
+            }
+        } else {
+            name = handle.linkageOrName(of: &die)
+        }
+        let first = unit.ranges.count
+        for range in ranges where range.0 < range.1 { unit.ranges.append((range.0, range.1)) }
+        var subroutine = DWARFSubroutine(name: name, depth: depth, ranges: first..<unit.ranges.count,
+                                         callFile: nil, callLine: 0, callColumn: 0)
+        if inlined {
+            subroutine.callFile = handle.unsigned(DWHandle.Attribute.callFile, of: &die).flatMap { Int(exactly: $0) }
+            subroutine.callLine = UInt32(clamping: handle.unsigned(DWHandle.Attribute.callLine, of: &die) ?? 0)
+            subroutine.callColumn = UInt32(clamping: handle.unsigned(DWHandle.Attribute.callColumn, of: &die) ?? 0)
+        }
+        unit.subroutines.append(subroutine)
+    }
+}

@@ -1,0 +1,232 @@
+internal import CLibDW
+
+// Every libdw and libelf call devkit makes goes through this file (STYLE.md §3): the one
+// place that knows the C types, the return-code conventions, and how errors are captured.
+
+/// A debugging information entry, by value (libdw's `Dwarf_Die`, valid while its `Dwarf` lives).
+struct DIE {
+    fileprivate var raw = Dwarf_Die()
+}
+
+/// An opened ELF image and its DWARF: `Elf *` plus `Dwarf *`.
+final class DWHandle {
+    fileprivate let elf: OpaquePointer
+    fileprivate let dwarf: OpaquePointer
+    /// Kept so an in-memory image (`elf_memory`) outlives the handles built on it.
+    private let keepAlive: AnyObject?
+
+    private init(elf: OpaquePointer, dwarf: OpaquePointer, keepAlive: AnyObject?) {
+        self.elf = elf
+        self.dwarf = dwarf
+        self.keepAlive = keepAlive
+    }
+
+    deinit {
+        dwarf_end(dwarf)
+        elf_end(elf)
+    }
+
+    /// `elf_memory` + `dwarf_begin_elf` over bytes that `owner` keeps alive and unchanged.
+    static func open(image: UnsafeRawBufferPointer, owner: AnyObject) throws(DWError) -> DWHandle {
+        _ = elf_version(UInt32(EV_CURRENT))
+        guard let base = image.baseAddress, image.count > 0 else {
+            throw DWError(library: .libelf, code: 0, message: "empty image", operation: "elf_memory")
+        }
+        guard let elf = elf_memory(UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: CChar.self)), image.count) else {
+            throw elfError("elf_memory")
+        }
+        guard let dwarf = dwarf_begin_elf(elf, DWARF_C_READ, nil) else {
+            let error = dwarfError("dwarf_begin_elf")
+            elf_end(elf)
+            throw error
+        }
+        return DWHandle(elf: elf, dwarf: dwarf, keepAlive: owner)
+    }
+
+    // MARK: units
+
+    /// Unit-walk state for `dwarf_get_units`.
+    struct UnitCursor { fileprivate var cu: OpaquePointer? = nil }
+
+    /// The next compilation unit after `cursor` (`dwarf_get_units`): its DIE, DWARF version and
+    /// `DW_UT_*` type; nil at the end.
+    func nextUnit(_ cursor: inout UnitCursor) throws(DWError) -> (die: DIE, version: Int, unitType: UInt8)? {
+        var next: OpaquePointer?
+        var version: Dwarf_Half = 0
+        var unitType: UInt8 = 0
+        var die = DIE()
+        let rc = dwarf_get_units(dwarf, cursor.cu, &next, &version, &unitType, &die.raw, nil)
+        if rc == 1 { return nil }
+        guard rc == 0 else { throw Self.dwarfError("dwarf_get_units") }
+        cursor.cu = next
+        return (die, Int(version), unitType)
+    }
+
+    static let compileUnitType = UInt8(DW_UT_compile)
+    static let partialUnitType = UInt8(DW_UT_partial)
+
+    // MARK: line tables
+
+    /// The unit's line table (`dwarf_getsrclines`), sorted by address by libdw.
+    struct Lines {
+        fileprivate let raw: OpaquePointer?
+        let count: Int
+    }
+
+    func lines(of cu: inout DIE) throws(DWError) -> Lines {
+        var lines: OpaquePointer?
+        var count = 0
+        guard dwarf_getsrclines(&cu.raw, &lines, &count) == 0 else { throw Self.dwarfError("dwarf_getsrclines") }
+        return Lines(raw: lines, count: count)
+    }
+
+    /// Row `index` of `lines`: address, file index (into `files(of:)`), line, column, end of sequence.
+    func row(_ index: Int, of lines: Lines) -> (address: UInt64, file: Int, line: Int32, column: Int32, endSequence: Bool)? {
+        guard let line = dwarf_onesrcline(lines.raw, index) else { return nil }
+        var address: Dwarf_Addr = 0
+        var number: Int32 = 0
+        var column: Int32 = 0
+        var end = false
+        var files: OpaquePointer?
+        var file = 0
+        guard dwarf_lineaddr(line, &address) == 0 else { return nil }
+        _ = dwarf_lineno(line, &number)
+        _ = dwarf_linecol(line, &column)
+        _ = dwarf_lineendsequence(line, &end)
+        if dwarf_line_file(line, &files, &file) != 0 { file = -1 }
+        return (address, file, number, column, end)
+    }
+
+    /// The unit's file names (`dwarf_getsrcfiles` + `dwarf_filesrc`), as libdw joins them with
+    /// their directory; "" for an entry libdw cannot name.
+    func files(of cu: inout DIE) -> [String] {
+        var files: OpaquePointer?
+        var count = 0
+        guard dwarf_getsrcfiles(&cu.raw, &files, &count) == 0 else { return [] }
+        var names: [String] = []
+        names.reserveCapacity(min(count, 1 << 20))
+        for index in 0..<count {
+            if let name = dwarf_filesrc(files, index, nil, nil) { names.append(String(cString: name)) } else { names.append("") }
+        }
+        return names
+    }
+
+    // MARK: DIE tree
+
+    /// `dwarf_child`: the first child, or nil.
+    func child(of die: inout DIE) -> DIE? {
+        var result = DIE()
+        return dwarf_child(&die.raw, &result.raw) == 0 ? result : nil
+    }
+
+    /// `dwarf_siblingof`: the next sibling, or nil (also on error: the walk ends there).
+    func sibling(of die: inout DIE) -> DIE? {
+        var result = DIE()
+        return dwarf_siblingof(&die.raw, &result.raw) == 0 ? result : nil
+    }
+
+    /// `dwarf_tag`.
+    func tag(_ die: inout DIE) -> Int32 { dwarf_tag(&die.raw) }
+
+    /// `dwarf_dieoffset`: the DIE's offset in `.debug_info`.
+    func offset(_ die: inout DIE) -> UInt64 { dwarf_dieoffset(&die.raw) }
+
+    /// The address ranges of a DIE (`dwarf_ranges`: `DW_AT_low_pc`/`high_pc` or `DW_AT_ranges`),
+    /// appended to `ranges`. Returns false if the DIE has none.
+    func appendRanges(of die: inout DIE, to ranges: inout [(UInt64, UInt64)]) -> Bool {
+        var offset = 0
+        var base: Dwarf_Addr = 0
+        var start: Dwarf_Addr = 0
+        var end: Dwarf_Addr = 0
+        var found = false
+        var guardCount = 0
+        while true {
+            offset = dwarf_ranges(&die.raw, offset, &base, &start, &end)
+            if offset <= 0 { break }
+            ranges.append((start, end))
+            found = true
+            guardCount += 1
+            if guardCount > 1 << 20 { break }  // a corrupt range list cannot make us loop forever
+        }
+        return found
+    }
+
+    /// The offset of the DIE named by `DW_AT_abstract_origin`, if any.
+    func abstractOrigin(of die: inout DIE) -> UInt64? {
+        var attribute = Dwarf_Attribute()
+        guard dwarf_attr(&die.raw, UInt32(DW_AT_abstract_origin), &attribute) != nil else { return nil }
+        var target = Dwarf_Die()
+        guard dwarf_formref_die(&attribute, &target) != nil else { return nil }
+        return dwarf_dieoffset(&target)
+    }
+
+    /// The name a symbolizer shows: `DW_AT_linkage_name` (or `DW_AT_MIPS_linkage_name`) if
+    /// present, else `DW_AT_name`, following `DW_AT_abstract_origin` and `DW_AT_specification`
+    /// (`dwarf_attr_integrate`).
+    func linkageOrName(of die: inout DIE) -> String? {
+        var attribute = Dwarf_Attribute()
+        for name in [DW_AT_linkage_name, DW_AT_MIPS_linkage_name] {
+            if dwarf_attr_integrate(&die.raw, UInt32(name), &attribute) != nil, let text = dwarf_formstring(&attribute) {
+                return String(cString: text)
+            }
+        }
+        if let text = dwarf_diename(&die.raw) { return String(cString: text) }
+        return nil
+    }
+
+    /// An unsigned constant attribute (`dwarf_attr` + `dwarf_formudata`).
+    func unsigned(_ attributeName: Int32, of die: inout DIE) -> UInt64? {
+        var attribute = Dwarf_Attribute()
+        guard dwarf_attr(&die.raw, UInt32(attributeName), &attribute) != nil else { return nil }
+        var value: Dwarf_Word = 0
+        guard dwarf_formudata(&attribute, &value) == 0 else { return nil }
+        return value
+    }
+
+    /// A string attribute of the DIE itself (`dwarf_attr` + `dwarf_formstring`).
+    func string(_ attributeName: Int32, of die: inout DIE) -> String? {
+        var attribute = Dwarf_Attribute()
+        guard dwarf_attr(&die.raw, UInt32(attributeName), &attribute) != nil, let text = dwarf_formstring(&attribute) else { return nil }
+        return String(cString: text)
+    }
+
+    // MARK: constants (DW_TAG_*, DW_AT_*)
+
+    enum Tag {
+        static let compileUnit = Int32(DW_TAG_compile_unit)
+        static let partialUnit = Int32(DW_TAG_partial_unit)
+        static let subprogram = Int32(DW_TAG_subprogram)
+        static let inlinedSubroutine = Int32(DW_TAG_inlined_subroutine)
+        static let lexicalBlock = Int32(DW_TAG_lexical_block)
+        static let namespace = Int32(DW_TAG_namespace)
+        static let module = Int32(DW_TAG_module)
+        static let tryBlock = Int32(DW_TAG_try_block)
+        static let catchBlock = Int32(DW_TAG_catch_block)
+        static let structure = Int32(DW_TAG_structure_type)
+        static let classType = Int32(DW_TAG_class_type)
+        static let union = Int32(DW_TAG_union_type)
+    }
+
+    enum Attribute {
+        static let callFile = Int32(DW_AT_call_file)
+        static let callLine = Int32(DW_AT_call_line)
+        static let callColumn = Int32(DW_AT_call_column)
+        static let name = Int32(DW_AT_name)
+        static let language = Int32(DW_AT_language)
+        static let compilationDirectory = Int32(DW_AT_comp_dir)
+    }
+
+    // MARK: errors
+
+    private static func dwarfError(_ operation: String) -> DWError {
+        let code = dwarf_errno()
+        let message = dwarf_errmsg(code).map { String(cString: $0) } ?? "unknown libdw error"
+        return DWError(library: .libdw, code: code, message: message, operation: operation)
+    }
+
+    private static func elfError(_ operation: String) -> DWError {
+        let code = elf_errno()
+        let message = elf_errmsg(code).map { String(cString: $0) } ?? "unknown libelf error"
+        return DWError(library: .libelf, code: code, message: message, operation: operation)
+    }
+}

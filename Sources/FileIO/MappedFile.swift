@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file's bytes, memory-mapped read-only (copy-on-write private pages), or an owned copy.
+///
+/// Object files and symbol caches are read through this so that a 100 MB binary costs page
+/// faults for the parts actually read, not a full read(2). The mapping lives as long as the
+/// object; `bytes` must not be used after it is released.
+public final class MappedFile: @unchecked Sendable {
+    /// The whole file.
+    public let bytes: UnsafeRawBufferPointer
+    /// The path as given (`<memory>` for copies).
+    public let path: String
+    /// Size and modification time from fstat, for cache validation (0 for copies).
+    public let modificationTime: Int64
+    private let unmapLength: Int
+    private let owned: UnsafeMutableRawBufferPointer?
+
+    /// Maps `path`. An empty file gives an empty buffer.
+    public init(path: String) throws(FileIOError) {
+        self.path = path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileIOError(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileIOError(path: path, reason: String(cString: strerror(errno))) }
+        if info.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, reason: "is a directory") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw FileIOError(path: path, reason: "is not a regular file") }
+        modificationTime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        let size = Int(info.st_size)
+        owned = nil
+        guard size > 0 else {
+            bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+            unmapLength = 0
+            return
+        }
+        // PROT_WRITE + MAP_PRIVATE: libelf may be handed this memory (elf_memory takes a
+        // non-const pointer); any write it made would stay private to this process.
+        let address = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0)
+        guard let address, address != MAP_FAILED else {
+            throw FileIOError(path: path, reason: "cannot map: \(String(cString: strerror(errno)))")
+        }
+        bytes = UnsafeRawBufferPointer(start: address, count: size)
+        unmapLength = size
+    }
+
+    /// An owned copy of `contents` (tests, stdin, fuzzing), presented like a mapped file.
+    public init(copying contents: some Collection<UInt8>, path: String = "<memory>") {
+        self.path = path
+        modificationTime = 0
+        unmapLength = 0
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(contents.count, 1), alignment: 16)
+        _ = buffer.initializeMemory(as: UInt8.self, from: contents)
+        owned = buffer
+        bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<contents.count])
+    }
+
+    deinit {
+        if let owned { owned.deallocate() }
+        if unmapLength > 0, let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), unmapLength) }
+    }
+}

@@ -1,0 +1,280 @@
+import ElfUtils
+import ObjectFile
+
+/// The per-image symbolication index (STYLE.md §8): flat arrays of fixed-size records,
+/// sorted once and binary-searched, with every string in one blob.
+///
+/// - `lines`: every line-table row of every unit, sequences ordered by start address;
+///   the row for an address is the last one at or before it (none if that is an end of
+///   sequence).
+/// - `ranges`: code ranges of functions (depth 0) and inlined calls (depth 1, 2, …), sorted
+///   by (depth, start); `depthStarts[d]` is where depth `d` begins. Each record keeps the
+///   largest end among records of its depth up to itself, so a search for the ranges
+///   containing an address is one binary search plus a scan that stops as soon as no earlier
+///   range can reach the address (gimli's addr2line does the same).
+/// - `subroutines`: name and call site of each function or inlined call.
+/// - `symbols`: symbol-table functions sorted by address, for code without DWARF.
+struct AddressIndex: Sendable {
+    struct LineRecord: Sendable {
+        var address: UInt64
+        var file: UInt32       // string id
+        var line: UInt32
+        var column: UInt32
+        var flags: UInt32      // bit 0: end of sequence
+    }
+    struct RangeRecord: Sendable {
+        var start: UInt64
+        var end: UInt64
+        var maxEnd: UInt64
+        var subroutine: UInt32
+        var reserved: UInt32 = 0
+    }
+    struct SubroutineRecord: Sendable {
+        var name: UInt32       // string id, or `StringTable.none`
+        var callFile: UInt32   // string id, or `StringTable.none`
+        var callLine: UInt32
+        var callColumn: UInt32
+    }
+    struct SymbolRecord: Sendable {
+        var start: UInt64
+        var end: UInt64
+        var name: UInt32
+        /// For a local symbol, the `STT_FILE` symbol before it (its source file), else `StringTable.none`.
+        var file: UInt32
+    }
+
+    var lines: [LineRecord] = []
+    var ranges: [RangeRecord] = []
+    var depthStarts: [UInt32] = [0]
+    var subroutines: [SubroutineRecord] = []
+    var symbols: [SymbolRecord] = []
+    var strings = StringTable()
+
+    static let endSequenceFlag: UInt32 = 1
+    /// The row directly follows an end of sequence at the same address (see `add(_:)`).
+    static let afterEndFlag: UInt32 = 2
+
+    // MARK: lookup
+
+    /// The line row covering `address`, if any.
+    func line(at address: UInt64) -> LineRecord? {
+        // Last row with row.address <= address.
+        var low = 0, high = lines.count
+        while low < high {
+            let mid = (low + high) / 2
+            if lines[mid].address <= address { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0 else { return nil }
+        let row = lines[low - 1]
+        return row.flags & Self.endSequenceFlag == 0 ? row : nil
+    }
+
+    /// Subroutines containing `address`, outermost (the function) first.
+    func subroutineChain(at address: UInt64) -> [UInt32] {
+        var chain: [UInt32] = []
+        for depth in 0..<(depthStarts.count - 1) {
+            let lower = Int(depthStarts[depth]), upper = Int(depthStarts[depth + 1])
+            var low = lower, high = upper
+            while low < high {
+                let mid = (low + high) / 2
+                if ranges[mid].start <= address { low = mid + 1 } else { high = mid }
+            }
+            var found: UInt32?
+            var index = low - 1
+            while index >= lower, ranges[index].maxEnd > address {
+                if ranges[index].end > address { found = ranges[index].subroutine; break }
+                index -= 1
+            }
+            guard let found else { break }
+            chain.append(found)
+        }
+        return chain
+    }
+
+    /// The symbol-table function containing `address`.
+    func symbol(at address: UInt64) -> SymbolRecord? {
+        var low = 0, high = symbols.count
+        while low < high {
+            let mid = (low + high) / 2
+            if symbols[mid].start <= address { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0 else { return nil }
+        let symbol = symbols[low - 1]
+        return address < symbol.end ? symbol : nil
+    }
+}
+
+/// Strings stored once in one byte blob; an id is an index into `spans`.
+struct StringTable: Sendable {
+    var blob: [UInt8] = []
+    /// (offset, length) of each string in `blob`.
+    var spans: [(offset: UInt32, length: UInt32)] = []
+    static let none = UInt32.max
+
+    func string(_ id: UInt32) -> String? {
+        guard id != Self.none, Int(id) < spans.count else { return nil }
+        let span = spans[Int(id)]
+        return blob.withUnsafeBufferPointer { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(span.offset)..<Int(span.offset + span.length)]), as: UTF8.self)
+        }
+    }
+}
+
+/// Builds an `AddressIndex` from DWARF units and symbols; strings are interned on the way.
+struct AddressIndexBuilder {
+    private var index = AddressIndex()
+    private var interned: [String: UInt32] = [:]
+    private var pendingRanges: [(depth: Int, start: UInt64, end: UInt64, subroutine: UInt32)] = []
+    private var sequences: [(start: UInt64, rows: [AddressIndex.LineRecord])] = []
+    /// Address ranges of code sections: ranges outside are discarded (linkers leave the
+    /// DWARF of dropped functions in place with address 0 or -1, "tombstones").
+    private let codeRanges: [(UInt64, UInt64)]
+
+    init(codeRanges: [(UInt64, UInt64)]) {
+        self.codeRanges = codeRanges.sorted { $0.0 < $1.0 }
+    }
+
+    private func isCode(_ address: UInt64) -> Bool {
+        if codeRanges.isEmpty { return address != 0 && address < UInt64.max - 1 }
+        return codeRanges.contains { $0.0 <= address && address < $0.1 }
+    }
+
+    mutating func intern(_ string: String) -> UInt32 {
+        if let id = interned[string] { return id }
+        let id = UInt32(index.strings.spans.count)
+        let offset = UInt32(clamping: index.strings.blob.count)
+        index.strings.blob.append(contentsOf: string.utf8)
+        index.strings.spans.append((offset, UInt32(clamping: string.utf8.count)))
+        interned[string] = id
+        return id
+    }
+
+    mutating func add(_ unit: DWARFUnit) {
+        var fileIDs: [UInt32] = []
+        fileIDs.reserveCapacity(unit.files.count)
+        for file in unit.files {
+            // A relative name is relative to the unit's compilation directory (libdw leaves
+            // DWARF 5 names relative when their directory entry is).
+            var path = file
+            if !path.hasPrefix("/"), !path.isEmpty, !path.hasPrefix("<"), let directory = unit.compilationDirectory, !directory.isEmpty {
+                path = directory + "/" + path
+            }
+            fileIDs.append(intern(Self.normalizedPath(path)))
+        }
+        func fileID(_ index: Int) -> UInt32 { index >= 0 && index < fileIDs.count ? fileIDs[index] : StringTable.none }
+
+        // Line rows: split into sequences (each ends with an end-of-sequence row).
+        var current: [AddressIndex.LineRecord] = []
+        var previous: DWARFLineRow?
+        for row in unit.lineRows {
+            var flags = row.isEndSequence ? AddressIndex.endSequenceFlag : 0
+            // libdw sorts a sequence's end before other rows at the same address, so a row
+            // there either starts the next sequence or is a zero-length last row of the one
+            // that just ended; `frames(at:)` decides by whether a function covers the address.
+            if !row.isEndSequence, let previous, previous.isEndSequence, previous.address == row.address {
+                flags |= AddressIndex.afterEndFlag
+            }
+            previous = row
+            current.append(AddressIndex.LineRecord(
+                address: row.address, file: fileID(Int(row.file)), line: row.line, column: row.column, flags: flags))
+            if row.isEndSequence {
+                if let first = current.first, isCode(first.address) { sequences.append((first.address, current)) }
+                current.removeAll(keepingCapacity: true)
+            }
+        }
+
+        for subroutine in unit.subroutines {
+            var kept = false
+            let id = UInt32(index.subroutines.count)
+            for range in unit.ranges[subroutine.ranges] where isCode(range.start) {
+                pendingRanges.append((subroutine.depth, range.start, range.end, id))
+                kept = true
+            }
+            guard kept else { continue }
+            index.subroutines.append(AddressIndex.SubroutineRecord(
+                name: subroutine.name.map { intern($0) } ?? StringTable.none,
+                callFile: subroutine.callFile.map { fileID($0) } ?? StringTable.none,
+                callLine: subroutine.callLine, callColumn: subroutine.callColumn))
+        }
+    }
+
+    /// libdw joins directory and name with a "/" even when the directory ends in one
+    /// ("/" + "<compiler-generated>" → "//<compiler-generated>"); llvm-symbolizer does not.
+    static func normalizedPath(_ path: String) -> String {
+        guard path.utf8.count > 1, path.contains("//") else { return path }
+        var result = ""
+        var lastWasSlash = false
+        for character in path {
+            if character == "/" {
+                if lastWasSlash { continue }
+                lastWasSlash = true
+            } else {
+                lastWasSlash = false
+            }
+            result.append(character)
+        }
+        return result
+    }
+
+    mutating func add(symbols: [ELFSymbol]) {
+        var records: [AddressIndex.SymbolRecord] = []
+        var currentFile = StringTable.none
+        for symbol in symbols {
+            // Local symbols follow the STT_FILE symbol of their translation unit.
+            if symbol.type == ELFSymbol.fileType {
+                currentFile = symbol.name.isEmpty ? StringTable.none : intern(symbol.name)
+                continue
+            }
+            guard symbol.isDefinedFunction, !symbol.name.isEmpty, isCode(symbol.value) else { continue }
+            let file = symbol.binding == ELFSymbol.localBinding ? currentFile : StringTable.none
+            records.append(AddressIndex.SymbolRecord(start: symbol.value, end: symbol.size, name: intern(symbol.name), file: file))
+        }
+        // Sorted by start; among aliases at one address, prefer the one with a size, then a
+        // global one (as llvm-symbolizer does).
+        records.sort { ($0.start, $0.end) < ($1.start, $1.end) }
+        var unique: [AddressIndex.SymbolRecord] = []
+        unique.reserveCapacity(records.count)
+        for record in records {
+            if let last = unique.last, last.start == record.start {
+                if record.end >= last.end { unique[unique.count - 1] = record }
+            } else {
+                unique.append(record)
+            }
+        }
+        // `end` held the size: a symbol without one reaches the next symbol or the end of its code section.
+        for i in unique.indices {
+            let size = unique[i].end
+            if size > 0 {
+                unique[i].end = unique[i].start &+ size
+            } else {
+                let sectionEnd = codeRanges.first { $0.0 <= unique[i].start && unique[i].start < $0.1 }?.1 ?? unique[i].start &+ 1
+                unique[i].end = i + 1 < unique.count ? min(unique[i + 1].start, sectionEnd) : sectionEnd
+            }
+        }
+        index.symbols = unique
+    }
+
+    consuming func finish() -> AddressIndex {
+        sequences.sort { $0.start < $1.start }
+        index.lines.reserveCapacity(sequences.reduce(0) { $0 + $1.rows.count })
+        for sequence in sequences { index.lines.append(contentsOf: sequence.rows) }
+        sequences = []
+
+        pendingRanges.sort { ($0.depth, $0.start) < ($1.depth, $1.start) }
+        index.ranges.reserveCapacity(pendingRanges.count)
+        index.depthStarts = [0]
+        var depth = 0
+        var maxEnd: UInt64 = 0
+        for range in pendingRanges {
+            while range.depth > depth {
+                index.depthStarts.append(UInt32(index.ranges.count))
+                depth += 1
+                maxEnd = 0
+            }
+            maxEnd = max(maxEnd, range.end)
+            index.ranges.append(AddressIndex.RangeRecord(start: range.start, end: range.end, maxEnd: maxEnd, subroutine: range.subroutine))
+        }
+        if !index.ranges.isEmpty { index.depthStarts.append(UInt32(index.ranges.count)) }
+        return index
+    }
+}

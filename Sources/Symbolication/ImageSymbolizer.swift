@@ -1,0 +1,240 @@
+import BinaryReading
+import ElfUtils
+import FileIO
+import ObjectFile
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How to open an image for symbolication.
+public struct SymbolicationOptions: Sendable {
+    /// Demangle Swift and C++ names (default true).
+    public var demangle = true
+    /// Extra directories searched for separate debug files (`--debug-dir`), before `/usr/lib/debug`.
+    public var debugDirectories: [String] = []
+    /// The build-id or UUID the caller expects (hex, dashes allowed). A different or missing
+    /// one is refused with `.identifierMismatch` unless `allowIdentifierMismatch`.
+    public var expectedIdentifier: String?
+    /// Symbolicate anyway when the identifier differs; frames are then marked unverified
+    /// (`ImageSymbolizer.isVerified` is false).
+    public var allowIdentifierMismatch = false
+
+    public init() {}
+}
+
+/// Symbolicates addresses of one image (executable or shared library).
+///
+/// Opening reads the object file, finds its DWARF (in the file, or a separate debug file by
+/// build-id or `.gnu_debuglink`), checks the identity the caller expects, and builds an
+/// `AddressIndex` once; every lookup after that is a few binary searches. Safe to share
+/// between threads.
+///
+/// ```swift
+/// let image = try ImageSymbolizer(path: "/usr/bin/python3.11d")
+/// for frame in try image.frames(at: 0x4a3b10) { print(frame.function ?? "??", frame.line) }
+/// ```
+public final class ImageSymbolizer: Sendable {
+    /// The image as given.
+    public let path: String
+    /// The file the DWARF was read from (the image or its separate debug file); nil without DWARF.
+    public let debugInfoPath: String?
+    /// The image's GNU build-id (lowercase hex), if it has one.
+    public let identifier: String?
+    /// False when the caller's expected identifier differed and `allowIdentifierMismatch` was set.
+    public let isVerified: Bool
+    /// The lowest `PT_LOAD` address: a runtime address minus the load address plus this is a
+    /// file address.
+    public let imageBase: UInt64
+    /// How the index was obtained.
+    public let statistics: Statistics
+
+    public struct Statistics: Sendable {
+        /// Seconds spent reading DWARF and building (or loading) the index.
+        public var indexSeconds: Double
+        public var lineRows: Int
+        public var subroutines: Int
+        public var symbols: Int
+        /// True when the index came from the on-disk cache.
+        public var cacheHit: Bool
+    }
+
+    private let index: AddressIndex
+    private let demangler: Demangler?
+    private let demangled = Mutex<[UInt32: String]>([:])
+
+    public convenience init(path: String, options: SymbolicationOptions = SymbolicationOptions()) throws(SymbolicationError) {
+        let started = monotonicSeconds()
+        let file: MappedFile
+        do { file = try MappedFile(path: path) } catch {
+            throw SymbolicationError(kind: .unreadable, path: path, message: error.reason)
+        }
+        try self.init(file: file, options: options, started: started)
+    }
+
+    /// Symbolicates an image already in memory (`file.path` names it in errors and is where
+    /// a debuglink is looked for).
+    public convenience init(file: MappedFile, options: SymbolicationOptions = SymbolicationOptions()) throws(SymbolicationError) {
+        try self.init(file: file, options: options, started: monotonicSeconds())
+    }
+
+    private init(file: MappedFile, options: SymbolicationOptions, started: Double) throws(SymbolicationError) {
+        let path = file.path
+        self.path = path
+        let image = try Self.parseELF(file)
+        var buildID: [UInt8]?
+        do { buildID = try image.buildID() } catch { throw .malformed(error, path: path) }
+        identifier = buildID.map(hexString)
+        isVerified = try Self.checkIdentity(identifier, options: options, path: path)
+        imageBase = image.segments.filter { $0.type == ELFSegment.loadType }.map(\.virtualAddress).min() ?? 0
+
+        // DWARF: in the image, else a separate debug file that matches it.
+        var debugImage: ELFFile? = image.hasDWARF ? image : nil
+        if debugImage == nil {
+            debugImage = try Self.separateDebugFile(for: image, path: path, buildID: buildID, directories: options.debugDirectories)
+        }
+        debugInfoPath = debugImage?.file.path
+
+        // Code ranges come from the image's executable sections (the debug file's have the same addresses).
+        let codeRanges = image.sections.filter { $0.isAllocated && $0.isExecutable && $0.size > 0 }
+            .map { ($0.address, $0.address &+ $0.size) }
+        var builder = AddressIndexBuilder(codeRanges: codeRanges)
+        if let debugImage {
+            do {
+                let reader = try DWARFReader(image: debugImage.file.bytes, owner: debugImage.file)
+                try reader.forEachUnit { builder.add($0) }
+            } catch {
+                throw .debugInfo(error, path: debugImage.file.path)
+            }
+        }
+        do {
+            var symbols = try image.symbols()
+            if symbols.isEmpty || !image.sections.contains(where: { $0.type == ELFSection.symbolTableType }),
+               let debugImage, debugImage.file !== image.file {
+                let debugSymbols = try debugImage.symbols()
+                if !debugSymbols.isEmpty { symbols = debugSymbols }
+            }
+            builder.add(symbols: symbols)
+        } catch {
+            throw .malformed(error, path: path)
+        }
+        index = builder.finish()
+        demangler = options.demangle ? Demangler() : nil
+        statistics = Statistics(indexSeconds: monotonicSeconds() - started, lineRows: index.lines.count,
+                                subroutines: index.subroutines.count, symbols: index.symbols.count, cacheHit: false)
+    }
+
+    /// The file address for a runtime address of an image loaded at `loadAddress`.
+    public func fileAddress(runtimeAddress: UInt64, loadAddress: UInt64) -> UInt64 {
+        runtimeAddress &- loadAddress &+ imageBase
+    }
+
+    /// The frames at `fileAddress`, innermost inlined function first. An address that nothing
+    /// describes gives one frame with `source == .unknown`.
+    public func frames(at fileAddress: UInt64) throws(SymbolicationError) -> [SymbolicatedFrame] {
+        var row = index.line(at: fileAddress)
+        let chain = index.subroutineChain(at: fileAddress)
+        // A row that may be the zero-length tail of an ended sequence only counts inside a function.
+        if let found = row, found.flags & AddressIndex.afterEndFlag != 0, chain.isEmpty { row = nil }
+        guard let innermost = chain.last else {
+            if let symbol = index.symbol(at: fileAddress) {
+                let file = row.flatMap { index.strings.string($0.file) } ?? index.strings.string(symbol.file)
+                return [SymbolicatedFrame(function: name(symbol.name), file: file,
+                                          line: row?.line ?? 0, column: row?.column ?? 0, isInlined: false,
+                                          source: .symbolTable, symbolAddress: symbol.start)]
+            }
+            return [SymbolicatedFrame(function: nil, file: row.flatMap { index.strings.string($0.file) },
+                                      line: row?.line ?? 0, column: row?.column ?? 0, isInlined: false,
+                                      source: row == nil ? .unknown : .debugInfo)]
+        }
+        var frames: [SymbolicatedFrame] = []
+        frames.reserveCapacity(chain.count)
+        var file = row.flatMap { index.strings.string($0.file) }
+        var line = row?.line ?? 0
+        var column = row?.column ?? 0
+        var position = chain.count - 1
+        var current = innermost
+        while true {
+            let record = index.subroutines[Int(current)]
+            var functionName = name(record.name)
+            // The outermost frame is named by the symbol table when a symbol covers the
+            // address, as llvm-symbolizer does: it names split-off parts (`main.cold`) and
+            // functions whose DWARF has no linkage name.
+            if position == 0, let symbol = index.symbol(at: fileAddress) { functionName = name(symbol.name) }
+            frames.append(SymbolicatedFrame(function: functionName, file: file, line: line, column: column,
+                                            isInlined: position > 0, source: .debugInfo))
+            guard position > 0 else { break }
+            // The caller's position is this inlined call's call site.
+            file = index.strings.string(record.callFile)
+            line = record.callLine
+            column = record.callColumn
+            position -= 1
+            current = chain[position]
+        }
+        return frames
+    }
+
+    private func name(_ id: UInt32) -> String? {
+        guard let raw = index.strings.string(id) else { return nil }
+        guard let demangler else { return raw }
+        if let cached = demangled.withLock({ $0[id] }) { return cached }
+        let result = demangler.demangle(raw)
+        demangled.withLock { $0[id] = result }
+        return result
+    }
+
+    // MARK: opening
+
+    private static func openELF(_ path: String) throws(SymbolicationError) -> ELFFile {
+        let file: MappedFile
+        do { file = try MappedFile(path: path) } catch {
+            throw SymbolicationError(kind: .unreadable, path: path, message: error.reason)
+        }
+        return try parseELF(file)
+    }
+
+    private static func parseELF(_ file: MappedFile) throws(SymbolicationError) -> ELFFile {
+        let path = file.path
+        guard ELFFile.hasMagic(file.bytes) else {
+            throw SymbolicationError(kind: .unsupportedFormat, path: path, offset: 0, message: "not an ELF file")
+        }
+        do { return try ELFFile(file) } catch { throw .malformed(error, path: path) }
+    }
+
+    private static func checkIdentity(_ actual: String?, options: SymbolicationOptions, path: String) throws(SymbolicationError) -> Bool {
+        guard let expectedText = options.expectedIdentifier else { return true }
+        guard let expected = normalizedIdentifier(expectedText) else {
+            throw SymbolicationError(kind: .identifierMismatch, path: path, message: "\"\(expectedText)\" is not a hex build-id or UUID")
+        }
+        if actual == expected { return true }
+        if options.allowIdentifierMismatch { return false }
+        throw SymbolicationError(kind: .identifierMismatch, path: path,
+                                 message: "build-id is \(actual ?? "absent"), expected \(expected); refusing to symbolicate with the wrong binary")
+    }
+
+    /// A separate debug file found by build-id or debuglink whose identity matches the image:
+    /// the same build-id, or (without one) the debuglink CRC.
+    private static func separateDebugFile(for image: ELFFile, path: String, buildID: [UInt8]?,
+                                          directories: [String]) throws(SymbolicationError) -> ELFFile? {
+        let link: (name: String, crc: UInt32)?
+        do { link = try image.debugLink() } catch { throw .malformed(error, path: path) }
+        let locator = DebugFileLocator(debugDirectories: directories)
+        for candidate in locator.candidates(binaryPath: path, buildID: buildID, debugLink: link?.name) {
+            guard let debug = try? openELF(candidate), debug.hasDWARF else { continue }
+            if let buildID {
+                guard (try? debug.buildID()) == buildID else { continue }
+            } else if let link {
+                guard crc32(debug.file.bytes) == link.crc else { continue }
+            }
+            return debug
+        }
+        return nil
+    }
+}
+
+func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}

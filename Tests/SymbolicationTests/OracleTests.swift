@@ -1,0 +1,135 @@
+import Foundation
+import Symbolication
+import Testing
+
+/// devkit's frames against `llvm-symbolizer --inlines` for every address (or every few) of
+/// binaries compiled here: function chain, file, line and column must be equal.
+///
+/// Names are compared mangled (`--no-demangle` on both sides): demanglers differ in spacing
+/// (`> >` against `>>`) and in what they accept (clang's `$_0` lambdas), which is not what
+/// this test is about. Demangling has its own tests.
+@Suite struct OracleTests {
+    struct Build: CustomStringConvertible, Sendable {
+        var source: String
+        var compiler: String
+        var flags: [String]
+        var description: String { "\(compiler) \(flags.joined(separator: " ")) \(source)" }
+    }
+
+    static let builds: [Build] = [
+        Build(source: "inline.c", compiler: "gcc", flags: ["-O2", "-g"]),
+        Build(source: "inline.c", compiler: "clang", flags: ["-O2", "-g", "-gdwarf-4"]),
+        Build(source: "inline.c", compiler: "clang", flags: ["-O2", "-g", "-gdwarf-5"]),
+        Build(source: "templates.cpp", compiler: "g++", flags: ["-O2", "-g", "-gdwarf-4"]),
+        Build(source: "templates.cpp", compiler: "g++", flags: ["-O2", "-g", "-gdwarf-5"]),
+        Build(source: "templates.cpp", compiler: "clang++", flags: ["-O2", "-g", "-gdwarf-4"]),
+        Build(source: "templates.cpp", compiler: "clang++", flags: ["-O2", "-g", "-gdwarf-5"]),
+    ]
+
+    @Test(arguments: builds)
+    func matchesLLVMSymbolizer(_ build: Build) throws {
+        guard let symbolizer = Toolchain.llvmSymbolizer else {
+            print("skipped: llvm-symbolizer not installed"); return
+        }
+        let directory = try Toolchain.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard let binary = try Toolchain.compile(build.source, compiler: build.compiler, flags: build.flags, output: "a.out", in: directory) else {
+            print("skipped: \(build.compiler) not installed"); return
+        }
+        try compareAllTextAddresses(binary, symbolizer: symbolizer, minimum: 300)
+    }
+
+    /// Split debug info: `objcopy --only-keep-debug`, `strip`, `--add-gnu-debuglink`. The
+    /// stripped binary must symbolicate exactly like the unsplit one did.
+    @Test func separateDebugFileByDebuglink() throws {
+        guard let symbolizer = Toolchain.llvmSymbolizer, let objcopy = Toolchain.find("objcopy", "llvm-objcopy") else {
+            print("skipped: llvm-symbolizer or objcopy not installed"); return
+        }
+        let directory = try Toolchain.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard let binary = try Toolchain.compile("templates.cpp", compiler: "clang++", flags: ["-O2", "-g"], output: "app", in: directory) else { return }
+        let expected = try oracle(binary, addresses: try addresses(of: binary, minimum: 300), symbolizer: symbolizer)
+        let debug = directory.appendingPathComponent("app.debug").path
+        try Toolchain.run(objcopy, ["--only-keep-debug", binary, debug])
+        try Toolchain.run(objcopy, ["--strip-debug", "--strip-unneeded", binary])
+        try Toolchain.run(objcopy, ["--add-gnu-debuglink=\(debug)", binary])
+        let image = try ImageSymbolizer(path: binary, options: mangled)
+        #expect(image.debugInfoPath == debug)
+        try expectSame(image, expected, binary: binary)
+    }
+
+    /// A separate debug file found through `--debug-dir DIR/.build-id/xx/rest.debug`.
+    @Test func separateDebugFileByBuildID() throws {
+        guard let symbolizer = Toolchain.llvmSymbolizer, let objcopy = Toolchain.find("objcopy", "llvm-objcopy") else {
+            print("skipped: llvm-symbolizer or objcopy not installed"); return
+        }
+        let directory = try Toolchain.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard let binary = try Toolchain.compile("inline.c", compiler: "clang", flags: ["-O2", "-g", "-Wl,--build-id=sha1"], output: "app", in: directory) else { return }
+        let expected = try oracle(binary, addresses: try addresses(of: binary, minimum: 100), symbolizer: symbolizer)
+        let buildID = try #require(try ImageSymbolizer(path: binary).identifier)
+        let store = directory.appendingPathComponent("debug/.build-id/\(buildID.prefix(2))")
+        try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+        let debug = store.appendingPathComponent("\(buildID.dropFirst(2)).debug").path
+        try Toolchain.run(objcopy, ["--only-keep-debug", binary, debug])
+        try Toolchain.run(objcopy, ["--strip-all", binary])
+        var options = mangled
+        options.debugDirectories = [directory.appendingPathComponent("debug").path]
+        let image = try ImageSymbolizer(path: binary, options: options)
+        #expect(image.debugInfoPath == debug)
+        try expectSame(image, expected, binary: binary)
+    }
+
+    // MARK: helpers
+
+    var mangled: SymbolicationOptions {
+        var options = SymbolicationOptions()
+        options.demangle = false
+        return options
+    }
+
+    /// Every address of .text when it is small, else an even spread of about 6000.
+    func addresses(of binary: String, minimum: Int) throws -> [UInt64] {
+        let text = try #require(try Toolchain.textSection(of: binary))
+        let step = max(1, text.size / 6000)
+        let result = Array(stride(from: text.start, to: text.start + text.size, by: Int(step)))
+        #expect(result.count >= minimum, "too few addresses in \(binary)")
+        return result
+    }
+
+    /// llvm-symbolizer's answer per address: its frames as (function, "file:line:column") text.
+    func oracle(_ binary: String, addresses: [UInt64], symbolizer: String) throws -> [String] {
+        let input = addresses.map { "0x" + String($0, radix: 16) + "\n" }.joined()
+        let output = try Toolchain.run(symbolizer, ["--inlines", "--no-demangle", "--obj", binary], stdin: input)
+        let blocks = output.stdout.components(separatedBy: "\n\n").map { $0.trimmingCharacters(in: .newlines) }
+        #expect(blocks.count >= addresses.count)
+        return Array(blocks.prefix(addresses.count))
+    }
+
+    func render(_ frames: [SymbolicatedFrame]) -> String {
+        frames.map { "\($0.function ?? "??")\n\($0.file ?? "??"):\($0.line):\($0.column)" }.joined(separator: "\n")
+    }
+
+    func compareAllTextAddresses(_ binary: String, symbolizer: String, minimum: Int) throws {
+        let list = try addresses(of: binary, minimum: minimum)
+        let expected = try oracle(binary, addresses: list, symbolizer: symbolizer)
+        try expectSame(try ImageSymbolizer(path: binary, options: mangled), expected, binary: binary, addresses: list)
+    }
+
+    func expectSame(_ image: ImageSymbolizer, _ expected: [String], binary: String, addresses list: [UInt64]? = nil) throws {
+        let list = try list ?? addresses(of: binary, minimum: 0)
+        var mismatches = 0
+        var inlinedFrames = 0
+        for (address, want) in zip(list, expected) {
+            let frames = try image.frames(at: address)
+            inlinedFrames += frames.count - 1
+            let got = render(frames)
+            if got != want {
+                mismatches += 1
+                if mismatches <= 3 { Issue.record("0x\(String(address, radix: 16)) in \(binary):\nllvm-symbolizer:\n\(want)\ndevkit:\n\(got)") }
+            }
+        }
+        #expect(mismatches == 0, "\(mismatches) of \(list.count) addresses differ")
+        #expect(inlinedFrames > 0, "the fixture should exercise inlined frames")
+    }
+}
