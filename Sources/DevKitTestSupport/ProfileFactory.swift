@@ -20,14 +20,22 @@ public final class ProfileFactory: @unchecked Sendable {
     }
 
     /// "Apple Development: Test Person (ABCDE12345)", self-signed (RSA 2048).
-    public private(set) var developer: Signer!
+    public lazy var developer: Signer = make { try selfSigned("developer", subject: developerSubject, days: 3650) }
     /// A second self-signed certificate with the developer's subject and serial but another key.
-    public private(set) var impostor: Signer!
+    public lazy var impostor: Signer = make { try selfSigned("impostor", subject: developerSubject, days: 3650) }
     /// A test root CA and a "Provisioning Profile Signing" leaf it issued.
-    public private(set) var rootCA: Signer!
-    public private(set) var profileSigner: Signer!
+    public lazy var rootCA: Signer = make { try selfSigned("root", subject: "/CN=Test Root CA/O=devkit tests", days: 3650, ca: true) }
+    public lazy var profileSigner: Signer = make { try issued("signer", subject: "/CN=Test Provisioning Profile Signing/O=devkit tests", by: rootCA) }
     /// Another root that issued nothing here.
-    public private(set) var otherRoot: Signer!
+    public lazy var otherRoot: Signer = make { try selfSigned("other-root", subject: "/CN=Other Root CA/O=devkit tests", days: 3650, ca: true) }
+
+    private var developerSubject: String { "/CN=Apple Development: Test Person (\(teamID))/OU=\(teamID)/O=Test Person/C=US" }
+
+    /// Certificates are made on first use (RSA key generation is the slow part); a failure
+    /// there is a broken test machine, reported loudly.
+    private func make(_ body: () throws -> Signer) -> Signer {
+        do { return try body() } catch { fatalError("ProfileFactory: \(error)") }
+    }
 
     public static var opensslAvailable: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")
@@ -36,11 +44,6 @@ public final class ProfileFactory: @unchecked Sendable {
     public init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("devkit-profiles-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        developer = try selfSigned("developer", subject: "/CN=Apple Development: Test Person (\(teamID))/OU=\(teamID)/O=Test Person/C=US", days: 3650)
-        impostor = try selfSigned("impostor", subject: "/CN=Apple Development: Test Person (\(teamID))/OU=\(teamID)/O=Test Person/C=US", days: 3650)
-        rootCA = try selfSigned("root", subject: "/CN=Test Root CA/O=devkit tests", days: 3650, ca: true)
-        otherRoot = try selfSigned("other-root", subject: "/CN=Other Root CA/O=devkit tests", days: 3650, ca: true)
-        profileSigner = try issued("signer", subject: "/CN=Test Provisioning Profile Signing/O=devkit tests", by: rootCA)
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
@@ -122,7 +125,7 @@ public final class ProfileFactory: @unchecked Sendable {
 
     /// `openssl cms -sign -nodetach -outform DER -binary` of `payload` (SHA-256, signed attributes).
     public func sign(_ payload: String, with signer: Signer? = nil, extra: [String] = []) throws -> [UInt8] {
-        let signer = signer ?? developer!
+        let signer = signer ?? developer
         let input = directory.appendingPathComponent(UUID().uuidString + ".plist")
         let output = directory.appendingPathComponent(UUID().uuidString + ".mobileprovision")
         try Data(payload.utf8).write(to: input)
@@ -189,5 +192,26 @@ extension Array where Element == UInt8 {
             if Array(self[start..<(start + needle.count)]) == needle { return start..<(start + needle.count) }
         }
         return nil
+    }
+}
+
+/// Runs `Scripts/fixtures/make-test-app` (an app, .ipa and hostile archives; see its header).
+public enum TestApp {
+    public static func make(in directory: URL, profile: URL?, repoRoot: URL, bundleID: String = "com.example.app", entitlementsJSON: String? = nil, fat: Bool = false) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        var arguments = ["python3", repoRoot.appendingPathComponent("Scripts/fixtures/make-test-app").path, directory.path, "--bundle-id", bundleID]
+        if let profile { arguments += ["--profile", profile.path] }
+        if let entitlementsJSON { arguments += ["--entitlements", entitlementsJSON] }
+        if fat { arguments.append("--fat") }
+        process.arguments = arguments
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw ProfileFactory.Failure(description: "make-test-app: \(String(decoding: errors, as: UTF8.self))")
+        }
     }
 }

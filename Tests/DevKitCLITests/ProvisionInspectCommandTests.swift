@@ -71,6 +71,25 @@ import Testing
         #expect(empty.stderr.contains("No such file or directory"))
     }
 
+    /// An .ipa and its .app: the embedded profile plus the binary's entitlements.
+    @Test func appAndIPA() throws {
+        guard ProfileFactory.opensslAvailable else { print("skipped: openssl not installed"); return }
+        let factory = try ProfileFactory()
+        let profile = try factory.write(try factory.sign(try factory.payload()), name: "dev.mobileprovision")
+        try TestApp.make(in: factory.directory, profile: profile, repoRoot: CLI.repoRoot)
+        let r = try CLI.run(["provision", "inspect", "--entitlements"] + Self.now + ["Demo.ipa"], cwd: factory.directory)
+        #expect(r.status == 0, "\(r.stderr)")
+        // The certificate was made just now: its dates and fingerprint change every run.
+        let stable = r.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.contains("      serial ") && !$0.contains("      SHA-1 ") }.joined(separator: "\n")
+        try CLI.assertSnapshot(stable, named: "provision-inspect-ipa.txt")
+        let app = try CLI.run(["provision", "inspect", "--entitlements"] + Self.now + ["Demo.app"], cwd: factory.directory)
+        #expect(app.stdout.replacingOccurrences(of: "Demo.app/embedded", with: "Demo.ipa!Payload/Demo.app/embedded") == r.stdout)
+        let bad = try CLI.run(["provision", "inspect", "zip-slip.ipa", "liar.ipa", "noprofile.ipa"], cwd: factory.directory)
+        #expect(bad.status == 2)
+        try CLI.assertSnapshot(bad.stderr, named: "provision-inspect-bad-ipa.txt")
+    }
+
     @Test func badNowIsAUsageError() throws {
         let r = try CLI.run(["provision", "inspect", "--now", "yesterday", "x.mobileprovision"])
         #expect(r.status == 2)

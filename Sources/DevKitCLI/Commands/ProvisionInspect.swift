@@ -41,8 +41,8 @@ extension Provision {
             for file in files {
                 do {
                     let signed = try ProfileInputs.verifiedProfile(at: file, trustRoots: roots)
-                    texts.append(report.text(signed.profile, source: signed.source))
-                    values.append(report.value(signed.profile, source: signed.source))
+                    texts.append(report.text(signed.profile, source: signed.source, app: signed.app, binary: signed.binary))
+                    values.append(report.value(signed.profile, source: signed.source, app: signed.app, binary: signed.binary))
                 } catch {
                     FileHandleOutput.standardError(error.message + "\n")
                     failed = true

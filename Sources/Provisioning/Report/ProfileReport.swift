@@ -16,7 +16,7 @@ public struct ProfileReport: Sendable {
     }
 
     /// A readable summary; `source` is the name shown on the first line.
-    public func text(_ signed: SignedProfile, source: String) -> String {
+    public func text(_ signed: SignedProfile, source: String, app: AppBundle? = nil, binary: BinaryEntitlements? = nil) -> String {
         let p = signed.profile
         var lines = [source]
         func row(_ label: String, _ value: String) {
@@ -60,6 +60,21 @@ public struct ProfileReport: Sendable {
         if !signed.signature.signerChain.isEmpty {
             row("Signed by", signed.signature.signerChain.map(\.commonName).joined(separator: " <- "))
         }
+        if let app {
+            let version = [app.shortVersion, app.bundleVersion.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
+            row("App", [app.bundleIdentifier ?? "(no CFBundleIdentifier)", version].filter { !$0.isEmpty }.joined(separator: " "))
+            if let binary, case .dictionary(let e) = binary.entitlements {
+                let forms = [binary.hasXML ? "XML" : nil, binary.hasDER ? "DER" : nil].compactMap { $0 }.joined(separator: " and ")
+                row("Binary", "\(app.executableName ?? "") (\(binary.architecture)): \(e.count) entitlement \(e.count == 1 ? "key" : "keys") (\(forms))")
+                if listsEntitlements {
+                    for line in PlistPrinter(style: .tree).render(binary.entitlements).split(separator: "\n") where !line.isEmpty {
+                        lines.append("    \(line)")
+                    }
+                }
+            } else {
+                row("Binary", app.executable == nil ? "not found" : "no entitlements in its code signature")
+            }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -72,7 +87,7 @@ public struct ProfileReport: Sendable {
     }
 
     /// Every field, as a dictionary for the JSON writer.
-    public func value(_ signed: SignedProfile, source: String) -> PlistValue {
+    public func value(_ signed: SignedProfile, source: String, app: AppBundle? = nil, binary: BinaryEntitlements? = nil) -> PlistValue {
         let p = signed.profile
         var d: OrderedDictionary<String, PlistValue> = [:]
         d["file"] = .string(source)
@@ -112,6 +127,16 @@ public struct ProfileReport: Sendable {
         }
         signature["signerChain"] = .array(signed.signature.signerChain.map(certificateValue))
         d["signature"] = .dictionary(signature)
+        if let app {
+            var a: OrderedDictionary<String, PlistValue> = [:]
+            a["location"] = .string(app.location)
+            a["bundleIdentifier"] = app.bundleIdentifier.map(PlistValue.string)
+            a["shortVersion"] = app.shortVersion.map(PlistValue.string)
+            a["bundleVersion"] = app.bundleVersion.map(PlistValue.string)
+            a["executable"] = app.executableName.map(PlistValue.string)
+            a["binaryEntitlements"] = binary?.entitlements
+            d["app"] = .dictionary(a)
+        }
         return .dictionary(d)
     }
 

@@ -1,0 +1,36 @@
+import FileIO
+
+/// What a path on the command line holds: a profile, or an app whose profile is embedded.
+public enum ProvisioningInput: Sendable {
+    case profile(bytes: [UInt8], path: String)
+    case app(AppBundle)
+
+    /// Directories are `.app` bundles, zip files (`PK\3\4`) are `.ipa` archives, anything
+    /// else is read as a profile.
+    public static func load(_ path: String) throws(ProvisioningError) -> ProvisioningInput {
+        if FileIO.isDirectory(path) { return .app(try AppDirectoryReader.read(path)) }
+        let bytes: [UInt8]
+        do { bytes = try FileIO.read(path) } catch { throw ProvisioningError(file: path, message: error.reason) }
+        if bytes.starts(with: [0x50, 0x4b, 0x03, 0x04]) || path.lowercased().hasSuffix(".ipa") {
+            return .app(try IPAReader.read(path))
+        }
+        return .profile(bytes: bytes, path: path)
+    }
+
+    /// The profile's bytes and its name for messages; an app without one is an error.
+    public func profileBytes() throws(ProvisioningError) -> (bytes: [UInt8], source: String) {
+        switch self {
+        case .profile(let bytes, let path): return (bytes, path)
+        case .app(let app):
+            guard let bytes = app.embeddedProfile else {
+                throw ProvisioningError(file: app.location, message: "the app has no embedded provisioning profile (\(app.embeddedProfileLocation))")
+            }
+            return (bytes, app.embeddedProfileLocation)
+        }
+    }
+
+    public var app: AppBundle? {
+        if case .app(let app) = self { return app }
+        return nil
+    }
+}
