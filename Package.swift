@@ -123,6 +123,9 @@ let package = Package(
         // Address -> frames (function, file, line, column, inlined chain) through a per-image index.
         .target(name: "Symbolication", dependencies: ["ObjectFile", "ElfUtils", "BinaryReading", "FileIO"]),
 
+        // Provisioning lint rules on the LintKit engine (one rule a file, examples as tests).
+        .target(name: "ProvisioningLint", dependencies: ["LintKit", "Provisioning", "PropertyList"]),
+
         .executableTarget(
             name: "DevKitCLI",
             dependencies: [
@@ -133,6 +136,7 @@ let package = Package(
                 "HeapAnalysis",
                 "HeapLauncher",
                 "Provisioning",
+                "ProvisioningLint",
                 "Symbolication",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -159,7 +163,7 @@ let package = Package(
 
         .testTarget(
             name: "ProvisioningTests",
-            dependencies: ["Provisioning", "ObjectFile", "BinaryReading", "PropertyList", "DevKitTestSupport"]
+            dependencies: ["Provisioning", "ProvisioningLint", "LintKit", "ObjectFile", "BinaryReading", "PropertyList", "DevKitTestSupport"]
         ),
         .testTarget(
             name: "SymbolicationTests",

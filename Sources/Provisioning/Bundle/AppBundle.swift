@@ -7,6 +7,8 @@ public struct AppBundle: Sendable {
     /// How to name the bundle in messages (`App.ipa!Payload/App.app`).
     public var location: String
     public var infoPlist: PlistValue
+    /// The Info.plist's bytes as stored (for lint rules that point at lines).
+    public var infoPlistBytes: [UInt8]
     /// `embedded.mobileprovision` (iOS) or `Contents/embedded.provisionprofile` (macOS) bytes.
     public var embeddedProfile: [UInt8]?
     /// Where the profile is, for messages.
@@ -35,8 +37,11 @@ public enum AppDirectoryReader {
         let macOS = FileIO.isDirectory(app + "/Contents")
         let root = macOS ? app + "/Contents/" : app + "/"
         let infoPath = root + "Info.plist"
-        let info: PlistValue
-        do { info = try PropertyListCoding.read(try FileIO.read(infoPath)).value } catch let error as FileIOError {
+        let info: PlistValue, infoBytes: [UInt8]
+        do {
+            infoBytes = try FileIO.read(infoPath)
+            info = try PropertyListCoding.read(infoBytes).value
+        } catch let error as FileIOError {
             throw ProvisioningError(file: infoPath, message: "cannot read the app's Info.plist: \(error.reason)")
         } catch let error as PlistError {
             throw ProvisioningError(file: infoPath, position: error.position, message: error.message)
@@ -44,7 +49,7 @@ public enum AppDirectoryReader {
             throw ProvisioningError(file: infoPath, message: "\(error)")
         }
         let profilePath = root + (macOS ? "embedded.provisionprofile" : "embedded.mobileprovision")
-        var bundle = AppBundle(location: app, infoPlist: info, embeddedProfile: try? FileIO.read(profilePath), embeddedProfileLocation: profilePath, executable: nil)
+        var bundle = AppBundle(location: app, infoPlist: info, infoPlistBytes: infoBytes, embeddedProfile: try? FileIO.read(profilePath), embeddedProfileLocation: profilePath, executable: nil)
         if let name = bundle.executableName, !name.contains("/") {
             bundle.executable = try? FileIO.read(root + (macOS ? "MacOS/" : "") + name)
         }

@@ -59,7 +59,7 @@ public enum IPAReader {
             throw ProvisioningError(file: "\(path)!\(contents)Info.plist", position: error.position, message: error.message)
         }
         let profileName = contents + (contents == root ? "embedded.mobileprovision" : "embedded.provisionprofile")
-        var bundle = AppBundle(location: location, infoPlist: info, embeddedProfile: nil, embeddedProfileLocation: "\(path)!\(profileName)", executable: nil)
+        var bundle = AppBundle(location: location, infoPlist: info, infoPlistBytes: infoBytes, embeddedProfile: nil, embeddedProfileLocation: "\(path)!\(profileName)", executable: nil)
         if let profile = entries[profileName] {
             bundle.embeddedProfile = try extract(profile, from: archive, limit: limits.maximumPlistSize, archivePath: path)
         }

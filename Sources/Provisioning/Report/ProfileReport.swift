@@ -118,6 +118,7 @@ public struct ProfileReport: Sendable {
         d["encoding"] = .string(signed.encoding.rawValue)
         var signature: OrderedDictionary<String, PlistValue> = [:]
         signature["valid"] = .bool(signed.signature.isValid)
+        signature["failure"] = signed.signature.failure.map(PlistValue.string)
         signature["digest"] = step(signed.signature.digest)
         signature["signature"] = step(signed.signature.signature)
         switch signed.signature.chain {
@@ -140,6 +141,18 @@ public struct ProfileReport: Sendable {
         return .dictionary(d)
     }
 
+    /// An app without a profile: only what the app says (for lint rules and JSON).
+    public func value(app: AppBundle, binary: BinaryEntitlements?) -> PlistValue {
+        var a: OrderedDictionary<String, PlistValue> = [:]
+        a["location"] = .string(app.location)
+        a["bundleIdentifier"] = app.bundleIdentifier.map(PlistValue.string)
+        a["shortVersion"] = app.shortVersion.map(PlistValue.string)
+        a["bundleVersion"] = app.bundleVersion.map(PlistValue.string)
+        a["executable"] = app.executableName.map(PlistValue.string)
+        a["binaryEntitlements"] = binary?.entitlements
+        return .dictionary(["file": .string(app.location), "app": .dictionary(a)])
+    }
+
     private func step(_ result: StepResult) -> PlistValue {
         switch result {
         case .valid: .string("valid")
@@ -158,6 +171,7 @@ public struct ProfileReport: Sendable {
         d["notValidBefore"] = .date(c.notValidBefore)
         d["notValidAfter"] = .date(c.notValidAfter)
         d["expired"] = .bool(c.isExpired(at: now))
+        d["daysUntilExpiry"] = .int(Int64(((c.notValidAfter.secondsSinceReferenceDate - now.secondsSinceReferenceDate) / 86_400).rounded(.down)))
         return .dictionary(d)
     }
 }

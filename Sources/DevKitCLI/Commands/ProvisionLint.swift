@@ -1,0 +1,96 @@
+import ArgumentParser
+import LintKit
+import PlistChecks
+import Provisioning
+import ProvisioningLint
+
+extension Provision {
+    struct ProvisionLint: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "lint",
+            abstract: "Check profiles and signed apps for the causes of install and debugging failures.",
+            discussion: """
+                Rules: expired or expiring profile and certificates, invalid signature, type \
+                other than --expect, get-task-allow for the type, devices not provisioned \
+                (--device), and for .app/.ipa: missing embedded profile, bundle identifier not \
+                matched by the App ID, binary entitlements not granted, team mismatch, plus the \
+                Info.plist rules of devkit lint on the app's Info.plist. --enable/--disable \
+                take rule ids (devkit provision lint --list-rules).
+
+                Exit status: 0 clean, 1 errors found (warnings too with --strict), 2 unreadable input.
+
+                Examples:
+                  devkit provision lint --expect appstore build/App.ipa
+                  devkit provision lint --device 00008030-001A2B3C4D5E6F70 --warn-days 14 *.mobileprovision
+                  devkit provision lint --format sarif App.ipa > provision.sarif
+                """
+        )
+
+        @Argument(help: "Profiles, .app directories or .ipa archives.")
+        var files: [String] = []
+
+        @Option(help: ArgumentHelp("The intended profile type (development|adhoc|enterprise|appstore).", valueName: "type"))
+        var expect: ProfileKind?
+
+        @Option(name: .customLong("device"), help: ArgumentHelp("A device UDID that must be provisioned (repeatable).", valueName: "UDID"))
+        var devices: [String] = []
+
+        @Option(name: .customLong("warn-days"), help: "Warn when a profile or certificate expires within this many days.")
+        var warnDays: Int = 30
+
+        @Option(name: .customLong("enable"), help: ArgumentHelp("Run a rule that is off.", valueName: "rule"))
+        var enabled: [String] = []
+
+        @Option(name: .customLong("disable"), help: ArgumentHelp("Do not run a rule.", valueName: "rule"))
+        var disabled: [String] = []
+
+        @Flag(help: "Exit 1 on warnings too, not only errors.")
+        var strict = false
+
+        @Flag(help: "List the provisioning rules and exit.")
+        var listRules = false
+
+        @OptionGroup var report: FindingReportOptions
+        @OptionGroup var options: ProvisionOptions
+
+        func validate() throws {
+            if files.isEmpty && !listRules { throw ValidationError("Name at least one profile, .app or .ipa.") }
+            if warnDays < 0 { throw ValidationError("--warn-days must not be negative.") }
+        }
+
+        func run() throws {
+            if listRules { return try FileHandleOutput.standardOutput(RuleDocumentation.list(ProvisioningRules.registry.descriptions)) }
+            let linter: ProvisioningLinter
+            do { linter = try ProvisioningLinter(configuration: configuration(), now: options.instant, trustRoots: try options.trustRoots(), infoPlistRules: PlistRules.registry) } catch let error as LintConfigurationError {
+                throw CommandFailure.input(error.description)
+            }
+            var findings: [Finding] = [], inputErrors: [String] = []
+            for file in files {
+                switch linter.lint(path: file) {
+                case .success(let found): findings += found
+                case .failure(let error): inputErrors.append(error.inFile(file).description)
+                }
+            }
+            try FileHandleOutput.standardOutput(report.format.reporter.render(findings, rules: linter.activeRules))
+            if !inputErrors.isEmpty { throw CommandFailure.input(inputErrors.joined(separator: "\n")) }
+            if findings.contains(where: { $0.severity >= (strict ? .warning : .error) }) { throw CommandFailure.findings() }
+        }
+
+        /// The command line as rule options: --expect, --device, --warn-days.
+        func configuration() -> LintConfiguration {
+            var configuration = LintConfiguration()
+            configuration.apply(enable: enabled, disable: disabled)
+            if let expect {
+                configuration.ruleOptions[TypeMismatch.description.id, default: [:]]["expect"] = .string(expect.rawValue)
+                configuration.ruleOptions[GetTaskAllowMismatch.description.id, default: [:]]["expect"] = .string(expect.rawValue)
+            }
+            if !devices.isEmpty { configuration.ruleOptions[DeviceNotProvisioned.description.id, default: [:]]["devices"] = .list(devices) }
+            for rule in [ExpiringProfile.description.id, ExpiringCertificate.description.id] {
+                configuration.ruleOptions[rule, default: [:]]["warn-days"] = .integer(warnDays)
+            }
+            return configuration
+        }
+    }
+}
+
+extension ProfileKind: ExpressibleByArgument {}

@@ -1,0 +1,64 @@
+import LintKit
+import PropertyList
+import Provisioning
+
+/// Lints profiles, `.app` directories and `.ipa` archives: reads each, builds the subject
+/// the rules see (`ProfileReport.value`), runs the provisioning rules, and for apps the
+/// Info.plist rules of another pack over the app's Info.plist.
+public struct ProvisioningLinter: Sendable {
+    let engine: LintEngine
+    let infoPlistEngine: LintEngine?
+    let report: ProfileReport
+    let trustRoots: TrustRoots?
+
+    /// `infoPlistRules`: a registry whose Info.plist rules run on apps' Info.plists (nil: none).
+    public init(configuration: LintConfiguration, now: PlistDate, trustRoots: TrustRoots?, infoPlistRules: RuleRegistry?) throws(LintConfigurationError) {
+        engine = try LintEngine(registry: ProvisioningRules.registry, configuration: configuration)
+        if let infoPlistRules {
+            // The provisioning pack's ids are not in the Info.plist registry: validate only
+            // what the Info.plist registry knows.
+            var infoConfiguration = configuration
+            let known = Set(infoPlistRules.descriptions.map(\.id))
+            infoConfiguration.enabledRules = configuration.enabledRules.filter(known.contains)
+            infoConfiguration.disabledRules = configuration.disabledRules.filter(known.contains)
+            infoConfiguration.severities = configuration.severities.filter { known.contains($0.key) }
+            infoConfiguration.ruleOptions = configuration.ruleOptions.filter { known.contains($0.key) }
+            infoConfiguration.onlyRules = configuration.onlyRules?.filter(known.contains)
+            infoPlistEngine = try LintEngine(registry: infoPlistRules, configuration: infoConfiguration)
+        } else {
+            infoPlistEngine = nil
+        }
+        report = ProfileReport(now: now)
+        self.trustRoots = trustRoots
+    }
+
+    /// The rules that run (for SARIF's rule list).
+    public var activeRules: [RuleDescription] { engine.activeRules + (infoPlistEngine?.activeRules ?? []) }
+
+    /// Findings for `path`, or the reason it could not be read (a usage/input error).
+    public func lint(path: String) -> Result<[Finding], ProvisioningError> {
+        Result { () throws(ProvisioningError) -> [Finding] in
+            let input = try ProvisioningInput.load(path)
+            var binary: BinaryEntitlements?
+            if let executable = input.app?.executable {
+                do throws(ProvisioningError) { binary = try BinaryEntitlements.read(executable) } catch {
+                    throw error.inFile("\(input.app?.location ?? path)/\(input.app?.executableName ?? "")")
+                }
+            }
+            var findings: [Finding] = []
+            if let app = input.app, app.embeddedProfile == nil {
+                findings += engine.lint(ProvisioningRules.file(path: app.location, subject: report.value(app: app, binary: binary)))
+            } else {
+                let (bytes, source) = try input.profileBytes()
+                let signed: SignedProfile
+                do throws(ProvisioningError) { signed = try ProfileReader.read(bytes, trustRoots: trustRoots) } catch { throw error.inFile(source) }
+                let subject = report.value(signed, source: source, app: input.app, binary: binary)
+                findings += engine.lint(ProvisioningRules.file(path: source, subject: subject))
+            }
+            if let app = input.app, let infoPlistEngine {
+                findings += infoPlistEngine.lint(path: app.location + "/Info.plist", bytes: app.infoPlistBytes, kind: .infoPlist)
+            }
+            return findings
+        }
+    }
+}
