@@ -5,6 +5,6 @@ struct Provision: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "provision",
         abstract: "Inspect and check provisioning profiles, .app bundles and .ipa archives.",
-        subcommands: [ProvisionInspect.self, ProvisionLint.self]
+        subcommands: [ProvisionInspect.self, ProvisionLint.self, ProvisionManifest.self]
     )
 }

@@ -28,6 +28,7 @@ public struct ProvisioningError: Error, Sendable, Equatable, CustomStringConvert
 
     /// `file: offset 0x1a2: error: message`, or `file:line:col: error: message`.
     public var description: String {
+        guard file != nil || position != nil else { return "error: \(message)" }
         var place = file ?? "<input>"
         switch position {
         case .text(let line, let column)?: place += ":\(line):\(column)"
