@@ -1,0 +1,52 @@
+import LintKit
+import PropertyList
+
+/// Small value tests several rules share.
+enum ValueFormat {
+    /// One to `maxComponents` period-separated non-negative integers (`1`, `1.4`, `1.4.2`).
+    static func isDottedIntegers(_ text: String, maxComponents: Int = 3) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...maxComponents).contains(parts.count) else { return false }
+        return parts.allSatisfy { part in !part.isEmpty && part.utf8.count <= 18 && part.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+    }
+
+    /// Whether the text holds an Xcode build-setting reference (`$(NAME)`, `${NAME}`), which
+    /// Xcode expands when it builds; source files may have them, built products must not.
+    static func hasBuildVariable(_ text: String) -> Bool {
+        text.contains("$(") || text.contains("${")
+    }
+
+    /// The text without leading and trailing spaces, tabs and newlines.
+    static func trimmed(_ text: String) -> String {
+        let space: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let start = text.firstIndex(where: { !space($0) }), let end = text.lastIndex(where: { !space($0) }) else { return "" }
+        return String(text[start...end])
+    }
+
+    /// `https://host/…` with a non-empty host.
+    static func isHTTPSURL(_ text: String) -> Bool {
+        guard text.hasPrefix("https://") else { return false }
+        let rest = text.dropFirst("https://".count)
+        guard let host = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first else { return false }
+        return !host.isEmpty && !text.contains(" ")
+    }
+}
+
+extension PlistValue {
+    /// The value at key-path components, nil when any step is missing or of the wrong type.
+    func lookup(_ components: [String]) -> PlistValue? {
+        var current = self
+        for component in components {
+            switch current {
+            case .dictionary(let d):
+                guard let next = d[component] else { return nil }
+                current = next
+            case .array(let a):
+                guard let i = Int(component), a.indices.contains(i) else { return nil }
+                current = a[i]
+            default: return nil
+            }
+        }
+        return current
+    }
+}
