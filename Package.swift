@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // Bounds-checked reading of untrusted bytes; shared by every binary parser.
@@ -55,6 +56,9 @@ let package = Package(
             name: "LintKit",
             dependencies: ["PropertyList", "FileIO", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
+
+        // Reads `.devkit.yml` (Yams) into LintKit's configuration.
+        .target(name: "LintConfigFile", dependencies: ["LintKit", "FileIO", .product(name: "Yams", package: "Yams")]),
 
         // Property-list checks producing findings: syntax now, rule packs later.
         .target(
@@ -132,6 +136,7 @@ let package = Package(
                 "PropertyList",
                 "PlistChecks",
                 "LintKit",
+                "LintConfigFile",
                 "FileIO",
                 "HeapAnalysis",
                 "HeapLauncher",
@@ -149,7 +154,7 @@ let package = Package(
         // The lint engine and every rule's examples.
         .testTarget(
             name: "LintTests",
-            dependencies: ["LintKit", "PlistChecks", "PropertyList"]
+            dependencies: ["LintKit", "LintConfigFile", "PlistChecks", "PropertyList"]
         ),
         // Records C and Swift programs (Programs/, compiled by the tests) with the built
         // recorder and devkit, and reads damaged recordings.

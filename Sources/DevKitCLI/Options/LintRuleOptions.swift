@@ -1,5 +1,6 @@
 import ArgumentParser
 import FileIO
+import LintConfigFile
 import LintKit
 import PropertyList
 
@@ -15,6 +16,12 @@ struct LintRuleOptions: ParsableArguments {
 
     @Option(name: .customLong("disable"), help: ArgumentHelp("Do not run a rule.", valueName: "rule"))
     var disabled: [String] = []
+
+    @Option(name: .customLong("config"), help: ArgumentHelp("Settings file to use instead of the nearest .devkit.yml.", valueName: "file"))
+    var configPath: String?
+
+    @Flag(help: "Ignore .devkit.yml files.")
+    var noConfig = false
 
     @Flag(help: "The files are a built product: build settings must be expanded, binary plists are expected.")
     var builtProduct = false
@@ -39,6 +46,10 @@ struct LintRuleOptions: ParsableArguments {
     func makeRun(registry: RuleRegistry) throws(CommandFailure) -> LintRun {
         let cwd = DirectoryWalk.currentDirectory()
         var configuration = LintConfiguration()
+        if !noConfig, let path = configPath.map({ Path.normalize($0.hasPrefix("/") ? $0 : cwd + "/" + $0) }) ?? LintConfigFile.find(from: cwd) {
+            do { configuration = try LintConfigFile.load(path) } catch { throw .input(error.description) }
+        }
+        for id in enabled + disabled where registry.rule(id: id) == nil { throw .input(unknownRule(id, in: registry)) }
         configuration.apply(enable: enabled, disable: disabled)
         var options = LintOptions(isBuiltProduct: builtProduct, configuration: self.configuration)
         if let projectDir {

@@ -59,8 +59,15 @@ public enum EditDistance {
         return previous[b.count]
     }
 
-    /// The candidate nearest to `word`, if within a third of its length (at least 1, at most 4 edits).
+    /// The candidate nearest to `word`, if within a third of its length (at least 1, at most 4
+    /// edits); else the one candidate that starts with `word` (a truncated id).
     public static func closest(to word: String, in candidates: [String]) -> String? {
+        if let near = nearest(to: word, in: candidates) { return near }
+        let extensions = candidates.filter { $0.hasPrefix(word) }
+        return extensions.count == 1 ? extensions[0] : nil
+    }
+
+    static func nearest(to word: String, in candidates: [String]) -> String? {
         let limit = max(1, min(4, word.utf8.count / 3))
         var best: (String, Int)?
         for candidate in candidates {
