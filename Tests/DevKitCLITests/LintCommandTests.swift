@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+/// `devkit lint` end to end on Samples/lint (written by Scripts/fixtures/make-lint-samples):
+/// golden output per format, exit codes, --fix on a copy, config files found upward.
+@Suite struct LintCommandTests {
+    /// Every rule that needs a flag gets it, so each sample file shows its findings.
+    static let all = ["lint", "Samples/lint", "--no-config", "--project-dir", "Samples/lint/App",
+                      "--configuration", "release", "--app", "Samples/lint/App/Info.plist"]
+
+    @Test(arguments: [("text", "txt"), ("json", "json"), ("sarif", "sarif"), ("github", "txt")])
+    func goldenOutput(_ format: String, _ ext: String) throws {
+        let r = try CLI.run(Self.all + ["--format", format])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.isEmpty)
+        try CLI.assertSnapshot(r.stdout, named: "devkit-lint-\(format).\(ext)")
+    }
+
+    @Test func cleanFileExitsZero() throws {
+        let r = try CLI.run(["lint", "--no-config", "Samples/lint/Clean"])
+        #expect(r.status == 0)
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test func strictFailsOnWarnings() throws {
+        let dir = try CLI.temporaryDirectory()
+        let file = dir.appendingPathComponent("Info.plist")
+        let text = try String(contentsOf: CLI.samples.appendingPathComponent("lint/Clean/Info.plist"), encoding: .utf8)
+            .replacingOccurrences(of: "</dict>", with: "\t<key>UIApplicationExitsOnSuspend</key>\n\t<true/>\n</dict>")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let relaxed = try CLI.run(["lint", "--no-config", file.path])
+        #expect(relaxed.status == 0)
+        #expect(relaxed.stdout.contains("warning: UIApplicationExitsOnSuspend is deprecated"))
+        #expect(try CLI.run(["lint", "--no-config", "--strict", file.path]).status == 1)
+    }
+
+    @Test func usageAndInputErrorsExitTwo() throws {
+        let unknown = try CLI.run(["lint", "--explain", "infoplist.short-version"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr == "error: unknown rule \"infoplist.short-version\"; did you mean \"infoplist.short-version-format\"? (devkit lint --list-rules lists them)\n")
+        let missing = try CLI.run(["lint", "--no-config", "Samples/lint/Nope.plist"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "Samples/lint/Nope.plist: error: no such file or directory\n")
+        #expect(try CLI.run(["lint", "--enable", "bogus"]).status == 2)
+        #expect(try CLI.run(["lint", "--format", "xml"]).status == 2)
+    }
+
+    @Test func listAndExplain() throws {
+        let list = try CLI.run(["lint", "--list-rules"])
+        #expect(list.status == 0)
+        try CLI.assertSnapshot(list.stdout, named: "devkit-lint-list-rules.txt")
+        let explain = try CLI.run(["lint", "--explain", "infoplist.short-version-format"])
+        #expect(explain.status == 0)
+        try CLI.assertSnapshot(explain.stdout, named: "devkit-lint-explain.txt")
+    }
+
+    /// --fix rewrites only the fixed nodes (golden files), and the rewritten files lint
+    /// clean for the fixed rules.
+    @Test func fixInPlace() throws {
+        let dir = try CLI.temporaryDirectory()
+        try FileManager.default.copyItem(at: CLI.samples.appendingPathComponent("lint/App"), to: dir.appendingPathComponent("App"))
+        let flags = ["--no-config", "--project-dir", "App", "--configuration", "release"]
+        let r = try CLI.run(["lint", "App", "--fix"] + flags, cwd: dir)
+        #expect(r.status == 1)
+        #expect(r.stderr == "fixed App/App.entitlements\nfixed App/Info.plist\n")
+        try CLI.assertSnapshot(r.stdout, named: "devkit-lint-after-fix.txt")
+        for name in ["Info.plist", "App.entitlements"] {
+            let fixed = try String(contentsOf: dir.appendingPathComponent("App/\(name)"), encoding: .utf8)
+            try CLI.assertSnapshot(fixed, named: "devkit-lint-fixed-\(name).txt")
+        }
+        // A second --fix has nothing left to do: the files stay byte-identical.
+        let before = try Data(contentsOf: dir.appendingPathComponent("App/Info.plist"))
+        let again = try CLI.run(["lint", "App", "--fix"] + flags, cwd: dir)
+        #expect(again.stderr.isEmpty)
+        #expect(again.stdout == r.stdout)
+        #expect(try Data(contentsOf: dir.appendingPathComponent("App/Info.plist")) == before)
+    }
+
+    /// The nearest .devkit.yml above the current directory applies; the command line wins.
+    @Test func configFoundUpward() throws {
+        let dir = try CLI.temporaryDirectory()
+        let sub = dir.appendingPathComponent("App/Sources")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.samples.appendingPathComponent("lint/App/App.entitlements"), to: dir.appendingPathComponent("App/App.entitlements"))
+        try """
+            lint:
+              disabled_rules: [entitlements.unknown-key]
+              severity: {entitlements.aps-environment: warning}
+              exclude: ["App/Sources"]
+            """.write(to: dir.appendingPathComponent(".devkit.yml"), atomically: true, encoding: .utf8)
+        try "x".write(to: sub.appendingPathComponent("Broken.plist"), atomically: true, encoding: .utf8)
+        let r = try CLI.run(["lint", ".."], cwd: sub)
+        #expect(r.stdout == [
+            #"../App.entitlements:7:2: warning: aps-environment is "Production"; it must be "development" or "production" [entitlements.aps-environment]"#,
+            #"../App.entitlements:18:3: error: keychain access group "ZYXWV98765.com.example.shared" does not start with the team prefix "ABCDE12345." of application-identifier [entitlements.team-prefix]"#,
+        ].map { $0 + "\n" }.joined())
+        #expect(r.status == 1)
+        let cli = try CLI.run(["lint", "..", "--enable", "entitlements.unknown-key", "--disable", "entitlements.team-prefix"], cwd: sub)
+        #expect(cli.stdout.contains("[entitlements.unknown-key]"))
+        #expect(!cli.stdout.contains("[entitlements.team-prefix]"))
+        #expect(cli.status == 0)
+        let bad = try CLI.run(["lint", "..", "--config", "../../.devkit.yml", "--disable", "nope"], cwd: sub)
+        #expect(bad.status == 2)
+    }
+
+    @Test func gitignoredAndHiddenFilesSkipped() throws {
+        let dir = try CLI.temporaryDirectory()
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("build"), withIntermediateDirectories: true)
+        try "build/\n".write(to: dir.appendingPathComponent(".gitignore"), atomically: true, encoding: .utf8)
+        for path in ["build/Info.plist", ".hidden.plist", "ok.plist"] {
+            try "<plist><dict><key></key><true/></dict></plist>".write(to: dir.appendingPathComponent(path), atomically: true, encoding: .utf8)
+        }
+        let r = try CLI.run(["lint", "--no-config"], cwd: dir)
+        #expect(r.stdout == "ok.plist:1:14: warning: empty dictionary key [plist.empty-key]\n")
+    }
+}
