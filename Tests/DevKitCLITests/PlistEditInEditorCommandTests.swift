@@ -100,18 +100,39 @@ import Testing
         #expect(try Data(contentsOf: file) == Data(Self.xml.utf8))
     }
 
-    /// The re-edit prompt on a terminal: util-linux `script` gives devkit a pty (tmux's server
-    /// does not start in every sandbox); skipped with a notice when `script` is missing.
-    /// Opt-in (DEVKIT_PTY_TESTS=1): running `script` alongside the parallel suite made
-    /// PlistDiffCommandTests' git subprocesses fail intermittently (status 128).
-    @Test func reeditPromptOnTerminal() throws {
-        guard ProcessInfo.processInfo.environment["DEVKIT_PTY_TESTS"] == "1" else {
-            print("notice: set DEVKIT_PTY_TESTS=1 to run the terminal re-edit test")
+    /// The re-edit prompt in a real terminal: devkit runs in a tmux session; the editor first
+    /// breaks the XML, devkit shows the error and asks, the test answers "y" with send-keys,
+    /// the editor then fixes it and the file is written. Skipped (with a notice) only when tmux
+    /// is missing or cannot start a server; Scripts/test installs tmux and makes sure it can.
+    @Test func reeditPromptAnsweredInTmux() throws {
+        let tmuxPath = "/usr/bin/tmux"
+        guard FileManager.default.isExecutableFile(atPath: tmuxPath) else {
+            print("skipped: tmux is not installed; the terminal re-edit test needs it")
             return
         }
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
-            print("notice: /usr/bin/script not found; skipping the terminal re-edit test")
-            return
+        let socket = "devkit-test-\(getpid())"
+        /// Runs tmux with posix_spawn + waitpid. Not Foundation's Process: the tmux server that
+        /// new-session forks inherits Process's exit-watching descriptor, so waitUntilExit
+        /// would wait for the server, not the client.
+        @discardableResult
+        func tmux(_ arguments: [String]) throws -> (status: Int32, output: String) {
+            let outputPath = NSTemporaryDirectory() + "devkit-tmux-\(UUID().uuidString).txt"
+            defer { unlink(outputPath) }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+            let argv = ([tmuxPath, "-L", socket] + arguments).map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            var pid: pid_t = 0
+            let spawned = posix_spawn(&pid, tmuxPath, &actions, nil, argv, environ)
+            guard spawned == 0 else { return (-1, String(cString: strerror(spawned))) }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+            return ((status >> 8) & 0xFF, output)
         }
         let body = """
             if [ -f "$TARGET.count" ]; then
@@ -121,19 +142,29 @@ import Testing
             fi
             """
         let (file, editor) = try Self.setUp(Data(Self.xml.utf8), script: body)
-        let command = "EDITOR='\(editor)' VISUAL= TARGET='\(file.path)' '\(CLI.binary.path)' plist edit '\(file.path)'; echo EXIT=$?"
-        let shell = "(sleep 1; echo y; sleep 1) | TERM=xterm script -qfec \"$0\" /dev/null"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", shell, command]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(output.contains("Re-edit? [Y/n]"), "\(output)")
-        #expect(output.contains("EXIT=0"), "\(output)")
+        let statusFile = file.path + ".status"
+        let command = "EDITOR='\(editor)' VISUAL= TARGET='\(file.path)' '\(CLI.binary.path)' plist edit '\(file.path)'; echo EXIT=$? > '\(statusFile)'; sleep 60"
+        let started = try tmux(["new-session", "-d", "-s", "edit", "-x", "120", "-y", "30", command])
+        guard started.status == 0 else {
+            print("skipped: tmux cannot start a server here: \(started.output)")
+            return
+        }
+        defer { _ = try? tmux(["kill-server"]) }
+        var screen = ""
+        for _ in 0..<100 where !screen.contains("Re-edit? [Y/n]") {
+            usleep(100_000)
+            screen = try tmux(["capture-pane", "-p", "-t", "edit"]).output
+        }
+        #expect(screen.contains("Re-edit? [Y/n]"), "\(screen)")
+        #expect(screen.contains("error:"), "the parse error is shown before the prompt: \(screen)")
+        try tmux(["send-keys", "-t", "edit", "y", "Enter"])
+        var status = ""
+        for _ in 0..<100 where status.isEmpty {
+            usleep(100_000)
+            status = (try? String(contentsOfFile: statusFile, encoding: .utf8)) ?? ""
+        }
+        let finalScreen = try tmux(["capture-pane", "-p", "-t", "edit"]).output
+        #expect(status == "EXIT=0\n", "\(finalScreen)")
         let after = try String(contentsOf: file, encoding: .utf8)
         #expect(after == Self.xml.replacingOccurrences(of: "<string>1.0</string>", with: "<string>4.0</string>"))
     }
