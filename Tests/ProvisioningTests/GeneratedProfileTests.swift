@@ -146,6 +146,19 @@ import Testing
         #expect(unchecked.signature.summary == "signature valid, chain not verified (no trust roots given)")
     }
 
+    /// An embedded (CMS) certificate that does not parse: an error at its offset.
+    @Test func embeddedCertificateThatDoesNotParse() throws {
+        guard let factory = Self.factory else { return }
+        var bytes = try factory.sign(try factory.payload())
+        let certificate = [UInt8](try factory.der(factory.developer.certificate))
+        let range = try #require(bytes.firstRange(of: certificate))
+        // The TBSCertificate's SEQUENCE tag (after the outer 4-byte header) becomes a SET.
+        bytes[range.lowerBound + 4] = 0x31
+        let error = #expect(throws: ProvisioningError.self) { try ProfileReader.read(bytes) }
+        #expect(error?.position == .byteOffset(range.lowerBound))
+        #expect(error?.message.contains("embedded certificate does not parse") == true, "\(String(describing: error))")
+    }
+
     /// A payload certificate that does not parse is reported, not fatal.
     @Test func unreadableDeveloperCertificate() throws {
         guard let factory = Self.factory else { return }
