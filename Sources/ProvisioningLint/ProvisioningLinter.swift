@@ -12,24 +12,31 @@ public struct ProvisioningLinter: Sendable {
     let trustRoots: TrustRoots?
 
     /// `infoPlistRules`: a registry whose Info.plist rules run on apps' Info.plists (nil: none).
+    /// `configuration` (a `.devkit.yml` `lint:` section and the command line) may name rules
+    /// of either pack; each engine gets the part about its own rules.
     public init(configuration: LintConfiguration, now: PlistDate, trustRoots: TrustRoots?, infoPlistRules: RuleRegistry?) throws(LintConfigurationError) {
-        engine = try LintEngine(registry: ProvisioningRules.registry, configuration: configuration)
+        let infoTypes = infoPlistRules?.rules.map { type(of: $0) } ?? []
+        try RuleRegistry(ProvisioningRules.all + infoTypes).validate(configuration)
+        engine = try LintEngine(registry: ProvisioningRules.registry, configuration: Self.restricted(configuration, to: ProvisioningRules.registry))
         if let infoPlistRules {
-            // The provisioning pack's ids are not in the Info.plist registry: validate only
-            // what the Info.plist registry knows.
-            var infoConfiguration = configuration
-            let known = Set(infoPlistRules.descriptions.map(\.id))
-            infoConfiguration.enabledRules = configuration.enabledRules.filter(known.contains)
-            infoConfiguration.disabledRules = configuration.disabledRules.filter(known.contains)
-            infoConfiguration.severities = configuration.severities.filter { known.contains($0.key) }
-            infoConfiguration.ruleOptions = configuration.ruleOptions.filter { known.contains($0.key) }
-            infoConfiguration.onlyRules = configuration.onlyRules?.filter(known.contains)
-            infoPlistEngine = try LintEngine(registry: infoPlistRules, configuration: infoConfiguration)
+            infoPlistEngine = try LintEngine(registry: infoPlistRules, configuration: Self.restricted(configuration, to: infoPlistRules))
         } else {
             infoPlistEngine = nil
         }
         report = ProfileReport(now: now)
         self.trustRoots = trustRoots
+    }
+
+    /// The settings that name rules of `registry` (an engine refuses ids it does not know).
+    static func restricted(_ configuration: LintConfiguration, to registry: RuleRegistry) -> LintConfiguration {
+        let known = Set(registry.descriptions.map(\.id))
+        var c = configuration
+        c.enabledRules = c.enabledRules.filter(known.contains)
+        c.disabledRules = c.disabledRules.filter(known.contains)
+        c.severities = c.severities.filter { known.contains($0.key) }
+        c.ruleOptions = c.ruleOptions.filter { known.contains($0.key) }
+        c.onlyRules = c.onlyRules?.filter(known.contains)
+        return c
     }
 
     /// The rules that run (for SARIF's rule list).

@@ -71,6 +71,26 @@ import Testing
         #expect(unknown.status == 2)
     }
 
+    /// .devkit.yml's lint: section configures provisioning rules too; flags go over it.
+    @Test func configFile() throws {
+        guard ProvisionInspectCommandTests.corpusPresent else { return }
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let profile = CLI.repoRoot.appendingPathComponent("\(Self.corpus)/magicbell-embedded.mobileprovision").path
+        try "lint:\n  disabled_rules: [profile.expired-certificate]\n  severity: {profile.expired: warning}\n".write(to: dir.appendingPathComponent(".devkit.yml"), atomically: true, encoding: .utf8)
+        let r = try CLI.run(["provision", "lint"] + Self.now + [profile], cwd: dir)
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.hasSuffix("warning: the profile expired on 2025-10-18T09:37:30Z (75 days ago) [profile.expired]\n"), "\(r.stdout)")
+        #expect(!r.stdout.contains("expired-certificate"))
+        let ignored = try CLI.run(["provision", "lint", "--no-config"] + Self.now + [profile], cwd: dir)
+        #expect(ignored.status == 1)
+        #expect(ignored.stdout.contains("[profile.expired-certificate]"))
+        try "lint:\n  disabled_rules: [profile.expird]\n".write(to: dir.appendingPathComponent(".devkit.yml"), atomically: true, encoding: .utf8)
+        let typo = try CLI.run(["provision", "lint", profile], cwd: dir)
+        #expect(typo.status == 2)
+        #expect(typo.stderr.contains("unknown rule \"profile.expird\""))
+    }
+
     @Test func listRules() throws {
         let r = try CLI.run(["provision", "lint", "--list-rules"])
         #expect(r.status == 0)

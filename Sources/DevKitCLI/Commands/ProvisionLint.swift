@@ -1,4 +1,6 @@
 import ArgumentParser
+import FileIO
+import LintConfigFile
 import LintKit
 import PlistChecks
 import Provisioning
@@ -35,14 +37,20 @@ extension Provision {
         @Option(name: .customLong("device"), help: ArgumentHelp("A device UDID that must be provisioned (repeatable).", valueName: "UDID"))
         var devices: [String] = []
 
-        @Option(name: .customLong("warn-days"), help: "Warn when a profile or certificate expires within this many days.")
-        var warnDays: Int = 30
+        @Option(name: .customLong("warn-days"), help: "Warn when a profile or certificate expires within this many days (default 30).")
+        var warnDays: Int?
 
         @Option(name: .customLong("enable"), help: ArgumentHelp("Run a rule that is off.", valueName: "rule"))
         var enabled: [String] = []
 
         @Option(name: .customLong("disable"), help: ArgumentHelp("Do not run a rule.", valueName: "rule"))
         var disabled: [String] = []
+
+        @Option(name: .customLong("config"), help: ArgumentHelp("Settings file to use instead of the nearest .devkit.yml (its lint: section).", valueName: "file"))
+        var configPath: String?
+
+        @Flag(name: .customLong("no-config"), help: "Ignore .devkit.yml files.")
+        var noConfig = false
 
         @Flag(help: "Exit 1 on warnings too, not only errors.")
         var strict = false
@@ -55,13 +63,13 @@ extension Provision {
 
         func validate() throws {
             if files.isEmpty && !listRules { throw ValidationError("Name at least one profile, .app or .ipa.") }
-            if warnDays < 0 { throw ValidationError("--warn-days must not be negative.") }
+            if let warnDays, warnDays < 0 { throw ValidationError("--warn-days must not be negative.") }
         }
 
         func run() throws {
             if listRules { return try FileHandleOutput.standardOutput(RuleDocumentation.list(ProvisioningRules.registry.descriptions)) }
             let linter: ProvisioningLinter
-            do { linter = try ProvisioningLinter(configuration: configuration(), now: options.instant, trustRoots: try options.trustRoots(), infoPlistRules: PlistRules.registry) } catch let error as LintConfigurationError {
+            do { linter = try ProvisioningLinter(configuration: try configuration(), now: options.instant, trustRoots: try options.trustRoots(), infoPlistRules: PlistRules.registry) } catch let error as LintConfigurationError {
                 throw CommandFailure.input(error.description)
             }
             var findings: [Finding] = [], inputErrors: [String] = []
@@ -76,9 +84,14 @@ extension Provision {
             if findings.contains(where: { $0.severity >= (strict ? .warning : .error) }) { throw CommandFailure.findings() }
         }
 
-        /// The command line as rule options: --expect, --device, --warn-days.
-        func configuration() -> LintConfiguration {
+        /// The nearest .devkit.yml, then the command line over it (--expect, --device,
+        /// --warn-days become rule options).
+        func configuration() throws -> LintConfiguration {
             var configuration = LintConfiguration()
+            let cwd = DirectoryWalk.currentDirectory()
+            if !noConfig, let path = configPath.map({ Path.normalize($0.hasPrefix("/") ? $0 : cwd + "/" + $0) }) ?? LintConfigFile.find(from: cwd) {
+                configuration = try LintConfigFile.load(path)
+            }
             configuration.apply(enable: enabled, disable: disabled)
             if let expect {
                 configuration.ruleOptions[TypeMismatch.description.id, default: [:]]["expect"] = .string(expect.rawValue)
@@ -86,7 +99,7 @@ extension Provision {
             }
             if !devices.isEmpty { configuration.ruleOptions[DeviceNotProvisioned.description.id, default: [:]]["devices"] = .list(devices) }
             for rule in [ExpiringProfile.description.id, ExpiringCertificate.description.id] {
-                configuration.ruleOptions[rule, default: [:]]["warn-days"] = .integer(warnDays)
+                if let warnDays { configuration.ruleOptions[rule, default: [:]]["warn-days"] = .integer(warnDays) }
             }
             return configuration
         }
