@@ -49,7 +49,7 @@ public enum PlistEdit: Hashable, Sendable {
                 }
             case .array(let items):
                 guard let index = Int(last), index >= 0, index <= items.count else {
-                    throw PlistError(position: nil, message: "cannot \(verb ?? "insert at") \"\(path)\": \"\(last)\" is not an index in 0...\(items.count) (the array has \(items.count) elements)")
+                    throw PlistError(position: nil, message: "cannot \(verb ?? "insert at") \"\(path)\": \"\(last)\" is not an index in 0...\(items.count) (the array has \(items.count) element\(items.count == 1 ? "" : "s"))")
                 }
             default:
                 throw PlistError(position: nil, message: "cannot \(verb ?? "insert at") \"\(path)\": \"\(path.parent)\" is a \(parent.typeName), not a dictionary or array")
