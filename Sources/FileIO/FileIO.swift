@@ -83,7 +83,21 @@ public enum FileIO {
     /// symlink is followed so its target is replaced, not the link. `-` writes stdout.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileIOError) {
         if path == standardStream { return try writeStandardOutput(bytes) }
+        try withBytes(bytes) { buffer throws(FileIOError) in try writeAtomically(buffer, toTarget: resolvedTarget(path), path: path, modeLike: nil) }
+    }
+
+    /// `writeAtomically(_:to:)` for bytes that are not in an array (a built index, a mapping).
+    public static func writeAtomically(contentsOf bytes: UnsafeRawBufferPointer, to path: String) throws(FileIOError) {
         try writeAtomically(bytes, toTarget: resolvedTarget(path), path: path, modeLike: nil)
+    }
+
+    /// `body` over the array's bytes, keeping the typed error.
+    private static func withBytes(_ bytes: [UInt8], _ body: (UnsafeRawBufferPointer) throws(FileIOError) -> Void) throws(FileIOError) {
+        var failure: FileIOError?
+        bytes.withUnsafeBytes { buffer in
+            do throws(FileIOError) { try body(buffer) } catch { failure = error }
+        }
+        if let failure { throw failure }
     }
 
     /// Saves `original` (the file's bytes before an edit) as `path~` beside the file a write to
@@ -91,10 +105,10 @@ public enum FileIO {
     /// Call before replacing `path`.
     public static func writeBackup(_ original: [UInt8], of path: String) throws(FileIOError) {
         let target = resolvedTarget(path)
-        try writeAtomically(original, toTarget: target + "~", path: path + "~", modeLike: target)
+        try withBytes(original) { buffer throws(FileIOError) in try writeAtomically(buffer, toTarget: target + "~", path: path + "~", modeLike: target) }
     }
 
-    private static func writeAtomically(_ bytes: [UInt8], toTarget target: String, path: String, modeLike: String?) throws(FileIOError) {
+    private static func writeAtomically(_ bytes: UnsafeRawBufferPointer, toTarget target: String, path: String, modeLike: String?) throws(FileIOError) {
         var existing = stat()
         var exists = stat(target, &existing) == 0
         if exists, existing.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, reason: "is a directory") }
@@ -125,14 +139,28 @@ public enum FileIO {
     }
 
     private static func writeAll(fd: Int32, _ bytes: [UInt8], path: String) throws(FileIOError) {
+        try withBytes(bytes) { buffer throws(FileIOError) in try writeAll(fd: fd, buffer, path: path) }
+    }
+
+    private static func writeAll(fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(FileIOError) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { raw in raw.baseAddress.map { write(fd, $0 + offset, raw.count - offset) } ?? 0 }
+            let n = bytes.baseAddress.map { write(fd, $0 + offset, bytes.count - offset) } ?? 0
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FileIOError(path: path, reason: errnoText())
             }
             offset += n
+        }
+    }
+
+    /// Creates `path` and its missing parents (`mkdir -p`, mode 0755 before the umask).
+    public static func createDirectories(_ path: String) throws(FileIOError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o755) != 0, errno != EEXIST { throw FileIOError(path: prefix, reason: errnoText()) }
+            prefix += "/"
         }
     }
 

@@ -58,6 +58,16 @@ public final class MappedFile: @unchecked Sendable {
         bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<contents.count])
     }
 
+    /// Takes ownership of `buffer` (allocated with `UnsafeMutableRawBufferPointer.allocate`);
+    /// the first `count` bytes are the contents.
+    public init(adopting buffer: UnsafeMutableRawBufferPointer, count: Int, path: String = "<memory>") {
+        self.path = path
+        modificationTime = 0
+        unmapLength = 0
+        owned = buffer
+        bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<min(count, buffer.count)])
+    }
+
     deinit {
         if let owned { owned.deallocate() }
         if unmapLength > 0, let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), unmapLength) }

@@ -1,4 +1,5 @@
 import ElfUtils
+import FileIO
 import ObjectFile
 
 /// The per-image symbolication index (STYLE.md §8): flat arrays of fixed-size records,
@@ -14,13 +15,18 @@ import ObjectFile
 ///   range can reach the address (gimli's addr2line does the same).
 /// - `subroutines`: name and call site of each function or inlined call.
 /// - `symbols`: symbol-table functions sorted by address, for code without DWARF.
-struct AddressIndex: Sendable {
+///
+/// The arrays are views into one contiguous buffer laid out as `IndexFile` describes: the
+/// same bytes whether just built or memory-mapped from the on-disk cache. Every cross
+/// reference (string ids, subroutine ids, depth bounds) was validated when the buffer was
+/// opened, so lookups do not check them again.
+struct AddressIndex: @unchecked Sendable {
     struct LineRecord: Sendable {
         var address: UInt64
         var file: UInt32       // string id
         var line: UInt32
         var column: UInt32
-        var flags: UInt32      // bit 0: end of sequence
+        var flags: UInt32      // bit 0: end of sequence; bit 1: follows an end at the same address
     }
     struct RangeRecord: Sendable {
         var start: UInt64
@@ -42,13 +48,19 @@ struct AddressIndex: Sendable {
         /// For a local symbol, the `STT_FILE` symbol before it (its source file), else `StringTable.none`.
         var file: UInt32
     }
+    struct StringSpan: Sendable {
+        var offset: UInt32
+        var length: UInt32
+    }
 
-    var lines: [LineRecord] = []
-    var ranges: [RangeRecord] = []
-    var depthStarts: [UInt32] = [0]
-    var subroutines: [SubroutineRecord] = []
-    var symbols: [SymbolRecord] = []
-    var strings = StringTable()
+    /// Keeps the buffer behind the views alive.
+    let storage: MappedFile
+    let lines: UnsafeBufferPointer<LineRecord>
+    let ranges: UnsafeBufferPointer<RangeRecord>
+    let depthStarts: UnsafeBufferPointer<UInt32>
+    let subroutines: UnsafeBufferPointer<SubroutineRecord>
+    let symbols: UnsafeBufferPointer<SymbolRecord>
+    let strings: StringTable
 
     static let endSequenceFlag: UInt32 = 1
     /// The row directly follows an end of sequence at the same address (see `add(_:)`).
@@ -72,6 +84,7 @@ struct AddressIndex: Sendable {
     /// Subroutines containing `address`, outermost (the function) first.
     func subroutineChain(at address: UInt64) -> [UInt32] {
         var chain: [UInt32] = []
+        guard depthStarts.count > 1 else { return chain }
         for depth in 0..<(depthStarts.count - 1) {
             let lower = Int(depthStarts[depth]), upper = Int(depthStarts[depth + 1])
             var low = lower, high = upper
@@ -105,24 +118,25 @@ struct AddressIndex: Sendable {
 }
 
 /// Strings stored once in one byte blob; an id is an index into `spans`.
-struct StringTable: Sendable {
-    var blob: [UInt8] = []
-    /// (offset, length) of each string in `blob`.
-    var spans: [(offset: UInt32, length: UInt32)] = []
+struct StringTable: @unchecked Sendable {
+    let spans: UnsafeBufferPointer<AddressIndex.StringSpan>
+    let blob: UnsafeRawBufferPointer
     static let none = UInt32.max
 
     func string(_ id: UInt32) -> String? {
         guard id != Self.none, Int(id) < spans.count else { return nil }
         let span = spans[Int(id)]
-        return blob.withUnsafeBufferPointer { buffer in
-            String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(span.offset)..<Int(span.offset + span.length)]), as: UTF8.self)
-        }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: blob[Int(span.offset)..<Int(span.offset + span.length)]), as: UTF8.self)
     }
 }
 
 /// Builds an `AddressIndex` from DWARF units and symbols; strings are interned on the way.
 struct AddressIndexBuilder {
-    private var index = AddressIndex()
+    private var lines: [AddressIndex.LineRecord] = []
+    private var subroutines: [AddressIndex.SubroutineRecord] = []
+    private var symbols: [AddressIndex.SymbolRecord] = []
+    private var stringBlob: [UInt8] = []
+    private var stringSpans: [AddressIndex.StringSpan] = []
     private var interned: [String: UInt32] = [:]
     private var pendingRanges: [(depth: Int, start: UInt64, end: UInt64, subroutine: UInt32)] = []
     private var sequences: [(start: UInt64, rows: [AddressIndex.LineRecord])] = []
@@ -141,10 +155,10 @@ struct AddressIndexBuilder {
 
     mutating func intern(_ string: String) -> UInt32 {
         if let id = interned[string] { return id }
-        let id = UInt32(index.strings.spans.count)
-        let offset = UInt32(clamping: index.strings.blob.count)
-        index.strings.blob.append(contentsOf: string.utf8)
-        index.strings.spans.append((offset, UInt32(clamping: string.utf8.count)))
+        let id = UInt32(stringSpans.count)
+        let offset = UInt32(clamping: stringBlob.count)
+        stringBlob.append(contentsOf: string.utf8)
+        stringSpans.append(AddressIndex.StringSpan(offset: offset, length: UInt32(clamping: string.utf8.count)))
         interned[string] = id
         return id
     }
@@ -185,13 +199,13 @@ struct AddressIndexBuilder {
 
         for subroutine in unit.subroutines {
             var kept = false
-            let id = UInt32(index.subroutines.count)
+            let id = UInt32(subroutines.count)
             for range in unit.ranges[subroutine.ranges] where isCode(range.start) {
                 pendingRanges.append((subroutine.depth, range.start, range.end, id))
                 kept = true
             }
             guard kept else { continue }
-            index.subroutines.append(AddressIndex.SubroutineRecord(
+            subroutines.append(AddressIndex.SubroutineRecord(
                 name: subroutine.name.map { intern($0) } ?? StringTable.none,
                 callFile: subroutine.callFile.map { fileID($0) } ?? StringTable.none,
                 callLine: subroutine.callLine, callColumn: subroutine.callColumn))
@@ -251,30 +265,34 @@ struct AddressIndexBuilder {
                 unique[i].end = i + 1 < unique.count ? min(unique[i + 1].start, sectionEnd) : sectionEnd
             }
         }
-        index.symbols = unique
+        self.symbols = unique
     }
 
-    consuming func finish() -> AddressIndex {
+    /// Sorts what was added and lays it out in the `IndexFile` format.
+    consuming func finish(identity: IndexFile.Identity) -> IndexFile.Contents {
         sequences.sort { $0.start < $1.start }
-        index.lines.reserveCapacity(sequences.reduce(0) { $0 + $1.rows.count })
-        for sequence in sequences { index.lines.append(contentsOf: sequence.rows) }
+        lines.reserveCapacity(sequences.reduce(0) { $0 + $1.rows.count })
+        for sequence in sequences { lines.append(contentsOf: sequence.rows) }
         sequences = []
 
         pendingRanges.sort { ($0.depth, $0.start) < ($1.depth, $1.start) }
-        index.ranges.reserveCapacity(pendingRanges.count)
-        index.depthStarts = [0]
+        var ranges: [AddressIndex.RangeRecord] = []
+        ranges.reserveCapacity(pendingRanges.count)
+        var depthStarts: [UInt32] = [0]
         var depth = 0
         var maxEnd: UInt64 = 0
         for range in pendingRanges {
             while range.depth > depth {
-                index.depthStarts.append(UInt32(index.ranges.count))
+                depthStarts.append(UInt32(ranges.count))
                 depth += 1
                 maxEnd = 0
             }
             maxEnd = max(maxEnd, range.end)
-            index.ranges.append(AddressIndex.RangeRecord(start: range.start, end: range.end, maxEnd: maxEnd, subroutine: range.subroutine))
+            ranges.append(AddressIndex.RangeRecord(start: range.start, end: range.end, maxEnd: maxEnd, subroutine: range.subroutine))
         }
-        if !index.ranges.isEmpty { index.depthStarts.append(UInt32(index.ranges.count)) }
-        return index
+        if !ranges.isEmpty { depthStarts.append(UInt32(ranges.count)) }
+        pendingRanges = []
+        return IndexFile.Contents(identity: identity, lines: lines, ranges: ranges, depthStarts: depthStarts,
+                                  subroutines: subroutines, symbols: symbols, stringSpans: stringSpans, stringBlob: stringBlob)
     }
 }

@@ -17,6 +17,9 @@ public struct SymbolicationOptions: Sendable {
     /// The build-id or UUID the caller expects (hex, dashes allowed). A different or missing
     /// one is refused with `.identifierMismatch` unless `allowIdentifierMismatch`.
     public var expectedIdentifier: String?
+    /// Where per-image indexes are cached (`<directory>/<build-id>`); nil: no cache. The CLI
+    /// passes `$XDG_CACHE_HOME/devkit/symbols`.
+    public var cacheDirectory: String?
     /// Symbolicate anyway when the identifier differs; frames are then marked unverified
     /// (`ImageSymbolizer.isVerified` is false).
     public var allowIdentifierMismatch = false
@@ -58,6 +61,9 @@ public final class ImageSymbolizer: Sendable {
         public var symbols: Int
         /// True when the index came from the on-disk cache.
         public var cacheHit: Bool
+        /// What happened with the cache, for `--stats`: "cache hit", "cache miss",
+        /// "cache rebuilt (checksum mismatch)", "no cache".
+        public var cacheNote: String
     }
 
     private let index: AddressIndex
@@ -96,6 +102,48 @@ public final class ImageSymbolizer: Sendable {
         }
         debugInfoPath = debugImage?.file.path
 
+        let identity = IndexFile.Identity(
+            identifier: Array((buildID ?? []).prefix(64)), imageSize: UInt64(file.bytes.count), imageModified: file.modificationTime,
+            debugSize: UInt64(debugImage?.file.bytes.count ?? 0), debugModified: debugImage?.file.modificationTime ?? 0)
+        // The cache is keyed by build-id; an image without one is indexed every time.
+        let hexID = buildID.map(hexString)
+        let cachePath = options.cacheDirectory.flatMap { directory in hexID.map { "\(directory)/\($0)" } }
+        var cacheNote = "no cache"
+        var loaded: AddressIndex?
+        if let cachePath {
+            if let cached = try? MappedFile(path: cachePath) {
+                do {
+                    loaded = try IndexFile.open(cache: cached, expecting: identity)
+                    cacheNote = "cache hit"
+                } catch {
+                    cacheNote = "cache rebuilt (\(error.reason))"
+                }
+            } else {
+                cacheNote = "cache miss"
+            }
+        }
+        if let loaded {
+            index = loaded
+        } else {
+            index = try Self.buildIndex(image: image, debugImage: debugImage, identity: identity)
+            if let cachePath, let directory = options.cacheDirectory {
+                // A cache that cannot be written (read-only home, full disk) only costs speed.
+                do {
+                    try FileIO.createDirectories(directory)
+                    try FileIO.writeAtomically(contentsOf: index.storage.bytes, to: cachePath)
+                } catch {
+                    cacheNote += "; not written: \(error.reason)"
+                }
+            }
+        }
+        demangler = options.demangle ? Demangler() : nil
+        statistics = Statistics(indexSeconds: monotonicSeconds() - started, lineRows: index.lines.count,
+                                subroutines: index.subroutines.count, symbols: index.symbols.count,
+                                cacheHit: loaded != nil, cacheNote: cacheNote)
+    }
+
+    /// Reads the DWARF (libdw) and symbols and builds the index.
+    private static func buildIndex(image: ELFFile, debugImage: ELFFile?, identity: IndexFile.Identity) throws(SymbolicationError) -> AddressIndex {
         // Code ranges come from the image's executable sections (the debug file's have the same addresses).
         let codeRanges = image.sections.filter { $0.isAllocated && $0.isExecutable && $0.size > 0 }
             .map { ($0.address, $0.address &+ $0.size) }
@@ -117,12 +165,9 @@ public final class ImageSymbolizer: Sendable {
             }
             builder.add(symbols: symbols)
         } catch {
-            throw .malformed(error, path: path)
+            throw .malformed(error, path: image.file.path)
         }
-        index = builder.finish()
-        demangler = options.demangle ? Demangler() : nil
-        statistics = Statistics(indexSeconds: monotonicSeconds() - started, lineRows: index.lines.count,
-                                subroutines: index.subroutines.count, symbols: index.symbols.count, cacheHit: false)
+        return IndexFile.serialize(builder.finish(identity: identity))
     }
 
     /// The file address for a runtime address of an image loaded at `loadAddress`.

@@ -11,6 +11,10 @@ struct Symbolicate: ParsableCommand {
             can sit in a pipe like llvm-symbolizer. Addresses are file (link-time) addresses \
             unless --load-address gives where the image was loaded; then they are runtime addresses.
 
+            The index built for a binary with a build-id is cached in \
+            $XDG_CACHE_HOME/devkit/symbols/<build-id> (default ~/.cache) and used again while the \
+            binary (and its debug file) are unchanged; --no-cache skips it.
+
             DWARF is read from the binary or from a separate debug file found by build-id or \
             .gnu_debuglink (beside the binary, in .debug/, under /usr/lib/debug and each --debug-dir).
 
@@ -48,6 +52,9 @@ struct Symbolicate: ParsableCommand {
     @Flag(name: .long, help: "Print index build time, lookups per second and cache use to standard error.")
     var stats = false
 
+    @Flag(name: .long, help: "Neither read nor write the index cache ($XDG_CACHE_HOME/devkit/symbols).")
+    var noCache = false
+
     @Argument(help: "Addresses (with --binary).")
     var inputs: [String] = []
 
@@ -68,6 +75,7 @@ struct Symbolicate: ParsableCommand {
         options.debugDirectories = debugDir
         options.expectedIdentifier = uuid
         options.allowIdentifierMismatch = force
+        options.cacheDirectory = noCache ? nil : Self.cacheDirectory()
         let image: ImageSymbolizer
         do { image = try ImageSymbolizer(path: binary, options: options) } catch {
             throw CommandFailure.input("\(error.path): error: \(error.description.dropFirst(error.path.count + 2))")
@@ -82,6 +90,15 @@ struct Symbolicate: ParsableCommand {
         session.output.flush()
         if stats { FileHandleOutput.standardError(session.statisticsText()) }
         if session.badInputs > 0 { throw CommandFailure(message: "", exitCode: 2) }
+    }
+}
+
+extension Symbolicate {
+    /// `$XDG_CACHE_HOME/devkit/symbols`, else `$HOME/.cache/devkit/symbols`; nil without either.
+    static func cacheDirectory() -> String? {
+        if let xdg = getenv("XDG_CACHE_HOME").map({ String(cString: $0) }), xdg.hasPrefix("/") { return xdg + "/devkit/symbols" }
+        if let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty { return home + "/.cache/devkit/symbols" }
+        return nil
     }
 }
 
@@ -117,7 +134,7 @@ struct SymbolicateSession {
     func statisticsText() -> String {
         let s = image.statistics
         let rate = lookupSeconds > 0 ? Double(lookups) / lookupSeconds : 0
-        return "index: \(format(s.indexSeconds)) s (\(s.cacheHit ? "cache hit" : "built"); \(s.lineRows) line rows, "
+        return "index: \(format(s.indexSeconds)) s (\(s.cacheNote); \(s.lineRows) line rows, "
             + "\(s.subroutines) functions and inlined calls, \(s.symbols) symbols)\n"
             + "lookups: \(lookups) in \(format(lookupSeconds)) s (\(Int(rate)) per second)\n"
     }

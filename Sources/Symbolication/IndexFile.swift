@@ -1,0 +1,247 @@
+import BinaryReading
+import FileIO
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The layout of an `AddressIndex` in one buffer, which is also the on-disk cache format
+/// (`$XDG_CACHE_HOME/devkit/symbols/<build-id>`), memory-mapped on reuse.
+///
+/// ```
+/// 0    magic "DKSYMIDX"
+/// 8    format version (UInt32), byte-order mark 0x01020304, record-layout fingerprint
+/// 20   identifier length (UInt32), identifier bytes (64, zero-padded)
+/// 88   image size, image mtime (ns), debug-file size, debug-file mtime
+/// 120  7 × (offset, count): lines, ranges, depth starts, subroutines, symbols,
+///      string spans, string bytes; each array 8-byte aligned
+/// 232  checksum of every other byte of the file (UInt64)
+/// 256  the arrays
+/// ```
+/// Integers are in the writing machine's byte order: a cache is not portable, and one
+/// written elsewhere is rejected by the byte-order mark and fingerprint, then rebuilt.
+/// Opening checks identity, bounds, every cross reference and sort order, and the
+/// checksum: a cache that fails any check is rebuilt, never trusted.
+enum IndexFile {
+    static let magic = Array("DKSYMIDX".utf8)
+    static let version: UInt32 = 1
+    static let headerSize = 256
+    static let sectionCount = 7
+
+    /// What the index was built from; a cache is used only when all of it matches.
+    struct Identity: Equatable, Sendable {
+        /// Build-id bytes (at most 64).
+        var identifier: [UInt8]
+        var imageSize: UInt64
+        var imageModified: Int64
+        var debugSize: UInt64
+        var debugModified: Int64
+    }
+
+    struct Contents {
+        var identity: Identity
+        var lines: [AddressIndex.LineRecord]
+        var ranges: [AddressIndex.RangeRecord]
+        var depthStarts: [UInt32]
+        var subroutines: [AddressIndex.SubroutineRecord]
+        var symbols: [AddressIndex.SymbolRecord]
+        var stringSpans: [AddressIndex.StringSpan]
+        var stringBlob: [UInt8]
+    }
+
+    /// Changes whenever a record's size or field offsets change (another compiler, another
+    /// version of this file), so a cache from a different layout is never reinterpreted.
+    static let layoutFingerprint: UInt32 = {
+        typealias L = AddressIndex.LineRecord
+        typealias R = AddressIndex.RangeRecord
+        typealias S = AddressIndex.SubroutineRecord
+        typealias Y = AddressIndex.SymbolRecord
+        typealias P = AddressIndex.StringSpan
+        let parts = [MemoryLayout<L>.stride, MemoryLayout<L>.offset(of: \L.file) ?? 99, MemoryLayout<L>.offset(of: \L.flags) ?? 99,
+                     MemoryLayout<R>.stride, MemoryLayout<R>.offset(of: \R.maxEnd) ?? 99, MemoryLayout<R>.offset(of: \R.subroutine) ?? 99,
+                     MemoryLayout<S>.stride, MemoryLayout<S>.offset(of: \S.callColumn) ?? 99,
+                     MemoryLayout<Y>.stride, MemoryLayout<Y>.offset(of: \Y.file) ?? 99, MemoryLayout<P>.stride]
+        return parts.reduce(UInt32(17)) { $0 &* 31 &+ UInt32(truncatingIfNeeded: $1) }
+    }()
+
+    // MARK: writing
+
+    /// Lays `contents` out in one new buffer and returns the index over it (its `storage`
+    /// holds the bytes to write to the cache).
+    static func serialize(_ contents: Contents) -> AddressIndex {
+        var sections: [(offset: Int, count: Int, bytes: Int)] = []
+        var end = headerSize
+        func place(_ count: Int, stride: Int) {
+            end = (end + 7) & ~7
+            sections.append((end, count, count * stride))
+            end += count * stride
+        }
+        place(contents.lines.count, stride: MemoryLayout<AddressIndex.LineRecord>.stride)
+        place(contents.ranges.count, stride: MemoryLayout<AddressIndex.RangeRecord>.stride)
+        place(contents.depthStarts.count, stride: 4)
+        place(contents.subroutines.count, stride: MemoryLayout<AddressIndex.SubroutineRecord>.stride)
+        place(contents.symbols.count, stride: MemoryLayout<AddressIndex.SymbolRecord>.stride)
+        place(contents.stringSpans.count, stride: MemoryLayout<AddressIndex.StringSpan>.stride)
+        place(contents.stringBlob.count, stride: 1)
+        let total = (end + 7) & ~7
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: total, alignment: 16)
+        buffer.initializeMemory(as: UInt8.self, repeating: 0)
+        func copy<T>(_ array: [T], to section: Int) {
+            array.withUnsafeBytes { source in
+                guard let from = source.baseAddress, let to = buffer.baseAddress, source.count > 0 else { return }
+                (to + sections[section].offset).copyMemory(from: from, byteCount: source.count)
+            }
+        }
+        copy(contents.lines, to: 0)
+        copy(contents.ranges, to: 1)
+        copy(contents.depthStarts, to: 2)
+        copy(contents.subroutines, to: 3)
+        copy(contents.symbols, to: 4)
+        copy(contents.stringSpans, to: 5)
+        copy(contents.stringBlob, to: 6)
+
+        func put<T: FixedWidthInteger>(_ value: T, at offset: Int) {
+            buffer.storeBytes(of: value.littleEndian, toByteOffset: offset, as: T.self)
+        }
+        for (i, byte) in magic.enumerated() { buffer[i] = byte }
+        put(version, at: 8)
+        put(UInt32(0x0102_0304), at: 12)
+        put(layoutFingerprint, at: 16)
+        let identifier = contents.identity.identifier.prefix(64)
+        put(UInt32(identifier.count), at: 20)
+        for (i, byte) in identifier.enumerated() { buffer[24 + i] = byte }
+        put(contents.identity.imageSize, at: 88)
+        put(contents.identity.imageModified, at: 96)
+        put(contents.identity.debugSize, at: 104)
+        put(contents.identity.debugModified, at: 112)
+        for (i, section) in sections.enumerated() {
+            put(UInt64(section.offset), at: 120 + i * 16)
+            put(UInt64(section.count), at: 128 + i * 16)
+        }
+        put(fileChecksum(UnsafeRawBufferPointer(buffer)), at: 232)
+        let file = MappedFile(adopting: buffer, count: total, path: "<index>")
+        return makeIndex(file, sections: sections.map { ($0.offset, $0.count) })
+    }
+
+    // MARK: reading
+
+    /// An index over a cache file, if it is intact and was built from `identity`.
+    static func open(cache file: MappedFile, expecting identity: Identity) throws(DecodeError) -> AddressIndex {
+        try open(file, expecting: identity, verify: true)
+    }
+
+    private static func open(_ file: MappedFile, expecting identity: Identity?, verify: Bool) throws(DecodeError) -> AddressIndex {
+        let bytes = file.bytes
+        var cursor = ByteCursor(bytes, section: "symbol cache header")
+        // Invariant: our magic, format version, byte order and record layout.
+        guard bytes.count >= headerSize, try cursor.readBytes(8).elementsEqual(magic) else { throw cursor.error("not a devkit symbol cache") }
+        guard try cursor.read(UInt32.self, endian: .little) == version else { throw cursor.error("format version differs") }
+        guard try cursor.read(UInt32.self, endian: .little) == 0x0102_0304 else { throw cursor.error("written with another byte order") }
+        guard try cursor.read(UInt32.self, endian: .little) == layoutFingerprint else { throw cursor.error("record layout differs") }
+        let idLength = Int(try cursor.read(UInt32.self, endian: .little))
+        guard idLength <= 64 else { throw cursor.error("identifier length \(idLength) is over 64") }
+        let identifier = Array(try cursor.readBytes(64).prefix(idLength))
+        let stored = Identity(identifier: identifier,
+                              imageSize: try cursor.read(UInt64.self, endian: .little), imageModified: try cursor.read(Int64.self, endian: .little),
+                              debugSize: try cursor.read(UInt64.self, endian: .little), debugModified: try cursor.read(Int64.self, endian: .little))
+        // Invariant: built from this very image and debug file.
+        if let identity, stored != identity { throw cursor.error("built from another file (build-id, size or modification time differ)") }
+
+        var sections: [(offset: Int, count: Int)] = []
+        let strides = [MemoryLayout<AddressIndex.LineRecord>.stride, MemoryLayout<AddressIndex.RangeRecord>.stride, 4,
+                       MemoryLayout<AddressIndex.SubroutineRecord>.stride, MemoryLayout<AddressIndex.SymbolRecord>.stride,
+                       MemoryLayout<AddressIndex.StringSpan>.stride, 1]
+        for i in 0..<sectionCount {
+            let offset = try cursor.read(UInt64.self, endian: .little), count = try cursor.read(UInt64.self, endian: .little)
+            // Invariant: each array is aligned and lies inside the file.
+            guard let start = Int(exactly: offset), let n = Int(exactly: count), start >= headerSize, start % 8 == 0,
+                  case let (size, overflow) = n.multipliedReportingOverflow(by: strides[i]), !overflow,
+                  size <= bytes.count - start
+            else { throw cursor.error("array \(i) (offset \(offset), \(count) records) lies outside the \(bytes.count)-byte file") }
+            sections.append((start, n))
+        }
+        let storedChecksum = try cursor.read(UInt64.self, endian: .little)
+        if verify {
+            // Invariant: the bytes are those written (a flipped bit in a line number would pass every other check).
+            guard fileChecksum(bytes) == storedChecksum else {
+                throw DecodeError(section: "symbol cache", offset: 232, reason: "checksum mismatch")
+            }
+        }
+
+        let index = makeIndex(file, sections: sections)
+        if verify { try validate(index) }
+        return index
+    }
+
+    /// Typed views of the seven arrays; `sections` must lie inside `file` (checked by the callers).
+    private static func makeIndex(_ file: MappedFile, sections: [(offset: Int, count: Int)]) -> AddressIndex {
+        let bytes = file.bytes
+        func view<T>(_ i: Int, as _: T.Type) -> UnsafeBufferPointer<T> {
+            guard let base = bytes.baseAddress, sections[i].count > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
+            return UnsafeBufferPointer(start: (base + sections[i].offset).bindMemory(to: T.self, capacity: sections[i].count), count: sections[i].count)
+        }
+        let blob = UnsafeRawBufferPointer(rebasing: bytes[sections[6].offset..<(sections[6].offset + sections[6].count)])
+        return AddressIndex(storage: file, lines: view(0, as: AddressIndex.LineRecord.self), ranges: view(1, as: AddressIndex.RangeRecord.self),
+                            depthStarts: view(2, as: UInt32.self), subroutines: view(3, as: AddressIndex.SubroutineRecord.self),
+                            symbols: view(4, as: AddressIndex.SymbolRecord.self),
+                            strings: StringTable(spans: view(5, as: AddressIndex.StringSpan.self), blob: blob))
+    }
+
+    /// Every reference in range and every array sorted, so lookups need no checks.
+    private static func validate(_ index: AddressIndex) throws(DecodeError) {
+        func fail(_ reason: String) -> DecodeError { DecodeError(section: "symbol cache", offset: headerSize, reason: reason) }
+        let strings = index.strings
+        let stringCount = UInt32(clamping: strings.spans.count)
+        func validString(_ id: UInt32) -> Bool { id == StringTable.none || id < stringCount }
+        for span in strings.spans where Int(span.offset) + Int(span.length) > strings.blob.count { throw fail("string outside the blob") }
+        var previous: UInt64 = 0
+        for row in index.lines {
+            guard validString(row.file), row.address >= previous else { throw fail("line rows corrupt") }
+            previous = row.address
+        }
+        for subroutine in index.subroutines where !validString(subroutine.name) || !validString(subroutine.callFile) {
+            throw fail("subroutine names a missing string")
+        }
+        let depths = index.depthStarts
+        guard depths.first == 0, depths.last.map({ Int($0) == index.ranges.count }) ?? false else { throw fail("depth table corrupt") }
+        for d in 0..<(depths.count - 1) {
+            guard depths[d] <= depths[d + 1] else { throw fail("depth table corrupt") }
+            previous = 0
+            var maxEnd: UInt64 = 0
+            for i in Int(depths[d])..<Int(depths[d + 1]) {
+                let range = index.ranges[i]
+                maxEnd = max(maxEnd, range.end)
+                guard range.start >= previous, range.maxEnd == maxEnd, Int(range.subroutine) < index.subroutines.count else {
+                    throw fail("range table corrupt")
+                }
+                previous = range.start
+            }
+        }
+        previous = 0
+        for symbol in index.symbols {
+            guard symbol.start >= previous, validString(symbol.name), validString(symbol.file) else { throw fail("symbol table corrupt") }
+            previous = symbol.start
+        }
+    }
+
+    /// The checksum stored at offset 232: over the whole file except those 8 bytes.
+    static func fileChecksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        let header = checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<232]))
+        let rest = checksum(UnsafeRawBufferPointer(rebasing: bytes[240...]))
+        return header ^ (rest << 1 | rest >> 63)
+    }
+
+    /// A fast 64-bit checksum (multiply-xor over 8-byte words): detects corruption, not tampering.
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0x9e37_79b9_7f4a_7c15 ^ UInt64(bytes.count)
+        let words = bytes.count / 8
+        var i = 0
+        while i < words {
+            let word = bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)
+            hash = (hash ^ word) &* 0x100_0000_01b3 &+ (hash >> 29)
+            i += 1
+        }
+        for j in (words * 8)..<bytes.count { hash = (hash ^ UInt64(bytes[j])) &* 0x100_0000_01b3 }
+        return hash
+    }
+}
