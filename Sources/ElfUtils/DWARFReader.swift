@@ -63,17 +63,30 @@ public final class DWARFReader {
     /// are skipped (they hold no code).
     public func forEachUnit(_ body: (DWARFUnit) -> Void) throws(DWError) {
         var cursor = DWHandle.UnitCursor()
-        while let (die, version, unitType) = try handle.nextUnit(&cursor) {
-            guard unitType == DWHandle.compileUnitType || unitType == DWHandle.partialUnitType else { continue }
+        var unitsSinceReopen = 0
+        while let (die, version) = try handle.nextUnit(&cursor) {
             var cu = die
+            let tag = handle.tag(&cu)
+            guard tag == DWHandle.Tag.compileUnit || tag == DWHandle.Tag.partialUnit else { continue }
             var unit = DWARFUnit(version: version, name: handle.string(DWHandle.Attribute.name, of: &cu),
                                  compilationDirectory: handle.string(DWHandle.Attribute.compilationDirectory, of: &cu),
                                  files: handle.files(of: &cu), lineRows: [], subroutines: [], ranges: [])
             readLines(&cu, into: &unit)
             readSubroutines(&cu, into: &unit)
             body(unit)
+            // libdw keeps every unit's line table (~60 bytes a row) until dwarf_end: start
+            // afresh every few units so a large binary's tables are not all in memory at once.
+            unitsSinceReopen += 1
+            if unitsSinceReopen == Self.unitsPerSession {
+                unitsSinceReopen = 0
+                try handle.reopen()
+            }
         }
     }
+
+    /// Units read between `reopen()`s: bounds libdw's memory without re-reading much
+    /// (abbreviations are per unit anyway).
+    static let unitsPerSession = 4
 
     private func readLines(_ cu: inout DIE, into unit: inout DWARFUnit) {
         // A unit without a line table (no DW_AT_stmt_list) is normal: no rows.

@@ -87,8 +87,10 @@ public enum FileIO {
     }
 
     /// `writeAtomically(_:to:)` for bytes that are not in an array (a built index, a mapping).
-    public static func writeAtomically(contentsOf bytes: UnsafeRawBufferPointer, to path: String) throws(FileIOError) {
-        try writeAtomically(bytes, toTarget: resolvedTarget(path), path: path, modeLike: nil)
+    /// `durable: false` skips the fsync: for caches, whose readers detect a torn file
+    /// themselves and would rather not wait for the disk.
+    public static func writeAtomically(contentsOf bytes: UnsafeRawBufferPointer, to path: String, durable: Bool = true) throws(FileIOError) {
+        try writeAtomically(bytes, toTarget: resolvedTarget(path), path: path, modeLike: nil, durable: durable)
     }
 
     /// `body` over the array's bytes, keeping the typed error.
@@ -108,7 +110,8 @@ public enum FileIO {
         try withBytes(original) { buffer throws(FileIOError) in try writeAtomically(buffer, toTarget: target + "~", path: path + "~", modeLike: target) }
     }
 
-    private static func writeAtomically(_ bytes: UnsafeRawBufferPointer, toTarget target: String, path: String, modeLike: String?) throws(FileIOError) {
+    private static func writeAtomically(_ bytes: UnsafeRawBufferPointer, toTarget target: String, path: String, modeLike: String?,
+                                        durable: Bool = true) throws(FileIOError) {
         var existing = stat()
         var exists = stat(target, &existing) == 0
         if exists, existing.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, reason: "is a directory") }
@@ -128,7 +131,7 @@ public enum FileIO {
             let mode = exists ? existing.st_mode & 0o7777 : 0o666 & ~currentUmask()
             if fchmod(fd, mode) != 0 { throw FileIOError(path: path, reason: errnoText()) }
             if exists { _ = fchown(fd, existing.st_uid, existing.st_gid) }  // best effort: needs privilege
-            if fsync(fd) != 0 { throw FileIOError(path: path, reason: "fsync failed: \(errnoText())") }
+            if durable, fsync(fd) != 0 { throw FileIOError(path: path, reason: "fsync failed: \(errnoText())") }
         } catch {
             close(fd)
             throw error

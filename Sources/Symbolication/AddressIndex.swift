@@ -61,6 +61,23 @@ struct AddressIndex: @unchecked Sendable {
     let subroutines: UnsafeBufferPointer<SubroutineRecord>
     let symbols: UnsafeBufferPointer<SymbolRecord>
     let strings: StringTable
+    /// Every `lineSampleStride`-th row's address: a 70 KB array for 560k rows that stays in
+    /// cache, so a lookup's binary search touches the big row array only within one block.
+    let lineSamples: [UInt64]
+    static let lineSampleStride = 32
+
+    init(storage: MappedFile, lines: UnsafeBufferPointer<LineRecord>, ranges: UnsafeBufferPointer<RangeRecord>,
+         depthStarts: UnsafeBufferPointer<UInt32>, subroutines: UnsafeBufferPointer<SubroutineRecord>,
+         symbols: UnsafeBufferPointer<SymbolRecord>, strings: StringTable) {
+        self.storage = storage
+        self.lines = lines
+        self.ranges = ranges
+        self.depthStarts = depthStarts
+        self.subroutines = subroutines
+        self.symbols = symbols
+        self.strings = strings
+        lineSamples = stride(from: 0, to: lines.count, by: Self.lineSampleStride).map { lines[$0].address }
+    }
 
     static let endSequenceFlag: UInt32 = 1
     /// The row directly follows an end of sequence at the same address (see `add(_:)`).
@@ -70,8 +87,17 @@ struct AddressIndex: @unchecked Sendable {
 
     /// The line row covering `address`, if any.
     func line(at address: UInt64) -> LineRecord? {
-        // Last row with row.address <= address.
-        var low = 0, high = lines.count
+        // The last sample at or before the address names the block holding the answer.
+        var low = 0, high = lineSamples.count
+        while low < high {
+            let mid = (low + high) / 2
+            if lineSamples[mid] <= address { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0 else { return nil }
+        // Last row with row.address <= address, within that block.
+        let blockStart = (low - 1) * Self.lineSampleStride
+        low = blockStart
+        high = min(blockStart + Self.lineSampleStride, lines.count)
         while low < high {
             let mid = (low + high) / 2
             if lines[mid].address <= address { low = mid + 1 } else { high = mid }
@@ -139,13 +165,15 @@ struct AddressIndexBuilder {
     private var stringSpans: [AddressIndex.StringSpan] = []
     private var interned: [String: UInt32] = [:]
     private var pendingRanges: [(depth: Int, start: UInt64, end: UInt64, subroutine: UInt32)] = []
-    private var sequences: [(start: UInt64, rows: [AddressIndex.LineRecord])] = []
+    /// Line-table sequences kept: where each starts in `lines` and its first address.
+    private var sequences: [(address: UInt64, start: Int, count: Int)] = []
     /// Address ranges of code sections: ranges outside are discarded (linkers leave the
     /// DWARF of dropped functions in place with address 0 or -1, "tombstones").
     private let codeRanges: [(UInt64, UInt64)]
 
-    init(codeRanges: [(UInt64, UInt64)]) {
+    init(codeRanges: [(UInt64, UInt64)], expectedLineRows: Int = 0) {
         self.codeRanges = codeRanges.sorted { $0.0 < $1.0 }
+        lines.reserveCapacity(expectedLineRows)
     }
 
     private func isCode(_ address: UInt64) -> Bool {
@@ -178,7 +206,7 @@ struct AddressIndexBuilder {
         func fileID(_ index: Int) -> UInt32 { index >= 0 && index < fileIDs.count ? fileIDs[index] : StringTable.none }
 
         // Line rows: split into sequences (each ends with an end-of-sequence row).
-        var current: [AddressIndex.LineRecord] = []
+        var sequenceStart = lines.count
         var previous: DWARFLineRow?
         for row in unit.lineRows {
             var flags = row.isEndSequence ? AddressIndex.endSequenceFlag : 0
@@ -189,13 +217,20 @@ struct AddressIndexBuilder {
                 flags |= AddressIndex.afterEndFlag
             }
             previous = row
-            current.append(AddressIndex.LineRecord(
+            lines.append(AddressIndex.LineRecord(
                 address: row.address, file: fileID(Int(row.file)), line: row.line, column: row.column, flags: flags))
             if row.isEndSequence {
-                if let first = current.first, isCode(first.address) { sequences.append((first.address, current)) }
-                current.removeAll(keepingCapacity: true)
+                // Sequences of discarded code (tombstone addresses) are dropped.
+                if isCode(lines[sequenceStart].address) {
+                    sequences.append((lines[sequenceStart].address, sequenceStart, lines.count - sequenceStart))
+                } else {
+                    lines.removeSubrange(sequenceStart...)
+                }
+                sequenceStart = lines.count
             }
         }
+        // Rows after the last end of sequence belong to no complete sequence.
+        lines.removeSubrange(sequenceStart...)
 
         for subroutine in unit.subroutines {
             var kept = false
@@ -270,9 +305,20 @@ struct AddressIndexBuilder {
 
     /// Sorts what was added and lays it out in the `IndexFile` format.
     consuming func finish(identity: IndexFile.Identity) -> IndexFile.Contents {
-        sequences.sort { $0.start < $1.start }
-        lines.reserveCapacity(sequences.reduce(0) { $0 + $1.rows.count })
-        for sequence in sequences { lines.append(contentsOf: sequence.rows) }
+        // Sequences in address order; already in order (the usual case) costs no copy.
+        sequences.sort { $0.address < $1.address }
+        var ordered = true
+        var next = 0
+        for sequence in sequences {
+            if sequence.start != next { ordered = false; break }
+            next += sequence.count
+        }
+        if !ordered {
+            var sorted: [AddressIndex.LineRecord] = []
+            sorted.reserveCapacity(lines.count)
+            for sequence in sequences { sorted.append(contentsOf: lines[sequence.start..<(sequence.start + sequence.count)]) }
+            lines = sorted
+        }
         sequences = []
 
         pendingRanges.sort { ($0.depth, $0.start) < ($1.depth, $1.start) }

@@ -25,51 +25,88 @@ public struct FrameFormatter: Sendable {
 
     /// The text for `frames` found at `address` (ending with a newline).
     public func render(address: UInt64, frames: [SymbolicatedFrame], verified: Bool = true) -> String {
-        var out = ""
+        var bytes: [UInt8] = []
+        render(address: address, frames: frames, verified: verified, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the text for `frames` to `out` (the streaming form: no intermediate strings).
+    public func render(address: UInt64, frames: [SymbolicatedFrame], verified: Bool = true, into out: inout [UInt8]) {
         let mark = verified ? "" : " [unverified]"
         switch style {
         case .llvm:
             for frame in frames {
-                out += (frame.function ?? "??") + mark + "\n"
-                out += "\(frame.file ?? "??"):\(frame.line):\(frame.column)\n"
+                out.append(contentsOf: (frame.function ?? "??").utf8)
+                out.append(contentsOf: mark.utf8)
+                out.append(UInt8(ascii: "\n"))
+                out.append(contentsOf: (frame.file ?? "??").utf8)
+                out.append(UInt8(ascii: ":"))
+                appendDecimal(UInt64(frame.line), to: &out)
+                out.append(UInt8(ascii: ":"))
+                appendDecimal(UInt64(frame.column), to: &out)
+                out.append(UInt8(ascii: "\n"))
             }
-            out += "\n"
+            out.append(UInt8(ascii: "\n"))
         case .gnu:
             for frame in frames {
-                out += (frame.function ?? "??") + mark + "\n"
-                out += "\(frame.file ?? "??"):\(frame.line == 0 ? "?" : String(frame.line))\n"
+                out.append(contentsOf: (frame.function ?? "??").utf8)
+                out.append(contentsOf: mark.utf8)
+                out.append(UInt8(ascii: "\n"))
+                out.append(contentsOf: (frame.file ?? "??").utf8)
+                out.append(UInt8(ascii: ":"))
+                if frame.line == 0 { out.append(UInt8(ascii: "?")) } else { appendDecimal(UInt64(frame.line), to: &out) }
+                out.append(UInt8(ascii: "\n"))
             }
         case .atos:
+            var text = ""
             for frame in frames {
                 guard let function = frame.function else {
-                    out += "0x\(String(address, radix: 16)) (in \(imageName))\(mark)\n"
+                    text += "0x\(String(address, radix: 16)) (in \(imageName))\(mark)\n"
                     continue
                 }
-                out += "\(function) (in \(imageName))"
+                text += "\(function) (in \(imageName))"
                 if let file = frame.file, frame.line > 0 {
-                    out += " (\(file.split(separator: "/").last.map(String.init) ?? file):\(frame.line))"
+                    text += " (\(file.split(separator: "/").last.map(String.init) ?? file):\(frame.line))"
                 } else if let start = frame.symbolAddress {
-                    out += " + \(address &- start)"
+                    text += " + \(address &- start)"
                 }
-                out += mark + "\n"
+                text += mark + "\n"
             }
+            out.append(contentsOf: text.utf8)
         case .json:
-            out += "{\"Address\":\"0x\(String(address, radix: 16))\",\"ModuleName\":\(jsonString(imagePath))"
-            if !verified { out += ",\"Verified\":false" }
-            out += ",\"Symbol\":["
+            var text = "{\"Address\":\"0x\(String(address, radix: 16))\",\"ModuleName\":\(jsonString(imagePath))"
+            if !verified { text += ",\"Verified\":false" }
+            text += ",\"Symbol\":["
             for (index, frame) in frames.enumerated() {
-                if index > 0 { out += "," }
-                out += "{\"FunctionName\":\(jsonString(frame.function ?? ""))"
-                out += ",\"FileName\":\(jsonString(frame.file ?? ""))"
-                out += ",\"Line\":\(frame.line),\"Column\":\(frame.column)"
-                out += ",\"Inlined\":\(frame.isInlined)"
-                out += ",\"Source\":\"\(frame.source)\""
-                if let start = frame.symbolAddress { out += ",\"SymbolOffset\":\(address &- start)" }
-                out += "}"
+                if index > 0 { text += "," }
+                text += "{\"FunctionName\":\(jsonString(frame.function ?? ""))"
+                text += ",\"FileName\":\(jsonString(frame.file ?? ""))"
+                text += ",\"Line\":\(frame.line),\"Column\":\(frame.column)"
+                text += ",\"Inlined\":\(frame.isInlined)"
+                text += ",\"Source\":\"\(frame.source)\""
+                if let start = frame.symbolAddress { text += ",\"SymbolOffset\":\(address &- start)" }
+                text += "}"
             }
-            out += "]}\n"
+            text += "]}\n"
+            out.append(contentsOf: text.utf8)
         }
-        return out
+    }
+
+    private func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
+        if value < 10 { out.append(UInt8(ascii: "0") + UInt8(value)); return }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while rest > 0 {
+                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            }
+            for i in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[i]) }
+        }
     }
 }
 
@@ -93,6 +130,27 @@ func jsonString(_ text: String) -> String {
         }
     }
     return out + "\""
+}
+
+/// Parses an address given as bytes (hex, `0x` optional), as read from a pipe.
+public func parseAddress(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+    var index = 0
+    if bytes.count >= 2, bytes[0] == UInt8(ascii: "0"), bytes[1] | 0x20 == UInt8(ascii: "x") { index = 2 }
+    guard index < bytes.count, bytes.count - index <= 16 else { return nil }
+    var value: UInt64 = 0
+    while index < bytes.count {
+        let byte = bytes[index]
+        let digit: UInt8
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+        value = value << 4 | UInt64(digit)
+        index += 1
+    }
+    return value
 }
 
 /// Parses an address as tools print them: hex with or without `0x`.

@@ -68,7 +68,9 @@ public final class ImageSymbolizer: Sendable {
 
     private let index: AddressIndex
     private let demangler: Demangler?
-    private let demangled = Mutex<[UInt32: String]>([:])
+    /// Names (demangled as asked) and file paths made into `String`s once per string id.
+    private let nameCache: Mutex<[String?]>
+    private let fileCache: Mutex<[String?]>
 
     public convenience init(path: String, options: SymbolicationOptions = SymbolicationOptions()) throws(SymbolicationError) {
         let started = monotonicSeconds()
@@ -130,13 +132,15 @@ public final class ImageSymbolizer: Sendable {
                 // A cache that cannot be written (read-only home, full disk) only costs speed.
                 do {
                     try FileIO.createDirectories(directory)
-                    try FileIO.writeAtomically(contentsOf: index.storage.bytes, to: cachePath)
+                    try FileIO.writeAtomically(contentsOf: index.storage.bytes, to: cachePath, durable: false)
                 } catch {
                     cacheNote += "; not written: \(error.reason)"
                 }
             }
         }
         demangler = options.demangle ? Demangler() : nil
+        nameCache = Mutex([String?](repeating: nil, count: index.strings.spans.count))
+        fileCache = Mutex([String?](repeating: nil, count: index.strings.spans.count))
         statistics = Statistics(indexSeconds: monotonicSeconds() - started, lineRows: index.lines.count,
                                 subroutines: index.subroutines.count, symbols: index.symbols.count,
                                 cacheHit: loaded != nil, cacheNote: cacheNote)
@@ -147,7 +151,11 @@ public final class ImageSymbolizer: Sendable {
         // Code ranges come from the image's executable sections (the debug file's have the same addresses).
         let codeRanges = image.sections.filter { $0.isAllocated && $0.isExecutable && $0.size > 0 }
             .map { ($0.address, $0.address &+ $0.size) }
-        var builder = AddressIndexBuilder(codeRanges: codeRanges)
+        // Every line-table row takes at least one byte of .debug_line: reserving that many
+        // rows up front costs only address space, and the row array never grows by copying.
+        let lineTable = debugImage?.section(named: ".debug_line") ?? debugImage?.section(named: ".zdebug_line")
+        let lineTableSize = lineTable.map { $0.compression?.uncompressedSize ?? $0.size } ?? 0
+        var builder = AddressIndexBuilder(codeRanges: codeRanges, expectedLineRows: Int(min(lineTableSize, 1 << 26)))
         if let debugImage {
             do {
                 let reader = try DWARFReader(image: debugImage.file.bytes, owner: debugImage.file)
@@ -184,18 +192,18 @@ public final class ImageSymbolizer: Sendable {
         if let found = row, found.flags & AddressIndex.afterEndFlag != 0, chain.isEmpty { row = nil }
         guard let innermost = chain.last else {
             if let symbol = index.symbol(at: fileAddress) {
-                let file = row.flatMap { index.strings.string($0.file) } ?? index.strings.string(symbol.file)
-                return [SymbolicatedFrame(function: name(symbol.name), file: file,
+                let path = row.flatMap { self.file($0.file) } ?? self.file(symbol.file)
+                return [SymbolicatedFrame(function: name(symbol.name), file: path,
                                           line: row?.line ?? 0, column: row?.column ?? 0, isInlined: false,
                                           source: .symbolTable, symbolAddress: symbol.start)]
             }
-            return [SymbolicatedFrame(function: nil, file: row.flatMap { index.strings.string($0.file) },
+            return [SymbolicatedFrame(function: nil, file: row.flatMap { self.file($0.file) },
                                       line: row?.line ?? 0, column: row?.column ?? 0, isInlined: false,
                                       source: row == nil ? .unknown : .debugInfo)]
         }
         var frames: [SymbolicatedFrame] = []
         frames.reserveCapacity(chain.count)
-        var file = row.flatMap { index.strings.string($0.file) }
+        var file = row.flatMap { self.file($0.file) }
         var line = row?.line ?? 0
         var column = row?.column ?? 0
         var position = chain.count - 1
@@ -211,7 +219,7 @@ public final class ImageSymbolizer: Sendable {
                                             isInlined: position > 0, source: .debugInfo))
             guard position > 0 else { break }
             // The caller's position is this inlined call's call site.
-            file = index.strings.string(record.callFile)
+            file = self.file(record.callFile)
             line = record.callLine
             column = record.callColumn
             position -= 1
@@ -221,11 +229,19 @@ public final class ImageSymbolizer: Sendable {
     }
 
     private func name(_ id: UInt32) -> String? {
+        guard Int(id) < index.strings.spans.count else { return nil }
+        if let cached = nameCache.withLock({ $0[Int(id)] }) { return cached }
         guard let raw = index.strings.string(id) else { return nil }
-        guard let demangler else { return raw }
-        if let cached = demangled.withLock({ $0[id] }) { return cached }
-        let result = demangler.demangle(raw)
-        demangled.withLock { $0[id] = result }
+        let result = demangler?.demangle(raw) ?? raw
+        nameCache.withLock { $0[Int(id)] = result }
+        return result
+    }
+
+    private func file(_ id: UInt32) -> String? {
+        guard Int(id) < index.strings.spans.count else { return nil }
+        if let cached = fileCache.withLock({ $0[Int(id)] }) { return cached }
+        let result = index.strings.string(id)
+        fileCache.withLock { $0[Int(id)] = result }
         return result
     }
 

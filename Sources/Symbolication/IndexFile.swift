@@ -68,7 +68,7 @@ enum IndexFile {
 
     /// Lays `contents` out in one new buffer and returns the index over it (its `storage`
     /// holds the bytes to write to the cache).
-    static func serialize(_ contents: Contents) -> AddressIndex {
+    static func serialize(_ contents: consuming Contents) -> AddressIndex {
         var sections: [(offset: Int, count: Int, bytes: Int)] = []
         var end = headerSize
         func place(_ count: Int, stride: Int) {
@@ -85,15 +85,25 @@ enum IndexFile {
         place(contents.stringBlob.count, stride: 1)
         let total = (end + 7) & ~7
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: total, alignment: 16)
-        buffer.initializeMemory(as: UInt8.self, repeating: 0)
+        // Zero only the header and the alignment gaps: the arrays are copied over the rest,
+        // so untouched pages are not made resident twice.
+        UnsafeMutableRawBufferPointer(rebasing: buffer[0..<headerSize]).initializeMemory(as: UInt8.self, repeating: 0)
+        for (i, section) in sections.enumerated() {
+            let gapEnd = i + 1 < sections.count ? sections[i + 1].offset : total
+            let gapStart = section.offset + section.bytes
+            if gapEnd > gapStart { UnsafeMutableRawBufferPointer(rebasing: buffer[gapStart..<gapEnd]).initializeMemory(as: UInt8.self, repeating: 0) }
+        }
         func copy<T>(_ array: [T], to section: Int) {
             array.withUnsafeBytes { source in
                 guard let from = source.baseAddress, let to = buffer.baseAddress, source.count > 0 else { return }
                 (to + sections[section].offset).copyMemory(from: from, byteCount: source.count)
             }
         }
+        // Each array is released once copied (the row array is most of the peak memory).
         copy(contents.lines, to: 0)
+        contents.lines = []
         copy(contents.ranges, to: 1)
+        contents.ranges = []
         copy(contents.depthStarts, to: 2)
         copy(contents.subroutines, to: 3)
         copy(contents.symbols, to: 4)

@@ -81,11 +81,14 @@ struct Symbolicate: ParsableCommand {
             throw CommandFailure.input("\(error.path): error: \(error.description.dropFirst(error.path.count + 2))")
         }
         var session = SymbolicateSession(image: image, formatter: FrameFormatter(style: outputStyle, imagePath: binary),
-                                         loadAddress: loadAddress.flatMap { parseAddress(Substring($0)) }, outermostOnly: noInlines)
+                                         loadAddress: loadAddress.flatMap { parseAddress(Substring($0)) }, outermostOnly: noInlines,
+                                         stats: stats)
         if inputs.isEmpty {
-            LineInput.forEachLine({ session.answer($0, source: "<stdin>:\($1)") }, chunkDone: { session.output.flush() })
+            LineInput.forEachLine({ session.answer($0, source: { "<stdin>:\($0)" }, $1) }, chunkDone: { session.output.flush() })
         } else {
-            for (index, input) in inputs.enumerated() { session.answer(Substring(input), source: "argument \(index + 1)") }
+            for (index, input) in inputs.enumerated() {
+                Array(input.utf8).withUnsafeBufferPointer { session.answer($0, source: { "argument \($0)" }, index + 1) }
+            }
         }
         session.output.flush()
         if stats { FileHandleOutput.standardError(session.statisticsText()) }
@@ -108,27 +111,33 @@ struct SymbolicateSession {
     let formatter: FrameFormatter
     let loadAddress: UInt64?
     let outermostOnly: Bool
+    /// Time each lookup (for --stats).
+    let stats: Bool
     var output = OutputBuffer()
     var badInputs = 0
     var lookups = 0
     var lookupSeconds = 0.0
 
-    mutating func answer(_ text: Substring, source: String) {
-        let trimmed = text.drop { $0 == " " || $0 == "\t" }.prefix { $0 != " " && $0 != "\t" && $0 != "\r" }
-        if trimmed.isEmpty { return }
-        guard let address = parseAddress(trimmed) else {
+    /// Answers one line of input: its first word is the address. `source` names the line in errors.
+    mutating func answer(_ line: UnsafeBufferPointer<UInt8>, source: (Int) -> String, _ number: Int) {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0d }
+        guard let first = line.firstIndex(where: { !isSpace($0) }) else { return }
+        let end = line[first...].firstIndex(where: isSpace) ?? line.endIndex
+        let word = UnsafeBufferPointer(rebasing: line[first..<end])
+        guard let address = parseAddress(word) else {
             badInputs += 1
             output.flush()
-            FileHandleOutput.standardError("\(source): error: \"\(trimmed)\" is not a hex address\n")
+            FileHandleOutput.standardError("\(source(number)): error: \"\(String(decoding: word, as: UTF8.self))\" is not a hex address\n")
             return
         }
         let fileAddress = loadAddress.map { image.fileAddress(runtimeAddress: address, loadAddress: $0) } ?? address
-        let started = monotonicClock()
+        let started = stats ? monotonicClock() : 0
         var frames = (try? image.frames(at: fileAddress)) ?? []
-        lookupSeconds += monotonicClock() - started
+        if stats { lookupSeconds += monotonicClock() - started }
         lookups += 1
         if outermostOnly, let last = frames.last { frames = [last] }
-        output.append(formatter.render(address: address, frames: frames, verified: image.isVerified))
+        formatter.render(address: address, frames: frames, verified: image.isVerified, into: &output.bytes)
+        output.flushIfFull()
     }
 
     func statisticsText() -> String {

@@ -8,7 +8,8 @@ import Darwin
 /// (`devkit symbolicate`): each read(2) chunk's complete lines are handed over, then
 /// `chunkDone` runs (so output can be flushed before blocking for more input).
 enum LineInput {
-    static func forEachLine(_ body: (Substring, Int) -> Void, chunkDone: () -> Void) {
+    /// Calls `body` with each line's bytes (without the newline) and its 1-based number.
+    static func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) -> Void, chunkDone: () -> Void) {
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var lineNumber = 0
@@ -17,18 +18,21 @@ enum LineInput {
             if n < 0, errno == EINTR { continue }
             guard n > 0 else { break }
             pending.append(contentsOf: chunk[0..<n])
-            var start = 0
-            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                lineNumber += 1
-                body(Substring(decoding: pending[start..<newline], as: UTF8.self), lineNumber)
-                start = newline + 1
+            let consumed = pending.withUnsafeBufferPointer { buffer in
+                var start = 0
+                while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                    lineNumber += 1
+                    body(UnsafeBufferPointer(rebasing: buffer[start..<newline]), lineNumber)
+                    start = newline + 1
+                }
+                return start
             }
-            pending.removeFirst(start)
+            pending.removeFirst(consumed)
             chunkDone()
         }
         if !pending.isEmpty {
             lineNumber += 1
-            body(Substring(decoding: pending, as: UTF8.self), lineNumber)
+            pending.withUnsafeBufferPointer { body($0, lineNumber) }
         }
         chunkDone()
     }
@@ -36,10 +40,15 @@ enum LineInput {
 
 /// Output collected and written in large pieces (one write(2) per `flush`).
 struct OutputBuffer {
-    private var bytes: [UInt8] = []
+    /// Appended to directly; call `flushIfFull()` after.
+    var bytes: [UInt8] = []
 
     mutating func append(_ text: String) {
         bytes.append(contentsOf: text.utf8)
+        flushIfFull()
+    }
+
+    mutating func flushIfFull() {
         if bytes.count >= 1 << 16 { flush() }
     }
 

@@ -11,7 +11,7 @@ struct DIE {
 /// An opened ELF image and its DWARF: `Elf *` plus `Dwarf *`.
 final class DWHandle {
     fileprivate let elf: OpaquePointer
-    fileprivate let dwarf: OpaquePointer
+    fileprivate var dwarf: OpaquePointer
     /// Kept so an in-memory image (`elf_memory`) outlives the handles built on it.
     private let keepAlive: AnyObject?
 
@@ -45,25 +45,34 @@ final class DWHandle {
 
     // MARK: units
 
-    /// Unit-walk state for `dwarf_get_units`.
-    struct UnitCursor { fileprivate var cu: OpaquePointer? = nil }
-
-    /// The next compilation unit after `cursor` (`dwarf_get_units`): its DIE, DWARF version and
-    /// `DW_UT_*` type; nil at the end.
-    func nextUnit(_ cursor: inout UnitCursor) throws(DWError) -> (die: DIE, version: Int, unitType: UInt8)? {
-        var next: OpaquePointer?
-        var version: Dwarf_Half = 0
-        var unitType: UInt8 = 0
-        var die = DIE()
-        let rc = dwarf_get_units(dwarf, cursor.cu, &next, &version, &unitType, &die.raw, nil)
-        if rc == 1 { return nil }
-        guard rc == 0 else { throw Self.dwarfError("dwarf_get_units") }
-        cursor.cu = next
-        return (die, Int(version), unitType)
+    /// `dwarf_end` + `dwarf_begin_elf` on the same ELF: frees every unit's line table and DIE
+    /// caches (libdw keeps them until the end) while sections libelf already decompressed stay.
+    /// DIEs from before are invalid afterwards.
+    func reopen() throws(DWError) {
+        dwarf_end(dwarf)
+        guard let fresh = dwarf_begin_elf(elf, DWARF_C_READ, nil) else { throw Self.dwarfError("dwarf_begin_elf") }
+        dwarf = fresh
     }
 
-    static let compileUnitType = UInt8(DW_UT_compile)
-    static let partialUnitType = UInt8(DW_UT_partial)
+    /// Unit-walk position: the `.debug_info` offset of the next unit header, so a walk can
+    /// continue across `reopen()`.
+    struct UnitCursor { fileprivate var offset: UInt64 = 0 }
+
+    /// The next unit (`dwarf_next_unit` + `dwarf_offdie`): its DIE and DWARF version; nil at the end.
+    func nextUnit(_ cursor: inout UnitCursor) throws(DWError) -> (die: DIE, version: Int)? {
+        var next: Dwarf_Off = 0
+        var headerSize = 0
+        var version: Dwarf_Half = 0
+        let rc = dwarf_next_unit(dwarf, cursor.offset, &next, &headerSize, &version, nil, nil, nil, nil, nil)
+        if rc == 1 { return nil }
+        guard rc == 0 else { throw Self.dwarfError("dwarf_next_unit") }
+        // Invariant: the walk moves forward (a corrupt length cannot loop).
+        guard next > cursor.offset else { return nil }
+        var die = DIE()
+        guard dwarf_offdie(dwarf, cursor.offset + UInt64(headerSize), &die.raw) != nil else { throw Self.dwarfError("dwarf_offdie") }
+        cursor.offset = next
+        return (die, Int(version))
+    }
 
     // MARK: line tables
 
@@ -218,7 +227,7 @@ final class DWHandle {
 
     // MARK: errors
 
-    private static func dwarfError(_ operation: String) -> DWError {
+    fileprivate static func dwarfError(_ operation: String) -> DWError {
         let code = dwarf_errno()
         let message = dwarf_errmsg(code).map { String(cString: $0) } ?? "unknown libdw error"
         return DWError(library: .libdw, code: code, message: message, operation: operation)
