@@ -1,5 +1,5 @@
 // swift-tools-version:5.3
-// libFuzzer harnesses for the PropertyList readers (modelled on swift-protobuf's
+// libFuzzer harnesses for the PropertyList readers and the object-file reader (modelled on swift-protobuf's
 // FuzzTesting package). Build and run them with Scripts/fuzz, which passes
 // `-sanitize=fuzzer,address -parse-as-library --product NAME`; `swift build` alone does
 // not link them.
@@ -23,6 +23,14 @@ let package = Package(
         .target(
             name: "FuzzCommon",
             dependencies: [.product(name: "PropertyList", package: "devkit")]
+        ),
+        // The object-file reader and the symbolizer over arbitrary bytes (Scripts/fuzz object-file).
+        .target(
+            name: "FuzzObjectFile",
+            dependencies: [
+                .product(name: "ObjectFile", package: "devkit"),
+                .product(name: "Symbolication", package: "devkit"),
+            ]
         ),
     ] + targets.map { name in
         .target(
