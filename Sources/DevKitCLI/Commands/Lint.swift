@@ -43,11 +43,18 @@ struct Lint: ParsableCommand {
     @Flag(help: "Apply safe fixes in place (XML files), then report what is left.")
     var fix = false
 
+    @Option(help: "Files linted at once (default: one per core).")
+    var jobs: Int = LintRuleOptions.processorCount
+
     @Flag(help: "List every rule and exit.")
     var listRules = false
 
     @Option(help: ArgumentHelp("Print a rule's documentation and examples, and exit.", valueName: "rule"))
     var explain: String?
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
+    }
 
     func run() throws {
         let registry = PlistRules.registry
@@ -58,8 +65,8 @@ struct Lint: ParsableCommand {
         }
         let run = try rules.makeRun(registry: registry)
         let (files, walkErrors) = run.files(for: paths.isEmpty ? ["."] : paths)
-        var result = run.lint(files, jobs: LintRuleOptions.processorCount)
-        if fix { result = run.fix(result, jobs: LintRuleOptions.processorCount) }
+        var result = run.lint(files, jobs: jobs)
+        if fix { result = run.fix(result) }
         try FileHandleOutput.standardOutput(report.format.reporter.render(result.findings, rules: run.engine.activeRules))
         for path in result.fixedFiles { FileHandleOutput.standardError("fixed \(path)\n") }
         let errors = walkErrors + result.inputErrors

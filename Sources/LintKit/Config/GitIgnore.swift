@@ -23,6 +23,9 @@ public struct GitIgnore: Sendable {
         if !globs.isEmpty { sets.append(PatternSet(directory: directory, globs: globs)) }
     }
 
+    /// True when no pattern was read.
+    public var isEmpty: Bool { sets.isEmpty }
+
     /// Whether the absolute path is ignored.
     public func ignores(_ absolutePath: String) -> Bool {
         sets.contains { set in

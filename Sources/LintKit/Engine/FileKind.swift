@@ -26,7 +26,7 @@ public struct FileKind: RawRepresentable, Hashable, Sendable, Comparable, Custom
 
     /// The kind a file name suggests; nil for names a directory walk skips.
     public static func byName(_ path: String) -> FileKind? {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let name = path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? path[...]
         if name.hasSuffix("Info.plist") { return .infoPlist }
         if name.hasSuffix(".entitlements") || name.hasSuffix(".xcent") { return .entitlements }
         if name.hasSuffix(".strings") { return .strings }

@@ -17,6 +17,8 @@ public struct LintEngine: Sendable {
     /// The current directory (absolute), to match config globs against relative paths.
     public let currentDirectory: String
     private let active: [ActiveRule]
+    /// Indices into `active` of the rules that check each kind (computed once, not per file).
+    private let rulesByKind: [FileKind: [Int]]
 
     /// Throws when the configuration names a rule or option the registry does not have.
     public init(registry: RuleRegistry, configuration: LintConfiguration = LintConfiguration(),
@@ -25,7 +27,7 @@ public struct LintEngine: Sendable {
         self.configuration = configuration
         self.options = options
         self.currentDirectory = currentDirectory
-        self.active = registry.rules.compactMap { rule in
+        let active: [ActiveRule] = registry.rules.compactMap { rule in
             let description = type(of: rule).description
             guard configuration.isEnabled(description) else { return nil }
             var values: [String: RuleOptionValue] = [:]
@@ -34,6 +36,12 @@ public struct LintEngine: Sendable {
             return ActiveRule(rule: rule, description: description,
                               severity: configuration.severities[description.id] ?? description.severity, options: values)
         }
+        var byKind: [FileKind: [Int]] = [:]
+        for (index, rule) in active.enumerated() {
+            for kind in rule.description.kinds { byKind[kind, default: []].append(index) }
+        }
+        self.active = active
+        self.rulesByKind = byKind
     }
 
     /// The rules that run, in registry order (for SARIF and `--list-rules`).
@@ -43,6 +51,7 @@ public struct LintEngine: Sendable {
 
     /// `path` relative to the config file's directory, for glob matching.
     public func configRelativePath(_ path: String) -> String {
+        if configuration.baseDirectory == nil, !path.hasPrefix("./") { return path }
         var p = path
         while p.hasPrefix("./") { p.removeFirst(2) }
         guard let base = configuration.baseDirectory else { return p }
@@ -97,10 +106,10 @@ public struct LintEngine: Sendable {
     /// a provisioning profile's decoded payload). Positions are resolved only for XML bytes.
     public func lint(_ file: LintFile, readerWarnings: [PlistWarning] = []) -> [Finding] {
         var collected: [(rule: Int, pending: RuleContext.Pending)] = []
-        for (index, rule) in active.enumerated() where rule.description.kinds.contains(file.kind) {
-            var context = RuleContext(ruleID: rule.description.id, ruleOptions: rule.options)
-            rule.rule.check(file, &context)
-            collected += context.pending.map { (index, $0) }
+        for index in rulesByKind[file.kind] ?? [] {
+            var context = RuleContext(ruleID: active[index].description.id, ruleOptions: active[index].options)
+            active[index].rule.check(file, &context)
+            if !context.pending.isEmpty { collected += context.pending.map { (index, $0) } }
         }
         var findings: [Finding] = []
         if let warningRule = active.first(where: { $0.description.id == ReaderWarningRule.description.id }) {

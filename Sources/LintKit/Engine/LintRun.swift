@@ -47,7 +47,8 @@ public struct LintRun: Sendable {
     }
 
     private func ignored(_ path: String) -> Bool {
-        gitIgnore.ignores(Path.normalize(path.hasPrefix("/") ? path : engine.currentDirectory + "/" + path))
+        guard !gitIgnore.isEmpty else { return false }
+        return gitIgnore.ignores(Path.normalize(path.hasPrefix("/") ? path : engine.currentDirectory + "/" + path))
     }
 
     /// Lints `files` on `jobs` threads; results keep the files' order.
@@ -76,7 +77,7 @@ public struct LintRun: Sendable {
 
     /// Applies the fixes of `findings` file by file (atomic writes), then lints those files
     /// again; returns the run's result with the fixed files' findings replaced.
-    public func fix(_ result: Result, jobs: Int) -> Result {
+    public func fix(_ result: Result) -> Result {
         var byFile: [String: [PlistFix]] = [:]
         for finding in result.findings { if let fix = finding.fix { byFile[finding.file, default: []].append(fix) } }
         guard !byFile.isEmpty else { return result }

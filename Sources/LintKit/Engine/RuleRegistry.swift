@@ -70,7 +70,8 @@ public enum EditDistance {
     static func nearest(to word: String, in candidates: [String]) -> String? {
         let limit = max(1, min(4, word.utf8.count / 3))
         var best: (String, Int)?
-        for candidate in candidates {
+        let length = word.utf8.count
+        for candidate in candidates where abs(candidate.utf8.count - length) <= limit {
             let d = distance(word, candidate)
             if d <= limit, d < (best?.1 ?? Int.max) { best = (candidate, d) }
         }

@@ -13,8 +13,16 @@ enum ValueFormat {
     /// Whether the text holds an Xcode build-setting reference (`$(NAME)`, `${NAME}`), which
     /// Xcode expands when it builds; source files may have them, built products must not.
     static func hasBuildVariable(_ text: String) -> Bool {
-        text.contains("$(") || text.contains("${")
+        // A byte scan: String.contains(String) goes through the regex engine's searcher.
+        var previousWasDollar = false
+        for byte in text.utf8 {
+            if previousWasDollar, byte == UInt8(ascii: "(") || byte == UInt8(ascii: "{") { return true }
+            previousWasDollar = byte == UInt8(ascii: "$")
+        }
+        return false
     }
+
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
     /// The text without leading and trailing spaces, tabs and newlines.
     static func trimmed(_ text: String) -> String {
@@ -34,7 +42,7 @@ enum ValueFormat {
 
 extension PlistValue {
     /// The value at key-path components, nil when any step is missing or of the wrong type.
-    func lookup(_ components: [String]) -> PlistValue? {
+    func lookup(_ components: some Collection<String>) -> PlistValue? {
         var current = self
         for component in components {
             switch current {

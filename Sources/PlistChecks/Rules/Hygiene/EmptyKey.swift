@@ -22,8 +22,9 @@ public struct EmptyKey: LintRule {
 
     public func check(_ file: LintFile, _ context: inout RuleContext) {
         forEachValue(in: file.value) { path, _ in
-            if path.components.last == "", path.components.count > 0 {
-                context.report("empty dictionary key", at: path)
+            // Only a dictionary key can be empty (array indices are digits).
+            if path.last == "" {
+                context.report("empty dictionary key", at: KeyPath(path))
             }
         }
     }

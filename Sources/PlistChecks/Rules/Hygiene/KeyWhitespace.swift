@@ -25,14 +25,14 @@ public struct KeyWhitespace: LintRule {
 
     public func check(_ file: LintFile, _ context: inout RuleContext) {
         forEachValue(in: file.value) { path, _ in
-            guard let key = path.components.last, !key.isEmpty else { return }
+            guard let key = path.last, let first = key.utf8.first, let last = key.utf8.last,
+                  ValueFormat.isSpace(first) || ValueFormat.isSpace(last) else { return }
             let trimmed = ValueFormat.trimmed(key)
-            guard trimmed != key else { return }
-            let parent = file.value.lookup(Array(path.components.dropLast()))
+            let parent = file.value.lookup(path.dropLast())
             let collides = trimmed.isEmpty || parent?[key: trimmed] != nil
             // An array element's "key" is its index, which has no whitespace: only dictionary keys get here.
-            context.report("key \"\(key)\" has leading or trailing whitespace", at: path,
-                           fix: collides ? nil : .edit(.renameKey(path, to: trimmed)))
+            context.report("key \"\(key)\" has leading or trailing whitespace", at: KeyPath(path),
+                           fix: collides ? nil : .edit(.renameKey(KeyPath(path), to: trimmed)))
         }
     }
 }

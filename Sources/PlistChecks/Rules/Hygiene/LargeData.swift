@@ -22,7 +22,7 @@ public struct LargeData: LintRule {
         let limit = context.integerOption("max_bytes", default: 65536)
         forEachValue(in: file.value) { path, value in
             if case .data(let bytes) = value, bytes.count > limit {
-                context.report("<data> of \(bytes.count) bytes (limit \(limit)); move it to a resource file", at: path)
+                context.report("<data> of \(bytes.count) bytes (limit \(limit)); move it to a resource file", at: KeyPath(path))
             }
         }
     }

@@ -27,7 +27,7 @@ public struct UnexpandedVariable: LintRule {
         guard file.options.isBuiltProduct else { return }
         forEachValue(in: file.value) { path, value in
             if let text = value.stringValue, ValueFormat.hasBuildVariable(text) {
-                context.report("\"\(text)\" holds an unexpanded build setting in a built product", at: path)
+                context.report("\"\(text)\" holds an unexpanded build setting in a built product", at: KeyPath(path))
             }
         }
     }
