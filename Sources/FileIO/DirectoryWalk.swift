@@ -32,21 +32,31 @@ public enum DirectoryWalk {
                 errors.append(FileIOError(path: directory, reason: String(cString: strerror(errno))))
                 continue
             }
-            var names: [String] = []
+            // The entry type from readdir saves a stat per entry; DT_UNKNOWN (some file
+            // systems) falls back to lstat.
+            var entries: [(name: String, type: UInt8)] = []
             while let entry = readdir(handle) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                     String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
                 }
                 if name.hasPrefix(".") { continue }
-                names.append(name)
+                entries.append((name, entry.pointee.d_type))
             }
             closedir(handle)
             var subdirectories: [String] = []
-            for name in names.sorted() {
+            for (name, entryType) in entries.sorted(by: { $0.name < $1.name }) {
                 let path = directory == "." ? name : (directory.hasSuffix("/") ? directory + name : directory + "/" + name)
-                var info = stat()
-                guard lstat(path, &info) == 0 else { continue }
-                switch info.st_mode & S_IFMT {
+                var mode = mode_t(0)
+                switch Int(entryType) {
+                case Int(DT_DIR): mode = S_IFDIR
+                case Int(DT_REG): mode = S_IFREG
+                case Int(DT_LNK): mode = S_IFLNK
+                default:
+                    var info = stat()
+                    guard lstat(path, &info) == 0 else { continue }
+                    mode = info.st_mode & S_IFMT
+                }
+                switch mode {
                 case S_IFDIR: if descend(path) { subdirectories.append(path) }
                 case S_IFREG: if include(path) { files.append(path) }
                 case S_IFLNK:

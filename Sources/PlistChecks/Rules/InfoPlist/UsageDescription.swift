@@ -41,7 +41,7 @@ public struct UsageDescription: LintRule {
             let trimmed = ValueFormat.trimmed(text)
             if trimmed.isEmpty {
                 context.report("\(key) is empty; say why the app needs this access (ITMS-90683)", key: key)
-            } else if let word = placeholders.first(where: { trimmed.lowercased().contains($0) }) {
+            } else if let word = ValueFormat.firstContained(placeholders, in: trimmed) {
                 context.report("\(key) looks like placeholder text (\"\(word)\"); App Review rejects it (guideline 5.1.1)", key: key)
             }
         }
