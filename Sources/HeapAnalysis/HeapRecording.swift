@@ -10,8 +10,12 @@ public struct HeapRecording: Sendable {
     public var modules: [HeapModule] = []
     /// Interned call stacks by id.
     public var stacks = StackTable()
-    /// Allocations and frees, ordered by their sequence number.
-    public var events: [HeapEvent] = []
+    /// Number of allocations and frees; `forEachEvent` visits them in order.
+    public internal(set) var eventCount = 0
+    /// The file's bytes: events are decoded from them when replayed, not stored twice.
+    let storage: [UInt8]
+    /// Where the events records are in `storage`, in file order.
+    var eventRecords: [EventRecord] = []
     /// Generation marks in order, the first normally the start mark.
     public var marks: [GenerationMark] = []
     /// How the recording ended; nil when the file stops before an end record (a crash the
@@ -28,9 +32,10 @@ public struct HeapRecording: Sendable {
         public var startTimeNanoseconds: UInt64
     }
 
-    public init(path: String, header: Header) {
+    init(path: String, header: Header, storage: [UInt8]) {
         self.path = path
         self.header = header
+        self.storage = storage
     }
 }
 

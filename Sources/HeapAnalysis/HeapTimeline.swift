@@ -35,63 +35,33 @@ public struct HeapTimeline: Sendable {
         public var growth: Int64 { Int64(bitPattern: heapBytesAtEnd &- heapBytesAtStart) }
     }
 
-    public var blocks: [Block] = []
     public var generations: [Generation] = []
+    /// Blocks that outlived the generation they were made in (alive at its next mark or at
+    /// the end), in allocation order; with `keepingEveryBlock`, every block.
+    public var blocks: [Block] = []
     /// Frees of addresses the recording never saw allocated (made before recording started,
     /// or by another process image after fork).
     public var unmatchedFrees = 0
     /// Allocations at an address that was still alive: the free was not recorded.
     public var missedFrees = 0
 
-    /// Replays `recording` in sequence order.
-    public init(_ recording: HeapRecording) {
+    /// Replays `recording` in sequence order. Blocks freed within their own generation are
+    /// counted but not kept, unless `keepingEveryBlock` (tests, small recordings).
+    public init(_ recording: HeapRecording, keepingEveryBlock: Bool = false) {
         var marks = recording.marks
         if marks.first.map({ $0.kind != .start }) ?? true {
             // A recording cut before its start mark still has a first generation.
             marks.insert(GenerationMark(seq: 0, kind: .start, label: "start"), at: 0)
         }
-        generations = marks.indices.map { index in
-            Generation(index: index, mark: marks[index],
-                       endSeq: index + 1 < marks.count ? marks[index + 1].seq : .max)
-        }
-        var live: [UInt64: Int] = [:]
-        live.reserveCapacity(min(recording.events.count / 2, 1 << 20))
-        blocks.reserveCapacity(min(recording.events.count, 1 << 22))
-        var generation = 0
-        var heapBytes: UInt64 = 0
-        for event in recording.events {
-            while generation + 1 < generations.count, event.seq >= generations[generation].endSeq {
-                generations[generation].heapBytesAtEnd = heapBytes
-                generation += 1
-                generations[generation].heapBytesAtStart = heapBytes
-            }
-            switch event.kind {
-            case .allocation:
-                if let previous = live[event.address] {
-                    blocks[previous].freedAt = event.seq
-                    heapBytes &-= blocks[previous].size
-                    missedFrees += 1
-                }
-                live[event.address] = blocks.count
-                blocks.append(Block(seq: event.seq, address: event.address, size: event.size, stack: event.stack,
-                                    typeMetadata: event.typeMetadata, generation: generation))
-                heapBytes &+= event.size
-                generations[generation].allocatedCount += 1
-                generations[generation].allocatedBytes &+= event.size
-            case .free:
-                guard let index = live.removeValue(forKey: event.address) else {
-                    unmatchedFrees += 1
-                    continue
-                }
-                blocks[index].freedAt = event.seq
-                heapBytes &-= blocks[index].size
-            }
-        }
-        generations[generation].heapBytesAtEnd = heapBytes
-        for later in generations.indices where later > generation {
-            generations[later].heapBytesAtStart = heapBytes
-            generations[later].heapBytesAtEnd = heapBytes
-        }
+        var replay = Replay(generations: marks.indices.map { index in
+            Generation(index: index, mark: marks[index], endSeq: index + 1 < marks.count ? marks[index + 1].seq : .max)
+        }, keepingEveryBlock: keepingEveryBlock)
+        recording.replay(into: &replay)
+        replay.finish()
+        generations = replay.generations
+        blocks = replay.kept
+        unmatchedFrees = replay.unmatchedFrees
+        missedFrees = replay.missedFrees
     }
 
     /// Which blocks of a generation count as "still alive".
@@ -113,5 +83,80 @@ public struct HeapTimeline: Sendable {
             case .nextMark: return block.freedAt >= endSeq
             }
         }
+    }
+}
+
+/// The replay state: live blocks sit in `pool`, found by address through `live`; slots of
+/// freed blocks are reused.
+private struct Replay: HeapEventSink {
+    var generations: [HeapTimeline.Generation]
+    let keepingEveryBlock: Bool
+    var live = AddressTable()
+    var pool: [HeapTimeline.Block] = []
+    var freeSlots: [UInt32] = []
+    var kept: [HeapTimeline.Block] = []
+    var generation = 0
+    var generationEnd: UInt64
+    var heapBytes: UInt64 = 0
+    var unmatchedFrees = 0
+    var missedFrees = 0
+
+    init(generations: [HeapTimeline.Generation], keepingEveryBlock: Bool) {
+        self.generations = generations
+        self.keepingEveryBlock = keepingEveryBlock
+        generationEnd = generations[0].endSeq
+    }
+
+    mutating func receive(_ event: HeapEvent) {
+        while event.seq >= generationEnd, generation + 1 < generations.count {
+            generations[generation].heapBytesAtEnd = heapBytes
+            generation += 1
+            generations[generation].heapBytesAtStart = heapBytes
+            generationEnd = generations[generation].endSeq
+        }
+        switch event.kind {
+        case .allocation:
+            let block = HeapTimeline.Block(seq: event.seq, address: event.address, size: event.size, stack: event.stack,
+                                           typeMetadata: event.typeMetadata, generation: generation)
+            let slot: UInt32
+            if let reused = freeSlots.popLast() {
+                slot = reused
+                pool[Int(slot)] = block
+            } else {
+                slot = UInt32(pool.count)
+                pool.append(block)
+            }
+            if let previous = live.insert(slot, for: event.address) {
+                missedFrees += 1
+                release(previous, at: event.seq)
+            }
+            heapBytes &+= event.size
+            generations[generation].allocatedCount += 1
+            generations[generation].allocatedBytes &+= event.size
+        case .free:
+            guard let slot = live.removeValue(for: event.address) else {
+                unmatchedFrees += 1
+                return
+            }
+            release(slot, at: event.seq)
+        }
+    }
+
+    private mutating func release(_ slot: UInt32, at seq: UInt64) {
+        var block = pool[Int(slot)]
+        block.freedAt = seq
+        heapBytes &-= block.size
+        if keepingEveryBlock || seq >= generations[block.generation].endSeq { kept.append(block) }
+        freeSlots.append(slot)
+    }
+
+    mutating func finish() {
+        generations[generation].heapBytesAtEnd = heapBytes
+        for later in generations.indices where later > generation {
+            generations[later].heapBytesAtStart = heapBytes
+            generations[later].heapBytesAtEnd = heapBytes
+        }
+        live.forEach { _, slot in kept.append(pool[Int(slot)]) }
+        kept.sort { $0.seq < $1.seq }
     }
 }

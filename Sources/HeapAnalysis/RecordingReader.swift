@@ -20,7 +20,7 @@ public enum RecordingReader {
     public static func read(_ bytes: [UInt8], path: String) throws(RecordingError) -> HeapRecording {
         let result = bytes.withUnsafeBytes { buffer -> Result<HeapRecording, DecodeError> in
             var cursor = ByteCursor(buffer, section: "recording")
-            do throws(DecodeError) { return .success(try read(&cursor, path: path)) } catch { return .failure(error) }
+            do throws(DecodeError) { return .success(try read(&cursor, path: path, storage: bytes)) } catch { return .failure(error) }
         }
         switch result {
         case .success(let recording): return recording
@@ -29,9 +29,8 @@ public enum RecordingReader {
         }
     }
 
-    private static func read(_ cursor: inout ByteCursor, path: String) throws(DecodeError) -> HeapRecording {
-        var recording = HeapRecording(path: path, header: try readHeader(&cursor))
-        var builder = EventCollector()
+    private static func read(_ cursor: inout ByteCursor, path: String, storage: [UInt8]) throws(DecodeError) -> HeapRecording {
+        var recording = HeapRecording(path: path, header: try readHeader(&cursor), storage: storage)
         while cursor.remaining > 0 {
             let recordOffset = cursor.offset
             // Invariant: a record is an 8-byte header and `length` payload bytes, all present.
@@ -57,14 +56,13 @@ public enum RecordingReader {
             }
             var payload = try cursor.subCursor(count: length, section: "record type \(type)")
             do {
-                try readRecord(type: type, &payload, into: &recording, events: &builder)
+                try readRecord(type: type, &payload, into: &recording)
             } catch {
                 recording.warnings.append(RecordingWarning(
                     offset: error.offset, message: "malformed record at offset 0x\(String(recordOffset, radix: 16)): \(error.reason); stopped reading here"))
                 break
             }
         }
-        recording.events = builder.orderedEvents()
         recording.marks.sort { $0.seq < $1.seq }
         return recording
     }
@@ -97,11 +95,13 @@ public enum RecordingReader {
     }
 
     private static func readRecord(
-        type: UInt32, _ payload: inout ByteCursor, into recording: inout HeapRecording, events: inout EventCollector
+        type: UInt32, _ payload: inout ByteCursor, into recording: inout HeapRecording
     ) throws(DecodeError) {
         switch type {
         case DKH_RECORD_EVENTS.rawValue:
-            try events.decode(&payload)
+            let record = try EventDecoder.validate(&payload)
+            recording.eventRecords.append(record)
+            recording.eventCount += record.count
         case DKH_RECORD_STACK.rawValue:
             let id = try payload.read(UInt32.self, endian: .little)
             let depth = Int(try payload.read(UInt32.self, endian: .little))
@@ -185,54 +185,5 @@ public enum RecordingReader {
         case DKH_END_WRITE_FAILED.rawValue: .writeFailed
         default: .other(raw)
         }
-    }
-}
-
-/// Decodes DKH_RECORD_EVENTS payloads and puts the events of all threads in global order.
-struct EventCollector {
-    private var events: [HeapEvent] = []
-    private var sorted = true
-
-    mutating func decode(_ payload: inout ByteCursor) throws(DecodeError) {
-        let thread = try payload.read(UInt32.self, endian: .little)
-        _ = try payload.read(UInt32.self, endian: .little)
-        var seq = try payload.read(UInt64.self, endian: .little)
-        var address: UInt64 = 0
-        // Decoded into a scratch array first: a record that fails halfway adds nothing.
-        var decoded: [HeapEvent] = []
-        decoded.reserveCapacity(payload.remaining / 4)
-        while payload.remaining > 0 {
-            let tagOffset = payload.position
-            let tag = try payload.readUInt8()
-            seq &+= try payload.readULEB128()
-            address &+= Self.unzigzag(try payload.readULEB128())
-            switch tag {
-            case UInt8(DKH_EVENT_ALLOC.rawValue), UInt8(DKH_EVENT_ALLOC_TYPED.rawValue):
-                let size = try payload.readULEB128()
-                let stack = try payload.readULEB128()
-                guard stack <= UInt32.max else { throw payload.error("stack id \(stack) is out of range") }
-                let type = tag == UInt8(DKH_EVENT_ALLOC_TYPED.rawValue) ? try payload.readULEB128() : 0
-                decoded.append(HeapEvent(seq: seq, kind: .allocation, address: address, size: size,
-                                         stack: UInt32(stack), typeMetadata: type, thread: thread))
-            case UInt8(DKH_EVENT_FREE.rawValue):
-                decoded.append(HeapEvent(seq: seq, kind: .free, address: address, size: 0, stack: 0,
-                                         typeMetadata: 0, thread: thread))
-            default:
-                throw payload.error("unknown event tag \(tag)", at: tagOffset)
-            }
-        }
-        if let first = decoded.first, let last = events.last, first.seq < last.seq { sorted = false }
-        events.append(contentsOf: decoded)
-    }
-
-    private static func unzigzag(_ value: UInt64) -> UInt64 {
-        (value >> 1) ^ (0 &- (value & 1))
-    }
-
-    /// Events in sequence order. Threads write their buffers independently, so records
-    /// interleave; within one record events are already in order.
-    consuming func orderedEvents() -> [HeapEvent] {
-        if !sorted { events.sort { $0.seq < $1.seq } }
-        return events
     }
 }

@@ -22,9 +22,9 @@ struct RecordingReaderTests {
                 let partial = try RecordingReader.read(prefix, path: "cut")
                 // Past the header a prefix always reads, with a warning unless it ends on a record boundary.
                 #expect(length >= 40)
-                #expect(partial.events.count >= previousEvents)
-                #expect(partial.events.count <= full.events.count)
-                previousEvents = partial.events.count
+                #expect(partial.eventCount >= previousEvents)
+                #expect(partial.eventCount <= full.eventCount)
+                previousEvents = partial.eventCount
                 let timeline = HeapTimeline(partial)
                 _ = HeapReport(recording: partial, timeline: timeline,
                                grouper: HeapGrouper(resolver: FrameResolver(recording: partial), key: .site), horizon: .end, top: 5).textReport

@@ -1,0 +1,100 @@
+/// Live blocks by address: an open-addressing hash table (linear probing, backward-shift
+/// deletion) over flat arrays. Replaying a recording inserts and removes one entry per
+/// allocation and free — millions — and a `Dictionary` spends most of the replay there.
+struct AddressTable {
+    private var keys: [UInt64]
+    private var values: [UInt32]
+    private var mask: Int
+    private(set) var count = 0
+
+    init(capacity: Int = 1 << 12) {
+        var size = 16
+        while size < capacity * 2 { size <<= 1 }
+        keys = Array(repeating: 0, count: size)
+        values = Array(repeating: 0, count: size)
+        mask = size - 1
+    }
+
+    /// Address 0 marks an empty slot; malloc never returns it for a recorded block.
+    private static let empty: UInt64 = 0
+
+    @inline(__always) private func slot(for key: UInt64) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 20) & mask
+    }
+
+    func value(for key: UInt64) -> UInt32? {
+        guard key != Self.empty else { return nil }
+        var i = slot(for: key)
+        while true {
+            let k = keys[i]
+            if k == key { return values[i] }
+            if k == Self.empty { return nil }
+            i = (i + 1) & mask
+        }
+    }
+
+    /// Inserts or replaces; returns the previous value.
+    @discardableResult
+    mutating func insert(_ value: UInt32, for key: UInt64) -> UInt32? {
+        guard key != Self.empty else { return nil }
+        if (count + 1) * 4 > keys.count * 3 { grow() }
+        var i = slot(for: key)
+        while true {
+            let k = keys[i]
+            if k == key {
+                let old = values[i]
+                values[i] = value
+                return old
+            }
+            if k == Self.empty {
+                keys[i] = key
+                values[i] = value
+                count += 1
+                return nil
+            }
+            i = (i + 1) & mask
+        }
+    }
+
+    mutating func removeValue(for key: UInt64) -> UInt32? {
+        guard key != Self.empty else { return nil }
+        var i = slot(for: key)
+        while true {
+            let k = keys[i]
+            if k == Self.empty { return nil }
+            if k == key { break }
+            i = (i + 1) & mask
+        }
+        let removed = values[i]
+        // Backward shift: pull later entries of the probe chain into the hole.
+        var hole = i
+        var j = (i + 1) & mask
+        while keys[j] != Self.empty {
+            let home = slot(for: keys[j])
+            // Move j into the hole unless its home lies cyclically in (hole, j].
+            let distanceToHome = (j - home) & mask, distanceToHole = (j - hole) & mask
+            if distanceToHome >= distanceToHole {
+                keys[hole] = keys[j]
+                values[hole] = values[j]
+                hole = j
+            }
+            j = (j + 1) & mask
+        }
+        keys[hole] = Self.empty
+        count -= 1
+        return removed
+    }
+
+    func forEach(_ body: (UInt64, UInt32) -> Void) {
+        for i in keys.indices where keys[i] != Self.empty { body(keys[i], values[i]) }
+    }
+
+    private mutating func grow() {
+        let oldKeys = keys, oldValues = values
+        keys = Array(repeating: 0, count: oldKeys.count * 2)
+        values = Array(repeating: 0, count: oldKeys.count * 2)
+        mask = keys.count - 1
+        count = 0
+        for i in oldKeys.indices where oldKeys[i] != Self.empty { insert(oldValues[i], for: oldKeys[i]) }
+    }
+}
