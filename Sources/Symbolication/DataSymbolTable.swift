@@ -1,0 +1,56 @@
+import FileIO
+import ObjectFile
+
+/// Names data addresses of one image from its ELF symbol table: global objects, and the
+/// type metadata records of Swift classes (`type metadata for MyApp.Node`), which heap
+/// analysis uses to name the class of an allocated instance.
+///
+/// Separate from `ImageSymbolizer`'s index (code addresses, cached on disk): data lookups
+/// are rare and need only the symbol table, read when the table is made.
+public struct DataSymbolTable: Sendable {
+    private struct Entry: Sendable {
+        var start: UInt64
+        var end: UInt64
+        var name: String
+    }
+
+    /// Defined `STT_OBJECT` symbols by start; among those starting at one address the
+    /// smallest comes last, so an alias at an address point (`$s4main4NodeCN`) wins over
+    /// the record around it.
+    private let entries: [Entry]
+    private let demangler: Demangler
+
+    /// Reads the symbol table of the ELF file at `path`; names are demangled.
+    public init(path: String) throws(SymbolicationError) {
+        let file: MappedFile
+        do { file = try MappedFile(path: path) } catch {
+            throw SymbolicationError(kind: .unreadable, path: path, message: error.reason)
+        }
+        guard ELFFile.hasMagic(file.bytes) else {
+            throw SymbolicationError(kind: .unsupportedFormat, path: path, offset: 0, message: "not an ELF file")
+        }
+        let symbols: [ELFSymbol]
+        do { symbols = try ELFFile(file).symbols() } catch { throw .malformed(error, path: path) }
+        let objectType: UInt8 = 1  // STT_OBJECT
+        let demangler = Demangler()
+        var entries: [Entry] = []
+        for symbol in symbols where symbol.type == objectType && symbol.sectionIndex != 0 && !symbol.name.isEmpty {
+            // A zero-size object covers only its own address.
+            entries.append(Entry(start: symbol.value, end: symbol.value &+ max(symbol.size, 1), name: symbol.name))
+        }
+        entries.sort { ($0.start, $1.end) < ($1.start, $0.end) }
+        self.entries = entries
+        self.demangler = demangler
+    }
+
+    /// The demangled name of the data object at or around `fileAddress`, nil when none covers it.
+    public func name(at fileAddress: UInt64) -> String? {
+        var low = 0, high = entries.count
+        while low < high {
+            let mid = (low + high) / 2
+            if entries[mid].start <= fileAddress { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0, fileAddress < entries[low - 1].end else { return nil }
+        return demangler.demangle(entries[low - 1].name)
+    }
+}
