@@ -90,6 +90,7 @@ let package = Package(
                 "BinaryReading",
                 "HeapRecordFormat",
                 "PropertyList",
+                "Symbolication",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),

@@ -46,8 +46,15 @@ public final class FrameResolver {
             ?? recording.modules.last { $0.segments.contains { $0.contains(address) } }
     }
 
-    /// Where return address `pc` is. The symbolizer is asked about `pc - 1`, inside the call
-    /// instruction, so a call that ends a function still resolves to that function.
+    /// Where return address `pc` is: its module and file address, without symbols.
+    public func place(of pc: UInt64, at seq: UInt64) -> FrameLocation {
+        if let known = cache[pc] { return known }
+        guard let module = module(containing: pc, at: seq) else { return FrameLocation(module: nil, address: pc, frames: []) }
+        return FrameLocation(module: module.name, address: pc &- module.loadBias, frames: [])
+    }
+
+    /// Where return address `pc` is, symbolicated. The symbolizer is asked about `pc - 1`,
+    /// inside the call instruction, so a call that ends a function still resolves to it.
     public func location(of pc: UInt64, at seq: UInt64) -> FrameLocation {
         if let known = cache[pc] { return known }
         var location = FrameLocation(module: nil, address: pc, frames: [])

@@ -35,15 +35,19 @@ public final class HeapGrouper {
         self.depth = max(depth, 1)
     }
 
-    /// The frames of `stack` from the call site outwards.
-    public func siteFrames(stack: UInt32, at seq: UInt64) -> [FrameLocation] {
-        let pcs = resolver.recording.stacks[stack]
-        let locations = pcs.map { resolver.location(of: $0, at: seq) }
-        let first = locations.firstIndex { location in
-            guard let module = location.module else { return true }
+    /// The index in `pcs` of the call site: the first frame outside the allocator modules
+    /// (found by module alone, nothing is symbolicated).
+    private func siteIndex(_ pcs: ArraySlice<UInt64>, at seq: UInt64) -> Int {
+        pcs.firstIndex { pc in
+            guard let module = resolver.place(of: pc, at: seq).module else { return true }
             return !Self.allocatorModules.contains { module.hasPrefix($0) }
-        } ?? locations.startIndex
-        return Array(locations[first...])
+        } ?? pcs.startIndex
+    }
+
+    /// The frames of `stack` from the call site outwards, at most `limit`, symbolicated.
+    public func siteFrames(stack: UInt32, at seq: UInt64, limit: Int = .max) -> [FrameLocation] {
+        let pcs = resolver.recording.stacks[stack]
+        return pcs[siteIndex(pcs, at: seq)...].prefix(limit).map { resolver.location(of: $0, at: seq) }
     }
 
     public func key(for block: HeapTimeline.Block) -> String {
@@ -52,15 +56,18 @@ public final class HeapGrouper {
             return "malloc \(block.size) bytes"
         }
         if let known = keysByStack[block.stack] { return known }
-        let frames = siteFrames(stack: block.stack, at: block.seq)
+        let pcs = resolver.recording.stacks[block.stack]
         let text: String
-        if frames.isEmpty {
+        if pcs.isEmpty {
             text = resolver.recording.stacks.contains(block.stack) ? "<no frames>" : "<unknown stack \(block.stack)>"
         } else {
+            let site = siteIndex(pcs, at: block.seq)
             switch key {
-            case .site: text = frames.prefix(depth).map(\.display).joined(separator: " ← ")
-            case .function: text = frames[0].functionName
-            case .library: text = frames[0].module ?? "?"
+            case .site:
+                text = pcs[site...].prefix(depth).map { resolver.location(of: $0, at: block.seq).display }
+                    .joined(separator: " ← ")
+            case .function: text = resolver.location(of: pcs[site], at: block.seq).functionName
+            case .library: text = resolver.place(of: pcs[site], at: block.seq).module ?? "?"
             case .type: text = ""
             }
         }

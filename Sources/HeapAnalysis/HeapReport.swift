@@ -60,7 +60,7 @@ public struct HeapReport: Sendable {
         for summary in generations where summary.survivorCount > 0 {
             let g = summary.generation
             out += "\ngeneration \(g.index) (\(g.mark.label.isEmpty ? Self.describe(g.mark.kind) : g.mark.label)): "
-            out += "\(summary.survivorCount) blocks, \(formatBytes(summary.survivorBytes)) \(aliveTitle), by \(groupKey.rawValue)\n"
+            out += "\(summary.survivorCount) block\(summary.survivorCount == 1 ? "" : "s"), \(formatBytes(summary.survivorBytes)) \(aliveTitle), by \(groupKey.rawValue)\n"
             var rows: [[String]] = []
             for group in summary.groups {
                 rows.append(["  " + formatBytes(group.bytes), String(group.count), group.key])

@@ -20,9 +20,17 @@ import Testing
         let timeline = HeapTimeline(recording, keepingEveryBlock: true)
         #expect(timeline.blocks.filter { $0.size == 1024 }.count == 10)
         #expect(timeline.blocks.filter { $0.size == 100 }.count == 100)
-        // Three distinct call sites, one per leaking function.
-        let sites = HeapFixture.survivors(recording, by: .site).filter { ["workload"].contains($0.key.split(separator: "+").first.map(String.init) ?? "") }
-        #expect(sites.values.map(\.count).sorted() == [10, 250, 1000])
+        // Symbolicated through the build-id in the module map: one group per leaking function.
+        let functions = HeapFixture.survivors(recording, by: .function)
+        #expect(functions["leak_small"]?.count == 1000)
+        #expect(functions["leak_small"]?.bytes == 48_000)
+        #expect(functions["leak_pages"]?.count == 250)
+        #expect(functions["leak_pages"]?.bytes == 250 * 4096)
+        #expect(functions["leak_grown"]?.count == 10)
+        #expect(functions["leak_grown"]?.bytes == 10 << 20)
+        #expect(functions["churn"] == nil)
+        let sites = HeapFixture.survivors(recording, by: .site)
+        #expect(sites.keys.contains { $0.hasPrefix("leak_small (workload.c:") })
     }
 
     @Test func eightThreadsOfChurn() throws {
@@ -99,6 +107,8 @@ import Testing
         let byLibrary = HeapFixture.survivors(recording, by: .library)
         #expect(byLibrary["libplugin.so"]?.count == 6)
         #expect(byLibrary["libplugin.so"]?.bytes == 6 * 667)
+        // The library is gone from the process but not from the disk: still symbolicated.
+        #expect(HeapFixture.survivors(recording, by: .function)["plugin_leak"]?.count == 6)
         #expect(HeapFixture.survivors(recording)["malloc 229 bytes"]?.count == 2)
     }
 
@@ -120,6 +130,7 @@ import Testing
         #expect(recording.marks.map(\.label) == ["start", "before-crash"])
         #expect(HeapFixture.survivors(recording, generation: 0)["malloc 48 bytes"]?.count == 1000)
         #expect(HeapFixture.survivors(recording, generation: 1)["malloc 51 bytes"]?.count == 50)
+        #expect(HeapFixture.survivors(recording, generation: 0, by: .function)["leak_small"]?.count == 1000)
     }
 
     @Test func underscoreExitIsRecorded() throws {
@@ -148,5 +159,8 @@ import Testing
         let typed = timeline.survivors(of: 1, until: .end).filter { $0.typeMetadata != 0 }
         #expect(typed.count == 1000)
         #expect(Set(typed.map(\.typeMetadata)).count == 1)
+        // The metadata's symbol names the class.
+        #expect(HeapFixture.survivors(recording, generation: 1)["main.Node"]?.count == 1000)
+        #expect(HeapFixture.survivors(recording, generation: 0)["main.Node"] == nil)
     }
 }

@@ -94,7 +94,7 @@ enum HeapFixture {
     static func survivors(_ recording: HeapRecording, generation: Int? = nil, until horizon: HeapTimeline.Horizon = .end,
                           by key: HeapGroupKey = .type) -> [String: (count: Int, bytes: UInt64)] {
         let timeline = HeapTimeline(recording)
-        let grouper = HeapGrouper(resolver: FrameResolver(recording: recording), key: key)
+        let grouper = HeapGrouper(resolver: FrameResolver(recording: recording, symbolizer: ImageHeapSymbolizer()), key: key)
         let blocks = generation.map { timeline.survivors(of: $0, until: horizon) } ?? timeline.blocks.filter(\.isAliveAtEnd)
         var result: [String: (count: Int, bytes: UInt64)] = [:]
         for group in grouper.groups(blocks) { result[group.key] = (group.count, group.bytes) }

@@ -42,32 +42,42 @@ struct Heapdiff: ParsableCommand {
     @Option(name: .long, help: "Output: text, json, or collapsed (collapsed stacks of surviving bytes).")
     var format: HeapdiffFormat = .text
 
+    @Flag(name: .long, help: "Show frames as module+0xOFFSET without reading symbols.")
+    var noSymbolicate = false
+
+    @Option(name: .long, help: "A directory searched for separate debug files (repeatable).")
+    var debugDir: [String] = []
+
     func validate() throws {
         guard depth >= 1 else { throw ValidationError("--depth must be at least 1.") }
         guard top >= 1 else { throw ValidationError("--top must be at least 1.") }
     }
 
     func run() throws {
+        let symbolizer = ImageHeapSymbolizer(debugDirectories: debugDir)
+        func grouper(_ recording: HeapRecording) -> HeapGrouper {
+            let resolver = noSymbolicate ? FrameResolver(recording: recording)
+                : FrameResolver(recording: recording, symbolizer: symbolizer)
+            return HeapGrouper(resolver: resolver, key: groupBy.key, depth: depth)
+        }
+        defer { symbolizer.problems.forEach { FileHandleOutput.standardError("warning: not symbolicated: \($0)\n") } }
+        let horizon: HeapTimeline.Horizon = until == .end ? .end : .nextMark
         let first = try HeapRecordingLoader.load(recording)
-        let firstTimeline = HeapTimeline(first)
-        let firstGrouper = HeapGrouper(resolver: FrameResolver(recording: first), key: groupBy.key, depth: depth)
+        let (firstTimeline, firstGrouper) = (HeapTimeline(first), grouper(first))
         guard let other else {
-            let report = HeapReport(recording: first, timeline: firstTimeline, grouper: firstGrouper,
-                                    horizon: until == .end ? .end : .nextMark, top: top)
-            return try render(text: report.textReport, json: report.jsonValue, collapsed: {
+            let report = HeapReport(recording: first, timeline: firstTimeline, grouper: firstGrouper, horizon: horizon, top: top)
+            return try render(text: report.textReport, json: report.jsonValue) {
                 firstTimeline.generations.flatMap { g in
-                    firstGrouper.collapsedStacks(firstTimeline.survivors(of: g.index, until: until == .end ? .end : .nextMark),
-                                                 prefix: "gen \(g.index) \(g.mark.label)")
+                    firstGrouper.collapsedStacks(firstTimeline.survivors(of: g.index, until: horizon), prefix: "gen \(g.index) \(g.mark.label)")
                 }
-            })
+            }
         }
         let second = try HeapRecordingLoader.load(other)
-        let secondTimeline = HeapTimeline(second)
-        let diff = HeapDiff(before: (firstTimeline, firstGrouper),
-                            after: (secondTimeline, HeapGrouper(resolver: FrameResolver(recording: second), key: groupBy.key, depth: depth)))
-        try render(text: diff.textReport, json: diff.jsonValue, collapsed: {
-            firstGrouper.collapsedStacks(secondTimeline.blocks.filter(\.isAliveAtEnd))
-        })
+        let (secondTimeline, secondGrouper) = (HeapTimeline(second), grouper(second))
+        let diff = HeapDiff(before: (firstTimeline, firstGrouper), after: (secondTimeline, secondGrouper))
+        try render(text: diff.textReport, json: diff.jsonValue) {
+            secondGrouper.collapsedStacks(secondTimeline.blocks.filter(\.isAliveAtEnd))
+        }
     }
 
     private func render(text: String, json: PlistValue, collapsed: () -> [String]) throws(CommandFailure) {

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// `devkit heap record`, `heap mark` and `heapdiff` end to end, on Samples/heapshots.c.
+@Suite(.serialized) struct HeapCommandTests {
+    /// Builds Samples/heapshots.c and records it; nil (test skipped) without a C compiler.
+    static func recordSample(in directory: URL) throws -> String? {
+        guard let cc = ["/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/clang"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            print("skipped: no C compiler")
+            return nil
+        }
+        let program = directory.appendingPathComponent("heapshots").path
+        let build = Process()
+        build.executableURL = URL(fileURLWithPath: cc)
+        build.arguments = ["-g", "-O0", "-I", CLI.repoRoot.appendingPathComponent("Sources/HeapRecorder/include").path,
+                           CLI.samples.appendingPathComponent("heapshots.c").path, "-o", program]
+        try build.run()
+        build.waitUntilExit()
+        try #require(build.terminationStatus == 0)
+        let recording = directory.appendingPathComponent("heapshots.dkheap").path
+        let result = try CLI.run(["heap", "record", "-o", recording, "--", program])
+        #expect(result.status == 0)
+        #expect(result.stderr == "devkit: heap recording written to \(recording)\n")
+        return recording
+    }
+
+    /// The report with the run's pid and temporary paths replaced.
+    static func normalized(_ text: String, directory: URL) -> String {
+        text.replacingOccurrences(of: directory.path, with: "TMP")
+            .replacingOccurrences(of: #"pid \d+"#, with: "pid PID", options: .regularExpression)
+    }
+
+    @Test func heapshotsSampleReport() throws {
+        let directory = try CLI.temporaryDirectory()
+        guard let recording = try Self.recordSample(in: directory) else { return }
+        let text = try CLI.run(["heapdiff", recording, "--group-by", "function"])
+        #expect(text.status == 0)
+        try CLI.assertSnapshot(Self.normalized(text.stdout, directory: directory), named: "heapdiff-heapshots.txt")
+        let collapsed = try CLI.run(["heapdiff", recording, "--format", "collapsed"])
+        #expect(collapsed.stdout.split(separator: "\n").count == 3)
+        #expect(collapsed.stdout.split(separator: "\n").allSatisfy { $0.hasSuffix(";main;open_document 16384") })
+        let json = try CLI.run(["heapdiff", recording, "--format", "json", "--until", "next"])
+        let value = try JSONSerialization.jsonObject(with: json.stdoutBytes) as? [String: Any]
+        let generations = value?["generations"] as? [[String: Any]]
+        #expect(generations?.map { $0["aliveBytes"] as? Int } == [0, 16384, 16384, 16384, 0])
+        #expect(generations?.map { $0["label"] as? String } == ["start", "open/close 1", "open/close 2", "open/close 3", "idle"])
+
+        // The same program recorded twice: no growth between the recordings.
+        let again = try CLI.run(["heapdiff", recording, recording])
+        #expect(again.stdout.hasSuffix("no differences by site\n"))
+    }
+
+    @Test func truncatedRecordingWarnsAndReportsWhatItHas() throws {
+        let directory = try CLI.temporaryDirectory()
+        guard let recording = try Self.recordSample(in: directory) else { return }
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: recording))
+        bytes.removeLast(5)
+        let cut = directory.appendingPathComponent("cut.dkheap")
+        try bytes.write(to: cut)
+        let result = try CLI.run(["heapdiff", cut.path])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("warning: last record (type 7) is cut short"))
+        #expect(result.stdout.contains("no end record"))
+    }
+
+    @Test func badInputs() throws {
+        let notRecording = try CLI.run(["heapdiff", "Samples/Info.plist"])
+        #expect(notRecording.status == 2)
+        #expect(notRecording.stderr == "Samples/Info.plist: offset 0x0: error: file header: not a devkit heap recording (no DKITHEAP magic)\n")
+        let missing = try CLI.run(["heapdiff", "nope.dkheap"])
+        #expect(missing.status == 2)
+        let noProgram = try CLI.run(["heap", "record", "--"])
+        #expect(noProgram.status == 2)
+        let notRunnable = try CLI.run(["heap", "record", "-o", "/tmp/devkit-heap-test-none.dkheap", "--", "/nonexistent/program"])
+        #expect(notRunnable.status == 2)
+        #expect(notRunnable.stderr.contains("/nonexistent/program: error: cannot run"))
+    }
+
+    @Test func exitStatusAndSignalsArePassedThrough() throws {
+        let output = try CLI.temporaryDirectory().appendingPathComponent("sh.dkheap").path
+        #expect(try CLI.run(["heap", "record", "-o", output, "--", "/bin/sh", "-c", "exit 7"]).status == 7)
+        #expect(try CLI.run(["heap", "record", "-o", output, "--", "/bin/sh", "-c", "kill -TERM $$"]).status == 128 + 15)
+    }
+}
