@@ -6,6 +6,7 @@ import Symbolication
 /// unresolved, and `problems` says why once per module.
 public final class ImageHeapSymbolizer: HeapSymbolizer {
     private var images: [String: ImageSymbolizer?] = [:]
+    private var dataTables: [String: DataSymbolTable?] = [:]
     private let options: SymbolicationOptions
     /// One line per module that could not be symbolicated.
     public private(set) var problems: [String] = []
@@ -31,6 +32,15 @@ public final class ImageHeapSymbolizer: HeapSymbolizer {
         return opened
     }
 
+    /// The module's data symbols (Swift type metadata), read once, only if the image opened.
+    private func dataSymbols(for module: HeapModule) -> DataSymbolTable? {
+        let key = module.path + "\u{0}" + module.buildID
+        if let known = dataTables[key] { return known }
+        let table = image(for: module).flatMap { _ in try? DataSymbolTable(path: module.path) }
+        dataTables[key] = .some(table)
+        return table
+    }
+
     public func frames(in module: HeapModule, fileAddress: UInt64) -> [ResolvedFrame] {
         guard let image = image(for: module), let frames = try? image.frames(at: fileAddress) else { return [] }
         return frames.filter { $0.function != nil }.map {
@@ -39,6 +49,6 @@ public final class ImageHeapSymbolizer: HeapSymbolizer {
     }
 
     public func symbolName(in module: HeapModule, fileAddress: UInt64) -> String? {
-        image(for: module)?.dataSymbolName(at: fileAddress)
+        dataSymbols(for: module)?.name(at: fileAddress)
     }
 }
