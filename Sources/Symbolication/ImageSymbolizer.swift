@@ -23,6 +23,9 @@ public struct SymbolicationOptions: Sendable {
     /// Symbolicate anyway when the identifier differs; frames are then marked unverified
     /// (`ImageSymbolizer.isVerified` is false).
     public var allowIdentifierMismatch = false
+    /// The slice of a fat Mach-O file: `arm64`, `arm64e`, `x86_64`, `armv7`, `i386`, … Needed
+    /// when the file has more than one.
+    public var architecture: String?
 
     public init() {}
 }
@@ -75,7 +78,7 @@ public final class ImageSymbolizer: Sendable {
     public convenience init(path: String, options: SymbolicationOptions = SymbolicationOptions()) throws(SymbolicationError) {
         let started = monotonicSeconds()
         let file: MappedFile
-        do { file = try MappedFile(path: path) } catch {
+        do { file = try MappedFile(path: ImageLoader.resolvedPath(path)) } catch {
             throw SymbolicationError(kind: .unreadable, path: path, message: error.reason)
         }
         try self.init(file: file, options: options, started: started)
@@ -90,25 +93,17 @@ public final class ImageSymbolizer: Sendable {
     private init(file: MappedFile, options: SymbolicationOptions, started: Double) throws(SymbolicationError) {
         let path = file.path
         self.path = path
-        let image = try Self.parseELF(file)
-        var buildID: [UInt8]?
-        do { buildID = try image.buildID() } catch { throw .malformed(error, path: path) }
-        identifier = buildID.map(hexString)
+        let image = try ImageLoader.load(file, options: options)
+        identifier = image.identifier.map(hexString)
         isVerified = try Self.checkIdentity(identifier, options: options, path: path)
-        imageBase = image.segments.filter { $0.type == ELFSegment.loadType }.map(\.virtualAddress).min() ?? 0
-
-        // DWARF: in the image, else a separate debug file that matches it.
-        var debugImage: ELFFile? = image.hasDWARF ? image : nil
-        if debugImage == nil {
-            debugImage = try Self.separateDebugFile(for: image, path: path, buildID: buildID, directories: options.debugDirectories)
-        }
-        debugInfoPath = debugImage?.file.path
+        imageBase = image.imageBase
+        debugInfoPath = image.debugInfoPath
 
         let identity = IndexFile.Identity(
-            identifier: Array((buildID ?? []).prefix(64)), imageSize: UInt64(file.bytes.count), imageModified: file.modificationTime,
-            debugSize: UInt64(debugImage?.file.bytes.count ?? 0), debugModified: debugImage?.file.modificationTime ?? 0)
-        // The cache is keyed by build-id; an image without one is indexed every time.
-        let hexID = buildID.map(hexString)
+            identifier: Array((image.identifier ?? []).prefix(64)), imageSize: UInt64(file.bytes.count), imageModified: file.modificationTime,
+            debugSize: UInt64(image.debugFile?.bytes.count ?? 0), debugModified: image.debugFile?.modificationTime ?? 0)
+        // The cache is keyed by build-id or UUID; an image without one is indexed every time.
+        let hexID = image.identifier.map(hexString)
         let cachePath = options.cacheDirectory.flatMap { directory in hexID.map { "\(directory)/\($0)" } }
         var cacheNote = "no cache"
         var loaded: AddressIndex?
@@ -127,7 +122,7 @@ public final class ImageSymbolizer: Sendable {
         if let loaded {
             index = loaded
         } else {
-            index = try Self.buildIndex(image: image, debugImage: debugImage, identity: identity)
+            index = try Self.buildIndex(image, identity: identity)
             if let cachePath, let directory = options.cacheDirectory {
                 // A cache that cannot be written (read-only home, full disk) only costs speed.
                 do {
@@ -147,34 +142,19 @@ public final class ImageSymbolizer: Sendable {
     }
 
     /// Reads the DWARF (libdw) and symbols and builds the index.
-    private static func buildIndex(image: ELFFile, debugImage: ELFFile?, identity: IndexFile.Identity) throws(SymbolicationError) -> AddressIndex {
-        // Code ranges come from the image's executable sections (the debug file's have the same addresses).
-        let codeRanges = image.sections.filter { $0.isAllocated && $0.isExecutable && $0.size > 0 }
-            .map { ($0.address, $0.address &+ $0.size) }
+    private static func buildIndex(_ image: LoadedImage, identity: IndexFile.Identity) throws(SymbolicationError) -> AddressIndex {
         // Every line-table row takes at least one byte of .debug_line: reserving that many
         // rows up front costs only address space, and the row array never grows by copying.
-        let lineTable = debugImage?.section(named: ".debug_line") ?? debugImage?.section(named: ".zdebug_line")
-        let lineTableSize = lineTable.map { $0.compression?.uncompressedSize ?? $0.size } ?? 0
-        var builder = AddressIndexBuilder(codeRanges: codeRanges, expectedLineRows: Int(min(lineTableSize, 1 << 26)))
-        if let debugImage {
+        var builder = AddressIndexBuilder(codeRanges: image.codeRanges, expectedLineRows: Int(min(image.lineTableSize, 1 << 26)))
+        if let dwarf = image.dwarfImage {
             do {
-                let reader = try DWARFReader(image: debugImage.file.bytes, owner: debugImage.file)
+                let reader = try DWARFReader(image: dwarf.bytes, owner: dwarf)
                 try reader.forEachUnit { builder.add($0) }
             } catch {
-                throw .debugInfo(error, path: debugImage.file.path)
+                throw .debugInfo(error, path: image.debugInfoPath ?? dwarf.path)
             }
         }
-        do {
-            var symbols = try image.symbols()
-            if symbols.isEmpty || !image.sections.contains(where: { $0.type == ELFSection.symbolTableType }),
-               let debugImage, debugImage.file !== image.file {
-                let debugSymbols = try debugImage.symbols()
-                if !debugSymbols.isEmpty { symbols = debugSymbols }
-            }
-            builder.add(symbols: symbols)
-        } catch {
-            throw .malformed(error, path: image.file.path)
-        }
+        builder.add(symbols: try image.symbols())
         return IndexFile.serialize(builder.finish(identity: identity))
     }
 
@@ -245,23 +225,7 @@ public final class ImageSymbolizer: Sendable {
         return result
     }
 
-    // MARK: opening
-
-    private static func openELF(_ path: String) throws(SymbolicationError) -> ELFFile {
-        let file: MappedFile
-        do { file = try MappedFile(path: path) } catch {
-            throw SymbolicationError(kind: .unreadable, path: path, message: error.reason)
-        }
-        return try parseELF(file)
-    }
-
-    private static func parseELF(_ file: MappedFile) throws(SymbolicationError) -> ELFFile {
-        let path = file.path
-        guard ELFFile.hasMagic(file.bytes) else {
-            throw SymbolicationError(kind: .unsupportedFormat, path: path, offset: 0, message: "not an ELF file")
-        }
-        do { return try ELFFile(file) } catch { throw .malformed(error, path: path) }
-    }
+    // MARK: identity
 
     private static func checkIdentity(_ actual: String?, options: SymbolicationOptions, path: String) throws(SymbolicationError) -> Bool {
         guard let expectedText = options.expectedIdentifier else { return true }
@@ -272,25 +236,6 @@ public final class ImageSymbolizer: Sendable {
         if options.allowIdentifierMismatch { return false }
         throw SymbolicationError(kind: .identifierMismatch, path: path,
                                  message: "build-id is \(actual ?? "absent"), expected \(expected); refusing to symbolicate with the wrong binary")
-    }
-
-    /// A separate debug file found by build-id or debuglink whose identity matches the image:
-    /// the same build-id, or (without one) the debuglink CRC.
-    private static func separateDebugFile(for image: ELFFile, path: String, buildID: [UInt8]?,
-                                          directories: [String]) throws(SymbolicationError) -> ELFFile? {
-        let link: (name: String, crc: UInt32)?
-        do { link = try image.debugLink() } catch { throw .malformed(error, path: path) }
-        let locator = DebugFileLocator(debugDirectories: directories)
-        for candidate in locator.candidates(binaryPath: path, buildID: buildID, debugLink: link?.name) {
-            guard let debug = try? openELF(candidate), debug.hasDWARF else { continue }
-            if let buildID {
-                guard (try? debug.buildID()) == buildID else { continue }
-            } else if let link {
-                guard crc32(debug.file.bytes) == link.crc else { continue }
-            }
-            return debug
-        }
-        return nil
     }
 }
 

@@ -16,7 +16,9 @@ struct Symbolicate: ParsableCommand {
             binary (and its debug file) are unchanged; --no-cache skips it.
 
             DWARF is read from the binary or from a separate debug file found by build-id or \
-            .gnu_debuglink (beside the binary, in .debug/, under /usr/lib/debug and each --debug-dir).
+            .gnu_debuglink (beside the binary, in .debug/, under /usr/lib/debug and each --debug-dir). \
+            For Mach-O, from BIN.dSYM beside the binary (or in a --debug-dir) with the same UUID; \
+            --binary may also name the .dSYM bundle itself.
 
             Examples:
               devkit symbolicate --binary app 0x401136 0x4011a0
@@ -27,6 +29,9 @@ struct Symbolicate: ParsableCommand {
 
     @Option(name: .long, help: "The executable or library the addresses belong to.")
     var binary: String?
+
+    @Option(name: .long, help: "The slice of a fat Mach-O file: arm64, arm64e, x86_64, armv7, i386.")
+    var arch: String?
 
     @Option(name: .long, help: "Where the image was loaded (hex): addresses are runtime addresses.")
     var loadAddress: String?
@@ -75,6 +80,7 @@ struct Symbolicate: ParsableCommand {
         options.debugDirectories = debugDir
         options.expectedIdentifier = uuid
         options.allowIdentifierMismatch = force
+        options.architecture = arch
         options.cacheDirectory = noCache ? nil : Self.cacheDirectory()
         let image: ImageSymbolizer
         do { image = try ImageSymbolizer(path: binary, options: options) } catch {

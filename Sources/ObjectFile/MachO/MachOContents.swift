@@ -1,0 +1,148 @@
+import BinaryReading
+
+/// What symbolication needs from one Mach-O image: `LC_UUID`, segments and sections
+/// (`LC_SEGMENT`/`LC_SEGMENT_64`, including the `__DWARF` segment of a dSYM) and the
+/// `LC_SYMTAB` symbols, read through the same bounds-checked cursor as the header walk.
+public struct MachOContents: Sendable {
+    /// One section (`section` / `section_64`).
+    public struct Section: Sendable, Equatable {
+        public var segment: String
+        public var name: String
+        public var address: UInt64
+        public var size: UInt64
+        /// File offset, relative to the image (0 for zero-fill sections).
+        public var offset: UInt32
+        /// `flags`: `S_ATTR_PURE_INSTRUCTIONS` 0x80000000, `S_ATTR_SOME_INSTRUCTIONS` 0x400; type in the low byte (`S_ZEROFILL` 1).
+        public var flags: UInt32
+
+        /// True for sections holding code.
+        public var isCode: Bool { flags & 0x8000_0400 != 0 }
+    }
+
+    /// One `LC_SEGMENT(_64)`.
+    public struct Segment: Sendable, Equatable {
+        public var name: String
+        public var address: UInt64
+        public var size: UInt64
+    }
+
+    /// `LC_UUID`: the 16 bytes that identify this build.
+    public var uuid: [UInt8]?
+    public var segments: [Segment]
+    public var sections: [Section]
+    /// Defined symbols from `LC_SYMTAB` that name something in a section (`N_SECT`, no stabs),
+    /// as `ELFSymbol`s of type `STT_FUNC` when their section holds code. Mach-O symbols have
+    /// no size (0). Names keep their leading underscore.
+    public var symbols: [ELFSymbol]
+    public var endianness: Endianness
+
+    /// The lowest address of `__TEXT` (the address the image is linked at), 0 if none.
+    public var textAddress: UInt64 { segments.first { $0.name == "__TEXT" }?.address ?? 0 }
+
+    /// The section's bytes inside `image` (the slice's bytes), bounds-checked.
+    public func contents(of section: Section, in image: UnsafeRawBufferPointer) throws(DecodeError) -> UnsafeRawBufferPointer {
+        let start = Int(section.offset)
+        guard let count = Int(exactly: section.size), start <= image.count, count <= image.count - start else {
+            throw DecodeError(section: "\(section.segment),\(section.name)", offset: start,
+                              reason: "section of \(section.size) bytes at offset \(section.offset) extends past the end of the \(image.count)-byte image")
+        }
+        return UnsafeRawBufferPointer(rebasing: image[start..<(start + count)])
+    }
+
+    static let segment32: UInt32 = 0x1, segment64: UInt32 = 0x19, uuidCommand: UInt32 = 0x1b, symtabCommand: UInt32 = 0x2
+
+    /// Reads the commands of `image` from `bytes`, which must be that image's bytes (a thin
+    /// file, or the slice of a fat file).
+    public static func read(_ image: MachOImage, bytes: UnsafeRawBufferPointer) throws(DecodeError) -> MachOContents {
+        var header = ByteCursor(bytes, section: "Mach-O header", baseOffset: image.offset)
+        let magic = try header.read(UInt32.self, endian: .little)
+        let endian: Endianness = (magic == MachOFile.magic64 || magic == MachOFile.magic32) ? .little : .big
+        var contents = MachOContents(uuid: nil, segments: [], sections: [], symbols: [], endianness: endian)
+        var symtab: (symbolOffset: UInt32, count: UInt32, stringOffset: UInt32, stringSize: UInt32)?
+        for command in image.loadCommands {
+            let relative = command.offset - image.offset
+            guard relative >= 0, relative <= bytes.count, command.size <= bytes.count - relative else { continue }
+            var cursor = ByteCursor(UnsafeRawBufferPointer(rebasing: bytes[relative..<(relative + command.size)]),
+                                    section: "load command 0x\(String(command.command, radix: 16))", baseOffset: command.offset)
+            try cursor.skip(8)
+            switch command.command {
+            case uuidCommand:
+                contents.uuid = Array(try cursor.readBytes(16))
+            case symtabCommand:
+                symtab = (try cursor.read(UInt32.self, endian: endian), try cursor.read(UInt32.self, endian: endian),
+                          try cursor.read(UInt32.self, endian: endian), try cursor.read(UInt32.self, endian: endian))
+            case segment32, segment64:
+                let wide = command.command == segment64
+                let word = wide ? 8 : 4
+                let name = try fixedString(&cursor)
+                let address = try cursor.readUInt(width: word, endian: endian)
+                let size = try cursor.readUInt(width: word, endian: endian)
+                try cursor.skip(2 * word + 8)  // fileoff, filesize, maxprot, initprot
+                let sectionCount = try cursor.read(UInt32.self, endian: endian)
+                try cursor.skip(4)  // flags
+                contents.segments.append(Segment(name: name, address: address, size: size))
+                // Invariant: the sections fit in the command (checked before reading any).
+                let sectionSize = wide ? 80 : 68
+                guard Int(sectionCount) <= cursor.remaining / sectionSize else {
+                    throw cursor.error("segment \(name) declares \(sectionCount) sections; its command holds \(cursor.remaining / sectionSize)")
+                }
+                for _ in 0..<sectionCount {
+                    let sectionName = try fixedString(&cursor)
+                    let segmentName = try fixedString(&cursor)
+                    let sectionAddress = try cursor.readUInt(width: word, endian: endian)
+                    let sectionSize = try cursor.readUInt(width: word, endian: endian)
+                    let offset = try cursor.read(UInt32.self, endian: endian)
+                    try cursor.skip(12)  // align, reloff, nreloc
+                    let flags = try cursor.read(UInt32.self, endian: endian)
+                    try cursor.skip(wide ? 12 : 8)  // reserved
+                    contents.sections.append(Section(segment: segmentName, name: sectionName, address: sectionAddress,
+                                                     size: sectionSize, offset: offset, flags: flags))
+                }
+            default:
+                break
+            }
+        }
+        if let symtab { contents.symbols = try readSymbols(symtab, image: image, bytes: bytes, endian: endian, sections: contents.sections) }
+        return contents
+    }
+
+    private static func readSymbols(_ symtab: (symbolOffset: UInt32, count: UInt32, stringOffset: UInt32, stringSize: UInt32),
+                                    image: MachOImage, bytes: UnsafeRawBufferPointer, endian: Endianness,
+                                    sections: [Section]) throws(DecodeError) -> [ELFSymbol] {
+        let entrySize = image.is64Bit ? 16 : 12
+        var file = ByteCursor(bytes, section: "LC_SYMTAB", baseOffset: image.offset)
+        // Invariant: the table and its strings lie inside the image.
+        guard UInt64(symtab.symbolOffset) + UInt64(symtab.count) * UInt64(entrySize) <= UInt64(bytes.count),
+              UInt64(symtab.stringOffset) + UInt64(symtab.stringSize) <= UInt64(bytes.count) else {
+            throw file.error("symbol table (\(symtab.count) entries at \(symtab.symbolOffset), strings at \(symtab.stringOffset)) lies outside the \(bytes.count)-byte image")
+        }
+        try file.seek(to: Int(symtab.stringOffset))
+        let strings = try file.subCursor(count: Int(symtab.stringSize), section: "LC_SYMTAB strings")
+        try file.seek(to: Int(symtab.symbolOffset))
+        var symbols: [ELFSymbol] = []
+        symbols.reserveCapacity(Int(symtab.count))
+        for _ in 0..<symtab.count {
+            let nameOffset = try file.read(UInt32.self, endian: endian)
+            let type = try file.readUInt8()
+            let section = try file.readUInt8()
+            _ = try file.read(UInt16.self, endian: endian)  // n_desc
+            let value = try file.readUInt(width: image.is64Bit ? 8 : 4, endian: endian)
+            // Only defined, non-debugging symbols in a section: N_STAB bits clear, N_TYPE == N_SECT.
+            guard type & 0xe0 == 0, type & 0x0e == 0x0e, section > 0 else { continue }
+            var names = strings
+            guard Int(nameOffset) < names.count else { continue }
+            try names.seek(to: Int(nameOffset))
+            let name = try names.readCString()
+            let isCode = Int(section) <= sections.count && sections[Int(section) - 1].isCode
+            symbols.append(ELFSymbol(name: name, value: value, size: 0, type: isCode ? ELFSymbol.functionType : 1,
+                                     binding: type & 0x01 != 0 ? 1 : 0, sectionIndex: UInt16(section)))
+        }
+        return symbols
+    }
+
+    /// A 16-byte, NUL-padded name (segment and section names).
+    private static func fixedString(_ cursor: inout ByteCursor) throws(DecodeError) -> String {
+        let raw = try cursor.readBytes(16)
+        return String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+    }
+}
