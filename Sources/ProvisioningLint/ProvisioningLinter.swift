@@ -19,7 +19,9 @@ public struct ProvisioningLinter: Sendable {
         try RuleRegistry(ProvisioningRules.all + infoTypes).validate(configuration)
         engine = try LintEngine(registry: ProvisioningRules.registry, configuration: Self.restricted(configuration, to: ProvisioningRules.registry))
         if let infoPlistRules {
-            infoPlistEngine = try LintEngine(registry: infoPlistRules, configuration: Self.restricted(configuration, to: infoPlistRules))
+            // An app in a bundle or archive is a built product: build settings must be expanded.
+            infoPlistEngine = try LintEngine(registry: infoPlistRules, configuration: Self.restricted(configuration, to: infoPlistRules),
+                                             options: LintOptions(isBuiltProduct: true))
         } else {
             infoPlistEngine = nil
         }

@@ -45,6 +45,21 @@ import Testing
         #expect(Set(results.compactMap { $0["ruleId"] as? String }) == ["app.bundle-identifier-mismatch", "app.entitlement-not-granted"])
     }
 
+    /// devkit lint's Info.plist rules run on the app's Info.plist (a built product).
+    @Test func infoPlistRulesOnTheApp() throws {
+        guard ProfileFactory.opensslAvailable else { print("skipped: openssl not installed"); return }
+        let factory = try ProfileFactory()
+        let profile = try factory.write(try factory.sign(try factory.payload()), name: "dev.mobileprovision")
+        try TestApp.make(in: factory.directory, profile: profile, repoRoot: CLI.repoRoot,
+                         infoJSON: #"{"CFBundleVersion": "1.0b", "CFBundleShortVersionString": "$(MARKETING_VERSION)"}"#)
+        let r = try CLI.run(["provision", "lint", "--format", "json"] + Self.now + ["Demo.ipa"], cwd: factory.directory)
+        #expect(r.status == 1)
+        let findings = try JSONSerialization.jsonObject(with: r.stdoutBytes) as? [[String: Any]] ?? []
+        let ids = Set(findings.compactMap { $0["rule"] as? String })
+        #expect(ids.isSuperset(of: ["infoplist.bundle-version-format", "infoplist.unexpanded-variable"]), "\(r.stdout)")
+        #expect(r.stdout.contains("Demo.ipa!Payload/Demo.app/Info.plist"))
+    }
+
     /// A matching app lints clean; --disable turns a rule off.
     @Test func cleanAppAndDisable() throws {
         guard ProfileFactory.opensslAvailable else { print("skipped: openssl not installed"); return }
