@@ -32,6 +32,8 @@ let package = Package(
                 .product(name: "Symbolication", package: "devkit"),
             ]
         ),
+        // The Mach-O load-command walk and code-signature SuperBlob (ObjectFile/MachO).
+        .target(name: "FuzzMachO", dependencies: [.product(name: "ObjectFile", package: "devkit")]),
     ] + targets.map { name in
         .target(
             name: name,
