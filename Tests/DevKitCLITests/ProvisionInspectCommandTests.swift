@@ -85,6 +85,11 @@ import Testing
         try CLI.assertSnapshot(stable, named: "provision-inspect-ipa.txt")
         let app = try CLI.run(["provision", "inspect", "--entitlements"] + Self.now + ["Demo.app"], cwd: factory.directory)
         #expect(app.stdout.replacingOccurrences(of: "Demo.app/embedded", with: "Demo.ipa!Payload/Demo.app/embedded") == r.stdout)
+        // The bare binary: its entitlements, as codesign -d --entitlements shows them.
+        let binary = try CLI.run(["provision", "inspect", "Demo.app/Demo"], cwd: factory.directory)
+        #expect(binary.status == 0)
+        #expect(binary.stdout.hasPrefix("Demo.app/Demo\n  Binary        arm64: 4 entitlement keys (XML and DER)\n"))
+        #expect(binary.stdout.contains("\"get-task-allow\" => true"))
         let bad = try CLI.run(["provision", "inspect", "zip-slip.ipa", "liar.ipa", "noprofile.ipa"], cwd: factory.directory)
         #expect(bad.status == 2)
         try CLI.assertSnapshot(bad.stderr, named: "provision-inspect-bad-ipa.txt")

@@ -9,7 +9,8 @@ extension Provision {
             abstract: "Show what provisioning profiles hold and whether their signature holds.",
             discussion: """
                 Reads .mobileprovision and .provisionprofile files (CMS SignedData, DER or BER), \
-                .app directories and .ipa archives (their embedded.mobileprovision). The signature \
+                .app directories and .ipa archives (their embedded.mobileprovision and the \
+                binary's entitlements), and bare Mach-O binaries (their entitlements). The signature \
                 is always checked: a modified profile is an error (exit 2). Without --trust-roots \
                 the signer chain is shown but not verified.
 
@@ -40,9 +41,14 @@ extension Provision {
             var texts: [String] = [], values: [PlistValue] = [], failed = false
             for file in files {
                 do {
-                    let signed = try ProfileInputs.verifiedProfile(at: file, trustRoots: roots)
-                    texts.append(report.text(signed.profile, source: signed.source, app: signed.app, binary: signed.binary))
-                    values.append(report.value(signed.profile, source: signed.source, app: signed.app, binary: signed.binary))
+                    switch try ProfileInputs.inspect(file, trustRoots: roots) {
+                    case .binary(let entitlements):
+                        texts.append(report.text(binary: entitlements, source: file))
+                        values.append(report.value(binary: entitlements, source: file))
+                    case .profile(let signed):
+                        texts.append(report.text(signed.profile, source: signed.source, app: signed.app, binary: signed.binary))
+                        values.append(report.value(signed.profile, source: signed.source, app: signed.app, binary: signed.binary))
+                    }
                 } catch {
                     FileHandleOutput.standardError(error.message + "\n")
                     failed = true
@@ -50,7 +56,7 @@ extension Provision {
             }
             switch format {
             case .text: try FileHandleOutput.standardOutput(texts.joined(separator: "\n"))
-            case .json: try FileHandleOutput.standardOutput(try PlistLoader.serialize(.array(values), as: .json, source: "report") + [0x0a])
+            case .json: try FileHandleOutput.standardOutput(try PlistLoader.serialize(.array(values), as: .json, source: "report"))
             }
             if failed { throw CommandFailure(message: "", exitCode: 2) }
         }

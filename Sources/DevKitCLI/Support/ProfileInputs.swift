@@ -1,6 +1,6 @@
 import Provisioning
 
-/// Reads the profile named on the command line, whatever holds it.
+/// Reads what a path on the command line names, for `provision inspect`.
 enum ProfileInputs {
     struct Loaded {
         var profile: SignedProfile
@@ -9,11 +9,21 @@ enum ProfileInputs {
         var binary: BinaryEntitlements?
     }
 
+    enum Inspected {
+        /// A profile (alone, or embedded in an app, with the app's binary entitlements).
+        case profile(Loaded)
+        /// A bare Mach-O binary's entitlements (nil when it has none).
+        case binary(BinaryEntitlements?)
+    }
+
     /// The profile in `path` (a profile, an `.app` or an `.ipa`), signature-checked: a profile
-    /// whose digest or signature fails is an error here.
-    static func verifiedProfile(at path: String, trustRoots: TrustRoots?) throws(CommandFailure) -> Loaded {
+    /// whose digest or signature fails is an error here. A Mach-O file gives its entitlements.
+    static func inspect(_ path: String, trustRoots: TrustRoots?) throws(CommandFailure) -> Inspected {
         do throws(ProvisioningError) {
             let input = try ProvisioningInput.load(path)
+            if case .binary(let bytes, _) = input {
+                do { return .binary(try BinaryEntitlements.read(bytes)) } catch { throw error.inFile(path) }
+            }
             let (bytes, source) = try input.profileBytes()
             let signed: SignedProfile
             do { signed = try ProfileReader.read(bytes, trustRoots: trustRoots) } catch { throw error.inFile(source) }
@@ -26,7 +36,7 @@ enum ProfileInputs {
                     throw error.inFile("\(input.app?.location ?? path)/\(input.app?.executableName ?? "")")
                 }
             }
-            return Loaded(profile: signed, source: source, app: input.app, binary: binary)
+            return .profile(Loaded(profile: signed, source: source, app: input.app, binary: binary))
         } catch {
             throw .input(error.description)
         }

@@ -1,9 +1,12 @@
 import FileIO
+import ObjectFile
 
 /// What a path on the command line holds: a profile, or an app whose profile is embedded.
 public enum ProvisioningInput: Sendable {
     case profile(bytes: [UInt8], path: String)
     case app(AppBundle)
+    /// A bare Mach-O executable: only its code signature's entitlements can be shown.
+    case binary(bytes: [UInt8], path: String)
 
     /// Directories are `.app` bundles, zip files (`PK\3\4`) are `.ipa` archives, anything
     /// else is read as a profile.
@@ -14,6 +17,7 @@ public enum ProvisioningInput: Sendable {
         if bytes.starts(with: [0x50, 0x4b, 0x03, 0x04]) || path.lowercased().hasSuffix(".ipa") {
             return .app(try IPAReader.read(path))
         }
+        if MachOFile.isMachO(bytes) { return .binary(bytes: bytes, path: path) }
         return .profile(bytes: bytes, path: path)
     }
 
@@ -26,6 +30,8 @@ public enum ProvisioningInput: Sendable {
                 throw ProvisioningError(file: app.location, message: "the app has no embedded provisioning profile (\(app.embeddedProfileLocation))")
             }
             return (bytes, app.embeddedProfileLocation)
+        case .binary(_, let path):
+            throw ProvisioningError(file: path, message: "a Mach-O binary has no provisioning profile; name its .app or .ipa")
         }
     }
 

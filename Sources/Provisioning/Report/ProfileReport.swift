@@ -141,6 +141,26 @@ public struct ProfileReport: Sendable {
         return .dictionary(d)
     }
 
+    /// A bare binary's entitlements, as `codesign -d --entitlements -` shows them.
+    public func text(binary: BinaryEntitlements?, source: String) -> String {
+        guard let binary, case .dictionary(let e) = binary.entitlements else {
+            return "\(source)\n  Binary        no entitlements in its code signature (or not signed)\n"
+        }
+        let forms = [binary.hasXML ? "XML" : nil, binary.hasDER ? "DER" : nil].compactMap { $0 }.joined(separator: " and ")
+        var lines = [source, "  Binary        \(binary.architecture): \(e.count) entitlement \(e.count == 1 ? "key" : "keys") (\(forms))"]
+        for line in PlistPrinter(style: .tree).render(binary.entitlements).split(separator: "\n") where !line.isEmpty {
+            lines.append("    \(line)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    public func value(binary: BinaryEntitlements?, source: String) -> PlistValue {
+        var d: OrderedDictionary<String, PlistValue> = ["file": .string(source)]
+        d["architecture"] = binary.map { .string($0.architecture) }
+        d["binaryEntitlements"] = binary?.entitlements
+        return .dictionary(d)
+    }
+
     /// An app without a profile: only what the app says (for lint rules and JSON).
     public func value(app: AppBundle, binary: BinaryEntitlements?) -> PlistValue {
         var a: OrderedDictionary<String, PlistValue> = [:]
