@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "devkit-heap", type: .dynamic, targets: ["HeapRecorder"]),
         .library(name: "Symbolication", targets: ["Symbolication"]),
         .library(name: "ObjectFile", targets: ["ObjectFile"]),
+        .library(name: "Provisioning", targets: ["Provisioning"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

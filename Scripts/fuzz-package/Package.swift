@@ -34,6 +34,8 @@ let package = Package(
         ),
         // The Mach-O load-command walk and code-signature SuperBlob (ObjectFile/MachO).
         .target(name: "FuzzMachO", dependencies: [.product(name: "ObjectFile", package: "devkit")]),
+        // CMS SignedData reading and verification, and the profile model (Provisioning).
+        .target(name: "FuzzProfile", dependencies: [.product(name: "Provisioning", package: "devkit")]),
     ] + targets.map { name in
         .target(
             name: name,
