@@ -24,6 +24,7 @@ import Testing
         Build(source: "templates.cpp", compiler: "g++", flags: ["-O2", "-g", "-gdwarf-5"]),
         Build(source: "templates.cpp", compiler: "clang++", flags: ["-O2", "-g", "-gdwarf-4"]),
         Build(source: "templates.cpp", compiler: "clang++", flags: ["-O2", "-g", "-gdwarf-5"]),
+        Build(source: "generics.swift", compiler: "swiftc", flags: ["-g", "-O", "-module-name", "generics"]),
     ]
 
     @Test(arguments: builds)
@@ -78,6 +79,23 @@ import Testing
         let image = try ImageSymbolizer(path: binary, options: options)
         #expect(image.debugInfoPath == debug)
         try expectSame(image, expected, binary: binary)
+    }
+
+    /// Swift names are demangled by the runtime's `swift_demangle`.
+    @Test func swiftNamesAreDemangled() throws {
+        let directory = try Toolchain.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard let binary = try Toolchain.compile("generics.swift", compiler: "swiftc", flags: ["-g", "-O", "-module-name", "generics"],
+                                                 output: "generics", in: directory) else { return }
+        let image = try ImageSymbolizer(path: binary)
+        let text = try #require(try Toolchain.textSection(of: binary))
+        var names = Set<String>()
+        for address in stride(from: text.start, to: text.start + text.size, by: 2) {
+            for frame in try image.frames(at: address) { if let name = frame.function { names.insert(name) } }
+        }
+        #expect(names.contains("generics.work(Swift.Int) -> Swift.Int"))
+        #expect(names.contains { $0.hasPrefix("generics.Stack.map<") })
+        #expect(!names.contains { $0.hasPrefix("$s") })
     }
 
     // MARK: helpers
