@@ -38,13 +38,13 @@ import Testing
         guard let (binary, compute) = try build(directory) else { return }
         // An address a few instructions into compute: inside the inlined add_sq/sq calls.
         let inlined = try (compute..<(compute + 64)).first { address in
-            let out = try CLI.run(["symbolicate", "--binary", binary, "0x" + String(address, radix: 16)])
+            let out = try CLI.run(["symbolicate", "--no-cache", "--binary", binary, "0x" + String(address, radix: 16)])
             return out.stdout.components(separatedBy: "\n").count > 5
         }
         let address = "0x" + String(try #require(inlined), radix: 16)
         var transcript = ""
         for style in ["llvm", "gnu", "atos", "json"] {
-            let out = try CLI.run(["symbolicate", "--binary", binary, "--output-style", style, address])
+            let out = try CLI.run(["symbolicate", "--no-cache", "--binary", binary, "--output-style", style, address])
             #expect(out.status == 0)
             transcript += "== \(style)\n" + out.stdout.replacingOccurrences(of: address, with: "ADDRESS").replacingOccurrences(of: binary, with: "BINARY")
         }
@@ -58,10 +58,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         guard let (binary, compute) = try build(directory) else { return }
         let address = String(compute, radix: 16)
-        let single = try CLI.run(["symbolicate", "--binary", binary, "--output-style", "gnu", address])
+        let single = try CLI.run(["symbolicate", "--no-cache", "--binary", binary, "--output-style", "gnu", address])
         #expect(single.stdout.hasPrefix("compute\n/src/inline.c:"))
         let input = "0x\(address)\nnot-an-address\n  \(address)\n"
-        let out = try CLI.run(["symbolicate", "--binary", binary, "--output-style", "gnu"], stdin: Data(input.utf8))
+        let out = try CLI.run(["symbolicate", "--no-cache", "--binary", binary, "--output-style", "gnu"], stdin: Data(input.utf8))
         #expect(out.status == 2)
         #expect(out.stdout == single.stdout + single.stdout)
         #expect(out.stderr == "<stdin>:2: error: \"not-an-address\" is not a hex address\n")
@@ -73,8 +73,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         guard let (binary, compute) = try build(directory) else { return }
         let runtime = 0x7f00_0000_0000 + compute
-        let slid = try CLI.run(["symbolicate", "--binary", binary, "--load-address", "0x7f0000000000", String(runtime, radix: 16)])
-        let plain = try CLI.run(["symbolicate", "--binary", binary, String(compute, radix: 16)])
+        let slid = try CLI.run(["symbolicate", "--no-cache", "--binary", binary, "--load-address", "0x7f0000000000", String(runtime, radix: 16)])
+        let plain = try CLI.run(["symbolicate", "--no-cache", "--binary", binary, String(compute, radix: 16)])
         #expect(slid.status == 0)
         #expect(slid.stdout == plain.stdout)
         #expect(plain.stdout.hasPrefix("compute\n/src/inline.c:"))
@@ -85,20 +85,38 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         guard let (binary, compute) = try build(directory) else { return }
         let wrong = String(repeating: "0", count: 40)
-        let refused = try CLI.run(["symbolicate", "--binary", binary, "--uuid", wrong, String(compute, radix: 16)])
+        let refused = try CLI.run(["symbolicate", "--no-cache", "--binary", binary, "--uuid", wrong, String(compute, radix: 16)])
         #expect(refused.status == 2)
         #expect(refused.stdout.isEmpty)
         #expect(refused.stderr.hasPrefix("\(binary): error: build-id is "))
-        let forced = try CLI.run(["symbolicate", "--binary", binary, "--uuid", wrong, "--force", String(compute, radix: 16)])
+        let forced = try CLI.run(["symbolicate", "--no-cache", "--binary", binary, "--uuid", wrong, "--force", String(compute, radix: 16)])
         #expect(forced.status == 0)
         #expect(forced.stdout.hasPrefix("compute [unverified]\n"))
     }
 
+    /// The index cache under $XDG_CACHE_HOME: written on the first run, used on the second,
+    /// as --stats says; answers are the same.
+    @Test func cacheThroughXDGCacheHome() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard let (binary, compute) = try build(directory) else { return }
+        let environment = ["XDG_CACHE_HOME": directory.appendingPathComponent("cache").path]
+        let arguments = ["symbolicate", "--binary", binary, "--stats", String(compute, radix: 16)]
+        let first = try CLI.run(arguments, environment: environment)
+        let second = try CLI.run(arguments, environment: environment)
+        #expect(first.status == 0 && second.status == 0)
+        #expect(first.stderr.contains("(cache miss;"))
+        #expect(second.stderr.contains("(cache hit;"))
+        #expect(first.stdout == second.stdout)
+        let cached = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("cache/devkit/symbols").path)
+        #expect(cached.count == 1 && cached[0].count == 40)
+    }
+
     @Test func usageErrors() throws {
-        let noBinary = try CLI.run(["symbolicate", "0x1000"])
+        let noBinary = try CLI.run(["symbolicate", "--no-cache", "0x1000"])
         #expect(noBinary.status == 2)
         #expect(noBinary.stderr.contains("--binary"))
-        let missing = try CLI.run(["symbolicate", "--binary", "/nonexistent/app", "0x1000"])
+        let missing = try CLI.run(["symbolicate", "--no-cache", "--binary", "/nonexistent/app", "0x1000"])
         #expect(missing.status == 2)
         #expect(missing.stderr == "/nonexistent/app: error: No such file or directory\n")
     }
