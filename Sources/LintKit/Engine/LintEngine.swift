@@ -103,7 +103,8 @@ public struct LintEngine: Sendable {
     }
 
     /// Lints an already-read file (for rule packs whose files are not plain plists, such as
-    /// a provisioning profile's decoded payload). Positions are resolved only for XML bytes.
+    /// a provisioning profile's decoded payload). Positions are resolved for XML (line and
+    /// column) and binary (byte offset) bytes only.
     public func lint(_ file: LintFile, readerWarnings: [PlistWarning] = []) -> [Finding] {
         var collected: [(rule: Int, pending: RuleContext.Pending)] = []
         for index in rulesByKind[file.kind] ?? [] {
@@ -122,7 +123,11 @@ public struct LintEngine: Sendable {
 
         // Positions and suppressions need a second, recording read; only files with findings pay it.
         let suppressions = file.format == .xml ? Suppressions.scan(file.bytes) : nil
-        let map = file.format == .xml ? try? PlistSourceMap(xml: file.bytes) : nil
+        let map: PlistSourceMap? = switch file.format {
+        case .xml: try? PlistSourceMap(xml: file.bytes)
+        case .binary: try? PlistSourceMap(binary: file.bytes)
+        default: nil
+        }
         let scopes = suppressions?.scopes(in: map) ?? []
         for (index, pending) in collected {
             let rule = active[index]

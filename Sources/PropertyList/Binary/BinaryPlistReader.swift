@@ -29,6 +29,10 @@ struct BinaryPlistReader {
     /// otherwise describe 2^n values in n objects.
     private var nodesLeft: Int
     private(set) var warnings: [PlistWarning] = []
+    /// Recording only (`readRecordingOffsets`): the key path of the object being read, and
+    /// each value's object offset by key path.
+    private var path: [String] = []
+    private var offsets: [[String]: Int]?
 
     static func read(_ bytes: UnsafeRawBufferPointer) throws(PlistError) -> (PlistValue, [PlistWarning]) {
         do {
@@ -38,6 +42,31 @@ struct BinaryPlistReader {
         } catch {
             throw PlistError(error)
         }
+    }
+
+    /// Reads like `read`, and also records the byte offset of every value's object (its
+    /// marker byte) by key-path components, for tools that point into binary files.
+    static func readRecordingOffsets(_ bytes: UnsafeRawBufferPointer) throws(PlistError) -> (value: PlistValue, offsets: [[String]: Int]) {
+        do {
+            var reader = try BinaryPlistReader(file: bytes)
+            reader.offsets = [[]: try reader.offset(of: reader.topObject)]
+            let value = try reader.object(reader.topObject, depth: 0)
+            return (value, reader.offsets ?? [:])
+        } catch {
+            throw PlistError(error)
+        }
+    }
+
+    /// Records where the child about to be read at `component` is (recording only).
+    private mutating func enter(_ component: String, object index: Int) throws(DecodeError) {
+        guard offsets != nil else { return }
+        path.append(component)
+        let at = try offset(of: index)
+        offsets?[path] = at
+    }
+
+    private mutating func leave() {
+        if offsets != nil { path.removeLast() }
     }
 
     private init(file: UnsafeRawBufferPointer) throws(DecodeError) {
@@ -115,7 +144,8 @@ struct BinaryPlistReader {
     }
 
     private mutating func object(_ index: Int, depth: Int) throws(DecodeError) -> PlistValue {
-        if let cached = cache[index] {
+        // A shared object's children are recorded once per path: recording reads it again.
+        if let cached = cache[index], offsets == nil || !cached.isContainer {
             try spend(cachedSize[index], at: index)
             return cached
         }
@@ -197,9 +227,11 @@ struct BinaryPlistReader {
             let count = try self.count(&c, info: info, unit: refSize)
             var items: [PlistValue] = []
             items.reserveCapacity(count)
-            for _ in 0..<count {
+            for i in 0..<count {
                 let ref = try reference(&c)
+                try enter(String(i), object: ref)
                 items.append(try object(ref, depth: depth + 1))
+                leave()
             }
             if kind == 0xC {
                 warnings.append(PlistWarning(position: .byteOffset(start), message: "set object read as an array (sets have no place in other formats)"))
@@ -220,7 +252,9 @@ struct BinaryPlistReader {
             var dict = OrderedDictionary<String, PlistValue>(minimumCapacity: count)
             for i in 0..<count {
                 let ref = try reference(&c)
+                try enter(keys[i], object: ref)
                 let value = try object(ref, depth: depth + 1)
+                leave()
                 if dict.updateValue(value, forKey: keys[i]) != nil {
                     throw c.error("duplicate dictionary key \"\(keys[i])\"", at: start)
                 }
@@ -280,5 +314,14 @@ struct BinaryPlistReader {
             throw c.error("object reference \(ref) is not below the object count \(objectCount)", at: at)
         }
         return Int(ref)
+    }
+}
+
+extension PlistValue {
+    fileprivate var isContainer: Bool {
+        switch self {
+        case .array, .dictionary: true
+        default: false
+        }
     }
 }

@@ -1,9 +1,10 @@
-/// Where every value of an XML property list sits in its bytes, by key path: for tools that
-/// point at a value (lint findings) or at the element after a comment (suppressions).
+/// Where every value of a property list sits in its bytes, by key path: for tools that point
+/// at a value (lint findings) or at the element after a comment (suppressions).
 ///
-/// Built from the same recording read as `XMLPlistDocument`'s edits
-/// (`XMLPlistReader.readRecordingRanges`), for every node. Lines and columns are 1-based and
-/// count bytes, as parse errors do.
+/// XML: built from the same recording read as `XMLPlistDocument`'s edits
+/// (`XMLPlistReader.readRecordingRanges`), for every node; positions are 1-based lines and
+/// columns counting bytes, as parse errors are. Binary: each value's object offset (its
+/// marker byte), from `BinaryPlistReader.readRecordingOffsets`; positions are byte offsets.
 public struct PlistSourceMap: Sendable {
     /// One value's place: its element, and the `<key>` before it in a dictionary.
     public struct Node: Hashable, Sendable {
@@ -19,8 +20,10 @@ public struct PlistSourceMap: Sendable {
     /// The parsed value (the same as `PropertyListCoding.read` gives).
     public let value: PlistValue
     private let nodes: [[String]: XMLNodeRange]
-    /// Offsets of the first byte of each line after the first.
+    /// Offsets of the first byte of each line after the first (XML).
     private let lineStarts: [Int]
+    /// Positions are byte offsets (a binary plist).
+    private let isBinary: Bool
 
     /// Reads an XML property list, recording every node's range.
     public init(xml bytes: [UInt8]) throws(PlistError) {
@@ -33,6 +36,20 @@ public struct PlistSourceMap: Sendable {
         var starts: [Int] = []
         for (i, byte) in bytes.enumerated() where byte == 0x0A { starts.append(i + 1) }
         self.lineStarts = starts
+        self.isBinary = false
+    }
+
+    /// Reads a binary property list, recording every value's object offset. A value's node
+    /// is its object's marker byte (`element` is one byte long; `key` is nil).
+    public init(binary bytes: [UInt8]) throws(PlistError) {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(PlistError) in try BinaryPlistReader.readRecordingOffsets(raw) }
+        }
+        let (value, offsets) = try result.get()
+        self.value = value
+        self.nodes = offsets.mapValues { XMLNodeRange(element: $0..<($0 + 1), key: nil, closingTag: nil) }
+        self.lineStarts = []
+        self.isBinary = true
     }
 
     /// The node at `path` (key-path components; array indices as decimal strings).
@@ -42,6 +59,7 @@ public struct PlistSourceMap: Sendable {
 
     /// The line and column of a byte offset.
     public func position(ofOffset offset: Int) -> SourcePosition {
+        if isBinary { return .byteOffset(offset) }
         // The number of line starts at or before `offset` is the 0-based line.
         var low = 0, high = lineStarts.count
         while low < high {
