@@ -78,6 +78,19 @@ import Testing
         #expect(HeapFixture.survivors(recording, generation: 1)["malloc 111 bytes"] == nil)
     }
 
+    @Test func intervalMarksFromDevkit() throws {
+        let (run, recording) = try HeapFixture.workload("interval", options: ["--interval", "50ms"])
+        #expect(run.status == 0)
+        #expect(recording.marks.first?.kind == .start)
+        #expect(recording.marks.dropFirst().allSatisfy { $0.kind == .interval })
+        #expect(recording.marks.count >= 2)
+        // The block made before the sleep is in the first generation, the one after in a later one.
+        let timeline = HeapTimeline(recording)
+        let early = timeline.blocks.first { $0.size == 131 }, late = timeline.blocks.first { $0.size == 137 }
+        #expect(early?.generation == 0)
+        #expect((late?.generation ?? 0) > 0)
+    }
+
     @Test func forkedChildStopsOrFollows() throws {
         let (_, parentOnly) = try HeapFixture.workload("fork")
         let alive = HeapFixture.survivors(parentOnly)

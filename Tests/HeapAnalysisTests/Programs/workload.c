@@ -102,6 +102,11 @@ int main(int argc, char **argv) {
         leak_n(11, 117);
         fflush(stdout);
         _exit(3);
+    } else if (!strcmp(mode, "interval")) {
+        // Under --interval 0.05: at least one interval mark falls into the sleep.
+        leak_n(1, 131);
+        usleep(400000);
+        leak_n(1, 137);
     } else if (!strcmp(mode, "small")) {
         leak_n(3, 31);
         devkit_heap_mark_generation("second");
