@@ -66,8 +66,17 @@ public struct HeapLauncher {
         guard access(configuration.agentPath, R_OK) == 0 else {
             throw LaunchError(message: "\(configuration.agentPath): error: heap recorder library not found (set DEVKIT_HEAP_AGENT or build the devkit-heap product)")
         }
-        // The recorder creates the file with O_EXCL, so that a descendant never truncates it.
-        unlink(configuration.outputPath)
+        // The recorder creates the file with O_EXCL, so that a descendant never truncates it:
+        // an old recording is removed first. Only a regular file (or a symlink): never a
+        // device like /dev/null, which a root user must not lose to a typo.
+        var existing = stat()
+        if lstat(configuration.outputPath, &existing) == 0 {
+            let type = existing.st_mode & S_IFMT
+            guard type == S_IFREG || type == S_IFLNK else {
+                throw LaunchError(message: "\(configuration.outputPath): error: exists and is not a regular file; choose another -o")
+            }
+            unlink(configuration.outputPath)
+        }
 
         var waited = sigset_t()
         sigemptyset(&waited)

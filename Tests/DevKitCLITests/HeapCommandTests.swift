@@ -74,6 +74,11 @@ import Testing
         let notRunnable = try CLI.run(["heap", "record", "-o", "/tmp/devkit-heap-test-none.dkheap", "--", "/nonexistent/program"])
         #expect(notRunnable.status == 2)
         #expect(notRunnable.stderr.contains("/nonexistent/program: error: cannot run"))
+        // An output that is not a regular file is refused, never removed.
+        let device = try CLI.run(["heap", "record", "-o", "/dev/null", "--", "/bin/true"])
+        #expect(device.status == 2)
+        #expect(device.stderr == "/dev/null: error: exists and is not a regular file; choose another -o\n")
+        #expect(FileManager.default.fileExists(atPath: "/dev/null"))
     }
 
     @Test func exitStatusAndSignalsArePassedThrough() throws {
