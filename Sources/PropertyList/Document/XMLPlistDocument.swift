@@ -134,12 +134,8 @@ public struct XMLPlistDocument: Sendable {
     private mutating func delete(_ path: KeyPath) throws(PlistError) {
         let ranges = try ranges(around: path)
         guard let node = ranges[path.components] else { throw notRecorded(path) }
-        var start = node.key?.lowerBound ?? node.element.lowerBound
-        while start > 0, bytes[start - 1] == 0x20 || bytes[start - 1] == 0x09 { start -= 1 }
-        if start > 0, bytes[start - 1] == 0x0A {
-            start -= 1
-            if start > 0, bytes[start - 1] == 0x0D { start -= 1 }
-        }
+        let nodeStart = node.key?.lowerBound ?? node.element.lowerBound
+        let start = layout.lineDeletionStart(for: nodeStart) ?? nodeStart
         try splice(start..<node.element.upperBound, with: [], path: path)
     }
 
@@ -197,23 +193,9 @@ public struct XMLPlistDocument: Sendable {
         return .tabs
     }
 
-    /// The leading spaces and tabs of the line `offset` is on: the indentation of a value that
-    /// follows its key on the same line is its entry's.
-    private func lineIndentation(at offset: Int) -> [UInt8] {
-        var start = offset
-        while start > 0, bytes[start - 1] != 0x0A { start -= 1 }
-        var end = start
-        while end < offset, bytes[end] == 0x20 || bytes[end] == 0x09 { end += 1 }
-        return Array(bytes[start..<end])
-    }
-
-    /// The spaces and tabs between the start of the line and `offset`; empty when other text precedes it.
-    private func indentation(before offset: Int) -> [UInt8] {
-        var start = offset
-        while start > 0, bytes[start - 1] == 0x20 || bytes[start - 1] == 0x09 { start -= 1 }
-        guard start == 0 || bytes[start - 1] == 0x0A else { return [] }
-        return Array(bytes[start..<offset])
-    }
+    private var layout: TextLayout { TextLayout(bytes: bytes) }
+    private func lineIndentation(at offset: Int) -> [UInt8] { layout.lineIndentation(at: offset) }
+    private func indentation(before offset: Int) -> [UInt8] { layout.indentation(before: offset) }
 
     /// Splices `replacement` in and re-reads; on any failure the document is unchanged.
     private mutating func splice(_ range: Range<Int>, with replacement: [UInt8], path: KeyPath) throws(PlistError) {
