@@ -4,10 +4,17 @@ import Glibc
 import Darwin
 #endif
 
+/// The Swift runtime's demangler, resolved by the linker (see `Demangler.init`).
+@_silgen_name("swift_demangle")
+private func linkedSwiftDemangle(
+    _ mangledName: UnsafePointer<CChar>?, _ length: Int, _ outputBuffer: UnsafeMutablePointer<CChar>?,
+    _ outputLength: UnsafeMutablePointer<Int>?, _ flags: UInt32
+) -> UnsafeMutablePointer<CChar>?
+
 /// Demangles Swift and C++ symbol names with the demanglers already in the process: the Swift
 /// runtime's `swift_demangle` (exported by libswiftCore, which every Swift program on Linux
-/// loads) and the C++ ABI's `__cxa_demangle` (libstdc++, loaded by libswiftCore). Both are
-/// found with `dlsym` once; a name neither understands is returned unchanged.
+/// loads, or links statically) and the C++ ABI's `__cxa_demangle` (libstdc++, found with
+/// `dlsym` once); a name neither understands is returned unchanged.
 public struct Demangler: Sendable {
     private typealias SwiftDemangle = @convention(c) (
         UnsafePointer<CChar>?, Int, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int>?, UInt32
@@ -22,7 +29,10 @@ public struct Demangler: Sendable {
     /// Looks the two demanglers up in the running process.
     public init() {
         let process = dlopen(nil, RTLD_NOW)
-        swiftDemangle = dlsym(process, "swift_demangle").map { unsafeBitCast($0, to: SwiftDemangle.self) }
+        // Linked directly, not looked up: a release build links the Swift runtime statically
+        // (--static-swift-stdlib), and then the runtime's symbols are not in the dynamic
+        // symbol table that dlsym searches.
+        swiftDemangle = linkedSwiftDemangle
         cxaDemangle = dlsym(process, "__cxa_demangle").map { unsafeBitCast($0, to: CXADemangle.self) }
     }
 
