@@ -16,15 +16,16 @@ import Testing
 
         """
 
-    /// A directory with Info.plist and an executable editor script with `body` ($1 is the temp file).
+    /// A directory with Info.plist and an editor script with `body` ($1 is the temp file).
     static func setUp(_ contents: Data, script body: String) throws -> (file: URL, editor: String) {
         let dir = try CLI.temporaryDirectory()
         let file = dir.appendingPathComponent("Info.plist")
         try contents.write(to: file)
         let script = dir.appendingPathComponent("editor.sh")
         try "#!/bin/sh\n\(body)\n".write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
-        return (file, script.path)
+        // Run through sh rather than exec'd: a test running in parallel may fork while this
+        // file is still open for writing, and exec would then fail with ETXTBSY.
+        return (file, "/bin/sh \"\(script.path)\"")
     }
 
     static func env(_ editor: String, _ file: URL) -> [String: String] {
