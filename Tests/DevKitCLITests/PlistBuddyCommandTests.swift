@@ -50,4 +50,14 @@ import Testing
         #expect(document.format == .binary)
         #expect(try document.value.value(at: KeyPath.parse(":DevKitAdded")) == .int(3))
     }
+
+    @Test func xmlFilesKeepCommentsAndLayout() throws {
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n  <!-- build number -->\n  <key>CFBundleVersion</key>\n  <string>1</string>\n</dict>\n</plist>\n"
+        let url = try CLI.temporaryDirectory().appendingPathComponent("Info.plist")
+        try Data(xml.utf8).write(to: url)
+        let result = try CLI.run(["plist", "buddy", url.path, "-c", "Set :CFBundleVersion 42", "-c", "Add :Extra bool true"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try String(contentsOf: url, encoding: .utf8) == xml
+            .replacingOccurrences(of: "<string>1</string>\n", with: "<string>42</string>\n  <key>Extra</key>\n  <true/>\n"))
+    }
 }

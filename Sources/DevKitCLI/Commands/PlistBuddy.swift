@@ -14,10 +14,11 @@ extension Plist {
 
                 Unlike PlistBuddy, which reports a failing command and carries on, devkit stops \
                 at the first failure, exits 2 and leaves the file untouched: a build script never \
-                sees a half-applied edit. When every command succeeds and the value changed, the \
-                whole file is rewritten in its original format (XML comments and layout are not \
-                kept, as with PlistBuddy). A missing FILE is created as XML when the first command \
-                is Add or Clear.
+                sees a half-applied edit. When every command succeeds and the value changed, XML \
+                and OpenStep files are edited in place (only the changed entries' lines change, \
+                comments stay; PlistBuddy rewrites the whole file) and binary and JSON files are \
+                rewritten in their format. A missing FILE is created as XML when the first \
+                command is Add or Clear.
 
                 Examples:
                   devkit plist buddy Info.plist -c "Set :CFBundleVersion 42"
@@ -84,7 +85,9 @@ extension Plist {
             }
             try FileHandleOutput.standardOutput(output)
             guard value != original || !exists else { return }
-            let bytes = try PlistLoader.serialize(value, as: format, source: file)
+            // XML and OpenStep files change only where the script changed something.
+            let bytes = try PlistEditor.losslessRewrite(originalBytes, to: value)
+                ?? PlistLoader.serialize(value, as: format, source: file)
             if exists {
                 try PlistFileEdit.replace(file, original: originalBytes, with: bytes, options: writeOptions)
             } else {

@@ -185,6 +185,39 @@ public enum PlistEditor {
         return (edits, skipped)
     }
 
+    /// `bytes` (XML or OpenStep) edited in place so that they hold `target`: the differences
+    /// between the file's value and `target` become edits (removals deepest and last index
+    /// first, in old indices; then additions in order, then changes, in new indices). Nil when
+    /// the file is not a text format or the result would not hold exactly `target` (key order
+    /// included); the caller then writes `target` whole. For tools that compute a whole new
+    /// value (PlistBuddy scripts) but should still change only what changed.
+    public static func losslessRewrite(_ bytes: [UInt8], to target: PlistValue) -> [UInt8]? {
+        let format = PlistFormat.detect(bytes)
+        guard format == .xml || format == .openStep, let root = try? value(of: bytes) else { return nil }
+        var removals: [PlistEdit] = [], additions: [PlistEdit] = [], changes: [PlistEdit] = []
+        for difference in root.differences(to: target) {
+            switch difference {
+            case .removed(let path, _): removals.append(.delete(path))
+            case .added(let path, let value): additions.append(.insert(path, value))
+            case .changed(let path, _, let new): changes.append(.replace(path, new))
+            }
+        }
+        removals.sort { Self.pathPrecedes($1.path, $0.path) }
+        additions.sort { Self.pathPrecedes($0.path, $1.path) }
+        guard let edited = try? apply(removals + additions + changes, to: bytes),
+              (try? PropertyListCoding.read(edited).value) == target else { return nil }
+        return edited
+    }
+
+    /// Key-path order with array indices compared as numbers.
+    private static func pathPrecedes(_ a: KeyPath, _ b: KeyPath) -> Bool {
+        for (x, y) in zip(a.components, b.components) where x != y {
+            if let i = Int(x), let j = Int(y) { return i < j }
+            return x < y
+        }
+        return a.components.count < b.components.count
+    }
+
     private static func editableFormat(_ bytes: [UInt8]) throws(PlistError) -> PlistFormat {
         guard !bytes.isEmpty else { throw PlistError(position: .byteOffset(0), message: "file is empty") }
         return PlistFormat.detect(bytes)
