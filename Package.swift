@@ -128,6 +128,11 @@ let package = Package(
         .target(name: "ElfUtils", dependencies: ["CLibDW"]),
         // Address -> frames (function, file, line, column, inlined chain) through a per-image index.
         .target(name: "Symbolication", dependencies: ["ObjectFile", "ElfUtils", "BinaryReading", "FileIO"]),
+        // Crash logs (Apple .crash text, .ips JSON) read into one model; no symbolication.
+        .target(
+            name: "CrashReport",
+            dependencies: ["PropertyList", .product(name: "OrderedCollections", package: "swift-collections")]
+        ),
 
         // Provisioning lint rules on the LintKit engine (one rule a file, examples as tests).
         .target(name: "ProvisioningLint", dependencies: ["LintKit", "Provisioning", "PropertyList"]),
@@ -176,6 +181,12 @@ let package = Package(
             name: "SymbolicationTests",
             dependencies: ["Symbolication", "ObjectFile", "ElfUtils", "BinaryReading", "FileIO"],
             exclude: ["Fixtures"]
+        ),
+        // Every crash log of ../shared/corpus/crash against a golden summary; hostile inputs.
+        .testTarget(
+            name: "CrashReportTests",
+            dependencies: ["CrashReport"],
+            exclude: ["Snapshots"]
         ),
         // Runs the built `devkit` binary end to end; golden outputs live in Snapshots/.
         .testTarget(

@@ -1,0 +1,329 @@
+/// Reads Apple's legacy text crash report (`.crash`, also what Xcode and Sentry export).
+///
+/// Hand-written: no Swift library parses this format. The reader is line based and lenient:
+/// a line it does not understand inside a section becomes a warning, not a failure, so a
+/// damaged or hand-edited log still yields what it holds.
+enum AppleCrashTextReader {
+    private enum Section {
+        case header
+        case thread(Int)
+        case registers(Int)
+        case images
+        case other
+    }
+
+    static func read(_ bytes: ArraySlice<UInt8>) throws(CrashReportError) -> CrashReportDocument {
+        var report = CrashReport(format: .appleText)
+        var warnings: [CrashDiagnostic] = []
+        var section = Section.header
+        var threadNames: [Int: String] = [:]
+        var recognised = false
+        var lineNumber = 0
+        var skippedThreads = 0
+        var threadsCut: Set<Int> = []
+
+        func warn(_ message: String) { warnings.append(CrashDiagnostic(line: lineNumber, message: message)) }
+
+        for rawLine in Lines(bytes) {
+            lineNumber += 1
+            var lineBytes = rawLine
+            if lineBytes.count > CrashReportLimits.maxLineLength {
+                warn("line of \(lineBytes.count) bytes cut to \(CrashReportLimits.maxLineLength)")
+                lineBytes = lineBytes.prefix(CrashReportLimits.maxLineLength)
+            }
+            let line = String(decoding: lineBytes, as: UTF8.self)
+            let trimmed = line.trimmedWhitespace
+
+            if trimmed.isEmpty {
+                if case .registers = section { section = .other }
+                continue
+            }
+
+            // Section starts, wherever they appear.
+            if let (index, name) = threadNameLine(trimmed) {
+                threadNames[index] = name
+                continue
+            }
+            if let (index, crashed) = threadStart(trimmed) {
+                recognised = true
+                if report.threads.count >= CrashReportLimits.maxThreads {
+                    skippedThreads += 1
+                    section = .other
+                    continue
+                }
+                var thread = CrashThread(index: index, name: threadNames[index], crashed: crashed)
+                if crashed, report.crashedThread == nil { report.crashedThread = index }
+                if let queue = trimmed.firstRange(of: "Dispatch queue: ") {
+                    thread.name = thread.name ?? String(trimmed[queue.upperBound...])
+                }
+                report.threads.append(thread)
+                section = .thread(report.threads.count - 1)
+                continue
+            }
+            if trimmed.hasPrefix("Thread State") || (trimmed.hasPrefix("Thread ") && trimmed.contains("Thread State")) {
+                let target = report.threads.firstIndex(where: \.crashed) ?? (report.threads.isEmpty ? nil : 0)
+                section = target.map { .registers($0) } ?? .other
+                continue
+            }
+            if trimmed.hasPrefix("Binary Images") {
+                recognised = true
+                section = .images
+                continue
+            }
+
+            switch section {
+            case .header, .other:
+                guard let colon = trimmed.firstIndex(of: ":") else { continue }
+                let key = trimmed[..<colon].trimmedWhitespace
+                let value = String(trimmed[trimmed.index(after: colon)...].trimmedWhitespace)
+                if headerField(key: key, value: value, into: &report) { recognised = true }
+            case .thread(let position):
+                guard report.threads[position].frames.count < CrashReportLimits.maxFramesPerThread else {
+                    if !threadsCut.contains(position) {
+                        threadsCut.insert(position)
+                        warn("thread \(report.threads[position].index) has more than \(CrashReportLimits.maxFramesPerThread) frames; the rest are skipped")
+                    }
+                    continue
+                }
+                switch frameLine(trimmed) {
+                case .frame(let frame): report.threads[position].frames.append(frame)
+                case .bad(let reason): warn(reason)
+                case .notAFrame: section = .other
+                }
+            case .registers(let position):
+                for (name, text) in registerPairs(trimmed) {
+                    guard report.threads[position].registers.count < CrashReportLimits.maxRegisters else { break }
+                    if let value = parseHex(text) {
+                        report.threads[position].registers.append(CrashRegister(name: name, value: value))
+                    } else {
+                        warn("register \(name): '\(text.prefix(40))' is not a hexadecimal value")
+                    }
+                }
+            case .images:
+                guard report.binaryImages.count < CrashReportLimits.maxBinaryImages else { continue }
+                if let image = imageLine(trimmed) {
+                    report.binaryImages.append(image)
+                } else if trimmed.hasPrefix("0x") {
+                    warn("not a binary image line: '\(trimmed.prefix(60))'")
+                } else {
+                    // The list is contiguous: other text (EOF, External Modification Summary, …) ends it.
+                    section = .other
+                }
+            }
+        }
+        // The thread marked `Crashed` wins over a header that names another (hand-edited logs).
+        if let marked = report.threads.first(where: \.crashed)?.index, marked != report.crashedThread {
+            if let named = report.crashedThread {
+                warnings.append(CrashDiagnostic(line: nil, message: "the header names thread \(named) as crashed but thread \(marked) is marked Crashed; using \(marked)"))
+            }
+            report.crashedThread = marked
+        } else if let named = report.crashedThread, let position = report.threads.firstIndex(where: { $0.index == named }) {
+            report.threads[position].crashed = true
+        }
+        if skippedThreads > 0 {
+            warnings.append(CrashDiagnostic(line: nil, message: "\(skippedThreads) threads beyond \(CrashReportLimits.maxThreads) skipped"))
+        }
+        guard recognised else {
+            throw CrashReportError(line: nil, message: "not an Apple crash report (no Process:, Exception Type:, thread or Binary Images section found)")
+        }
+        return CrashReportDocument(report: report, warnings: warnings)
+    }
+
+    /// Fills the report from one `Key: value` header line; true when the key is a crash-report one.
+    private static func headerField(key: Substring, value: String, into report: inout CrashReport) -> Bool {
+        switch key {
+        case "Process":
+            // `name [pid]`
+            if let open = value.lastIndex(of: "["), value.hasSuffix("]") {
+                report.process = String(value[..<open].trimmedWhitespace)
+                report.processID = Int64(value[value.index(after: open)..<value.index(before: value.endIndex)])
+            } else {
+                report.process = value
+            }
+        case "Path": report.path = value
+        case "OS Version": report.osVersion = value
+        case "Code Type": report.architecture = value
+        case "Exception Type":
+            var exception = report.exception ?? CrashException()
+            // `EXC_CRASH (SIGABRT)`
+            if let open = value.firstIndex(of: "("), value.hasSuffix(")") {
+                exception.type = String(value[..<open].trimmedWhitespace)
+                exception.signal = String(value[value.index(after: open)..<value.index(before: value.endIndex)])
+            } else {
+                exception.type = value
+            }
+            report.exception = exception
+        case "Exception Codes":
+            var exception = report.exception ?? CrashException()
+            exception.codes = value
+            report.exception = exception
+        case "Exception Subtype", "Exception Reason", "Exception Message", "Termination Reason":
+            var exception = report.exception ?? CrashException()
+            if exception.reason == nil { exception.reason = value }
+            report.exception = exception
+        case "Crashed Thread", "Triggered by Thread", "Highlighted Thread":
+            let digits = value.prefix(while: \.isASCIIDigit)
+            if let index = Int(digits), report.crashedThread == nil { report.crashedThread = index }
+        case "Incident Identifier", "Hardware Model", "Report Version", "Identifier": break
+        default: return false
+        }
+        return true
+    }
+
+    /// `Thread 3 name:  Dispatch queue: …` → (3, the name).
+    private static func threadNameLine(_ line: Substring) -> (Int, String)? {
+        guard line.hasPrefix("Thread "), let range = line.firstRange(of: " name:") else { return nil }
+        let number = line[line.index(line.startIndex, offsetBy: 7)..<range.lowerBound]
+        guard let index = Int(number) else { return nil }
+        return (index, String(line[range.upperBound...].trimmedWhitespace))
+    }
+
+    /// `Thread 0 Crashed:`, `Thread 0 Crashed:: Dispatch queue: …`, `Thread 1:` → (index, crashed).
+    private static func threadStart(_ line: Substring) -> (Int, Bool)? {
+        guard line.hasPrefix("Thread ") else { return nil }
+        let rest = line.dropFirst(7)
+        let digits = rest.prefix(while: \.isASCIIDigit)
+        guard !digits.isEmpty, digits.count < 10, let index = Int(digits) else { return nil }
+        let after = rest.dropFirst(digits.count)
+        if after.hasPrefix(":") { return (index, false) }
+        if after.hasPrefix(" Crashed:") { return (index, true) }
+        return nil
+    }
+
+    private enum FrameParse {
+        case frame(CrashFrame)
+        case bad(String)
+        case notAFrame
+    }
+
+    /// `4   icdab_planets   0x00000001045490f0 0x104544000 + 20720` or `… 0x… symbol + 8 (file.c:3)`.
+    /// Image names may hold spaces, so the image name ends where the first `0x` word starts.
+    private static func frameLine(_ line: Substring) -> FrameParse {
+        let digits = line.prefix(while: \.isASCIIDigit)
+        guard !digits.isEmpty, digits.count < 10, let index = Int(digits) else { return .notAFrame }
+        let rest = line.dropFirst(digits.count)
+        guard let first = rest.first, first == " " || first == "\t" else { return .notAFrame }
+        var frame = CrashFrame(index: index)
+        let words = rest.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard let addressWord = words.firstIndex(where: { $0.hasPrefix("0x") }) else {
+            // No address (an edited or placeholder log): keep image and the text after it.
+            frame.imageName = words.first.map(String.init)
+            if words.count > 1 { frame.symbol = words[1...].joined(separator: " ") }
+            return .frame(frame)
+        }
+        if addressWord > words.startIndex {
+            frame.imageName = words[words.startIndex..<addressWord].joined(separator: " ")
+        }
+        guard let address = parseHex(words[addressWord]) else {
+            return .bad("frame \(index): '\(words[addressWord].prefix(40))' is not a hexadecimal address")
+        }
+        frame.address = address
+        let tail = words[(addressWord + 1)...]
+        // `0xBASE + OFFSET` (unsymbolicated) or `symbol + OFFSET [(file:line)]`.
+        if tail.count >= 3, let plus = tail.firstIndex(of: "+"), plus + 1 < tail.endIndex {
+            let offset = UInt64(tail[plus + 1])
+            let before = tail[tail.startIndex..<plus].joined(separator: " ")
+            if tail.startIndex + 1 == plus, let base = parseHex(tail[tail.startIndex]) {
+                frame.imageOffset = offset ?? address.subtractingReportingOverflow(base).partialValue
+                if offset == nil { return .bad("frame \(index): offset '\(tail[plus + 1].prefix(40))' is not a number") }
+            } else {
+                frame.symbol = before
+                frame.symbolOffset = offset
+            }
+        } else if !tail.isEmpty {
+            frame.symbol = tail.joined(separator: " ")
+        }
+        return .frame(frame)
+    }
+
+    /// `x0: 0x0000000000000000   x1: 0x…` and `rax: 0x…  rbx: 0x…` → name/value pairs.
+    private static func registerPairs(_ line: Substring) -> [(String, Substring)] {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        var pairs: [(String, Substring)] = []
+        var position = words.startIndex
+        while position < words.endIndex {
+            let word = words[position]
+            if word.hasSuffix(":"), word.count > 1, position + 1 < words.endIndex {
+                pairs.append((String(word.dropLast()), words[position + 1]))
+                position += 2
+            } else {
+                position += 1
+            }
+        }
+        return pairs
+    }
+
+    /// `0x104544000 - 0x10454ffff icdab_planets arm64  <b6356bad…> /path/to/icdab_planets`.
+    private static func imageLine(_ line: Substring) -> CrashBinaryImage? {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.count >= 4, let start = parseHex(words[0]), words[1] == "-", let end = parseHex(words[2]) else { return nil }
+        var rest = words[3...]
+        var uuid: String?
+        var path: String?
+        if let uuidWord = rest.firstIndex(where: { $0.hasPrefix("<") && $0.hasSuffix(">") }) {
+            uuid = String(rest[uuidWord].dropFirst().dropLast()).lowercased().filter { $0 != "-" }
+            if uuidWord + 1 < rest.endIndex { path = rest[(uuidWord + 1)...].joined(separator: " ") }
+            rest = rest[rest.startIndex..<uuidWord]
+        }
+        guard !rest.isEmpty else { return nil }
+        var nameWords = rest
+        var arch: String?
+        if rest.count >= 2 {
+            arch = String(rest[rest.endIndex - 1])
+            nameWords = rest.dropLast()
+        }
+        var name = nameWords.joined(separator: " ")
+        if name.hasPrefix("+") { name.removeFirst() }  // `+` marks images outside the system
+        var image = CrashBinaryImage(name: name)
+        image.loadAddress = start
+        image.endAddress = end
+        image.arch = arch
+        image.uuid = uuid
+        image.path = path
+        return image
+    }
+}
+
+/// `0x1f` or `1f` → 31; nil for anything else, including values above 64 bits.
+func parseHex(_ text: Substring) -> UInt64? {
+    var digits = text
+    if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
+    guard !digits.isEmpty, digits.count <= 16 else { return nil }
+    return UInt64(digits, radix: 16)
+}
+
+/// The lines of a byte buffer split at `\n` (a trailing `\r` dropped), without copying.
+struct Lines: Sequence, IteratorProtocol {
+    private var rest: ArraySlice<UInt8>
+    private var done = false
+
+    init(_ bytes: ArraySlice<UInt8>) { rest = bytes }
+
+    mutating func next() -> ArraySlice<UInt8>? {
+        guard !done else { return nil }
+        if rest.isEmpty { done = true; return nil }
+        var line: ArraySlice<UInt8>
+        if let newline = rest.firstIndex(of: 0x0A) {
+            line = rest[rest.startIndex..<newline]
+            rest = rest[(newline + 1)...]
+        } else {
+            line = rest
+            done = true
+        }
+        if line.last == 0x0D { line = line.dropLast() }
+        return line
+    }
+}
+
+extension StringProtocol {
+    var trimmedWhitespace: Substring {
+        let view = self[...]
+        guard let first = view.firstIndex(where: { !$0.isWhitespace }),
+              let last = view.lastIndex(where: { !$0.isWhitespace }) else { return Substring() }
+        return Substring(view[first...last])
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,176 @@
+import OrderedCollections
+import PropertyList
+
+/// Reads Apple's `.ips` crash report: a one-line JSON header (`bug_type`, `os_version`, …)
+/// then a JSON body (`threads`, `usedImages`, `exception`, …).
+///
+/// JSON goes through PropertyList's reader, which keeps integers up to `UInt64.max` exactly:
+/// `.ips` writes 64-bit addresses and registers as plain decimals, often above 2^63.
+enum IPSReader {
+    static func read(_ bytes: ArraySlice<UInt8>) throws(CrashReportError) -> CrashReportDocument {
+        guard let newline = bytes.firstIndex(of: 0x0A) else {
+            throw CrashReportError(line: 1, message: "an .ips report is a JSON header line followed by a JSON body; found no second line")
+        }
+        let header = try json(Array(bytes[bytes.startIndex..<newline]), firstLine: 1, what: "header")
+        let body = try json(Array(bytes[(newline + 1)...]), firstLine: 2, what: "body")
+        guard case .dictionary(let headerFields) = header else {
+            throw CrashReportError(line: 1, message: "the header is a JSON \(header.typeName), not an object")
+        }
+        guard case .dictionary(let fields) = body else {
+            throw CrashReportError(line: 2, message: "the body is a JSON \(body.typeName), not an object")
+        }
+        var warnings: [CrashDiagnostic] = []
+        func warn(_ message: String) { warnings.append(CrashDiagnostic(line: 2, message: message)) }
+
+        var report = CrashReport(format: .ips)
+        report.process = fields["procName"]?.string ?? headerFields["app_name"]?.string ?? headerFields["name"]?.string
+        report.processID = fields["pid"]?.integer?.int64Value
+        report.path = fields["procPath"]?.string
+        if case .dictionary(let os)? = fields["osVersion"], let train = os["train"]?.string {
+            let build = os["build"]?.string ?? ""
+            report.osVersion = build.isEmpty ? train : "\(train) (\(build))"
+        } else {
+            report.osVersion = headerFields["os_version"]?.string ?? fields["build"]?.string
+        }
+        report.architecture = fields["cpuType"]?.string
+        if case .dictionary(let exceptionFields)? = fields["exception"] {
+            var exception = CrashException()
+            exception.type = exceptionFields["type"]?.string
+            exception.signal = exceptionFields["signal"]?.string
+            exception.codes = exceptionFields["codes"]?.string
+            exception.reason = exceptionFields["subtype"]?.string ?? exceptionFields["message"]?.string
+            report.exception = exception
+        }
+        if let faulting = fields["faultingThread"]?.integer?.int64Value, faulting >= 0, faulting < Int64(CrashReportLimits.maxThreads) {
+            report.crashedThread = Int(faulting)
+        }
+
+        if case .array(let images)? = fields["usedImages"] {
+            if images.count > CrashReportLimits.maxBinaryImages { warn("\(images.count) images; only the first \(CrashReportLimits.maxBinaryImages) are read") }
+            for (position, value) in images.prefix(CrashReportLimits.maxBinaryImages).enumerated() {
+                guard case .dictionary(let imageFields) = value else {
+                    warn("usedImages[\(position)] is a \(value.typeName), not an object")
+                    report.binaryImages.append(CrashBinaryImage(name: "???"))
+                    continue
+                }
+                // Unnamed images (`"source": "A"`, absolute) keep their index with a placeholder name.
+                var image = CrashBinaryImage(name: imageFields["name"]?.string ?? "???")
+                image.uuid = imageFields["uuid"]?.string.map { $0.lowercased().filter { $0 != "-" } }
+                image.loadAddress = imageFields["base"]?.integer?.uint64Value
+                if let base = image.loadAddress, let size = imageFields["size"]?.integer?.uint64Value, size > 0 {
+                    let (end, overflow) = base.addingReportingOverflow(size - 1)
+                    image.endAddress = overflow ? nil : end
+                }
+                image.arch = imageFields["arch"]?.string
+                image.path = imageFields["path"]?.string
+                report.binaryImages.append(image)
+            }
+        } else if fields["usedImages"] != nil {
+            warn("usedImages is not an array")
+        }
+
+        if case .array(let threads)? = fields["threads"] {
+            if threads.count > CrashReportLimits.maxThreads { warn("\(threads.count) threads; only the first \(CrashReportLimits.maxThreads) are read") }
+            for (index, value) in threads.prefix(CrashReportLimits.maxThreads).enumerated() {
+                guard case .dictionary(let threadFields) = value else {
+                    warn("threads[\(index)] is a \(value.typeName), not an object")
+                    continue
+                }
+                report.threads.append(thread(index: index, threadFields, images: report.binaryImages, warn: warn))
+            }
+        } else if fields["threads"] != nil {
+            warn("threads is not an array")
+        } else {
+            let bugType = headerFields["bug_type"]?.string.map { " (bug_type \($0))" } ?? ""
+            warn("no threads: not a crash report\(bugType)")
+        }
+        if report.crashedThread == nil { report.crashedThread = report.threads.first(where: \.crashed)?.index }
+        if let crashed = report.crashedThread, let position = report.threads.firstIndex(where: { $0.index == crashed }) {
+            report.threads[position].crashed = true
+        }
+        return CrashReportDocument(report: report, warnings: warnings)
+    }
+
+    private static func thread(index: Int, _ fields: OrderedDictionaryView, images: [CrashBinaryImage], warn: (String) -> Void) -> CrashThread {
+        var thread = CrashThread(index: index, name: fields["name"]?.string ?? fields["queue"]?.string,
+                                 crashed: fields["triggered"]?.bool ?? false)
+        if case .array(let frames)? = fields["frames"] {
+            if frames.count > CrashReportLimits.maxFramesPerThread {
+                warn("thread \(index) has \(frames.count) frames; only the first \(CrashReportLimits.maxFramesPerThread) are read")
+            }
+            for (position, value) in frames.prefix(CrashReportLimits.maxFramesPerThread).enumerated() {
+                guard case .dictionary(let frameFields) = value else {
+                    warn("thread \(index) frame \(position) is a \(value.typeName), not an object")
+                    continue
+                }
+                var frame = CrashFrame(index: position)
+                frame.imageOffset = frameFields["imageOffset"]?.integer?.uint64Value
+                frame.symbol = frameFields["symbol"]?.string
+                frame.symbolOffset = frameFields["symbolLocation"]?.integer?.uint64Value
+                if let imageIndex = frameFields["imageIndex"]?.integer?.int64Value {
+                    if imageIndex >= 0, imageIndex < Int64(images.count) {
+                        let image = images[Int(imageIndex)]
+                        frame.imageName = image.name
+                        if let base = image.loadAddress, let offset = frame.imageOffset {
+                            let (address, overflow) = base.addingReportingOverflow(offset)
+                            frame.address = overflow ? nil : address
+                        }
+                    } else {
+                        warn("thread \(index) frame \(position): imageIndex \(imageIndex) is not an image (\(images.count) listed)")
+                    }
+                }
+                thread.frames.append(frame)
+            }
+        }
+        if case .dictionary(let state)? = fields["threadState"] {
+            thread.registers = registers(state)
+        }
+        return thread
+    }
+
+    /// `{"pc": {"value": N}, "x": [{"value": N}, …], "flavor": "…"}` → `pc`, `x0`, `x1`, …
+    private static func registers(_ state: OrderedDictionaryView) -> [CrashRegister] {
+        var registers: [CrashRegister] = []
+        for (name, value) in state {
+            guard registers.count < CrashReportLimits.maxRegisters else { break }
+            switch value {
+            case .dictionary(let register):
+                if let number = register["value"]?.integer?.uint64Value {
+                    registers.append(CrashRegister(name: name, value: number))
+                }
+            case .array(let bank):
+                for (position, element) in bank.prefix(CrashReportLimits.maxRegisters).enumerated() {
+                    if case .dictionary(let register) = element, let number = register["value"]?.integer?.uint64Value {
+                        registers.append(CrashRegister(name: "\(name)\(position)", value: number))
+                    }
+                }
+            default: continue
+            }
+        }
+        return Array(registers.prefix(CrashReportLimits.maxRegisters))
+    }
+
+    private static func json(_ bytes: [UInt8], firstLine: Int, what: String) throws(CrashReportError) -> PlistValue {
+        do {
+            return try PropertyListCoding.read(bytes, format: .json).value
+        } catch {
+            var line: Int? = nil
+            if case .text(let errorLine, _)? = error.position { line = errorLine + firstLine - 1 }
+            throw CrashReportError(line: line, message: "the \(what) is not valid JSON: \(error.message)")
+        }
+    }
+}
+
+private typealias OrderedDictionaryView = OrderedDictionary<String, PlistValue>
+
+private extension PlistValue {
+    var string: String? { if case .string(let value) = self { value } else { nil } }
+    var integer: PlistInteger? { if case .integer(let value) = self { value } else { nil } }
+    var bool: Bool? {
+        switch self {
+        case .bool(let value): value
+        case .integer(let value): value.magnitude != 0
+        default: nil
+        }
+    }
+}
