@@ -8,7 +8,7 @@ import Testing
     static let corpus = "../shared/corpus/crash"
 
     static let files: [String] = {
-        guard let walker = FileManager.default.enumerator(atPath: corpus) else {
+        guard isDirectory(corpus), let walker = FileManager.default.enumerator(atPath: corpus) else {
             print("skipped: ../shared/corpus not present")
             return []
         }
