@@ -150,6 +150,7 @@ let package = Package(
                 "Provisioning",
                 "ProvisioningLint",
                 "Symbolication",
+                "CrashReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

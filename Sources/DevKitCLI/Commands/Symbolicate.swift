@@ -1,4 +1,7 @@
 import ArgumentParser
+import CrashReport
+import FileIO
+import PropertyList
 import Symbolication
 
 struct Symbolicate: ParsableCommand {
@@ -20,7 +23,13 @@ struct Symbolicate: ParsableCommand {
             For Mach-O, from BIN.dSYM beside the binary (or in a --debug-dir) with the same UUID; \
             --binary may also name the .dSYM bundle itself.
 
+            Without --binary, the argument is a crash log (Apple .crash text or .ips JSON), read \
+            and printed as a summary or, with --format json, in full. Frames are printed as the \
+            log wrote them: crash logs are not symbolicated yet.
+
             Examples:
+              devkit symbolicate MyApp-2024-01-01.ips
+              devkit symbolicate --format json MyApp.crash
               devkit symbolicate --binary app 0x401136 0x4011a0
               devkit symbolicate --binary libfoo.so --load-address 0x7f3a12000000 0x7f3a12001234
               devkit symbolicate --binary app --uuid 3f2a…  --output-style json < addresses.txt
@@ -60,13 +69,18 @@ struct Symbolicate: ParsableCommand {
     @Flag(name: .long, help: "Neither read nor write the index cache ($XDG_CACHE_HOME/devkit/symbols).")
     var noCache = false
 
-    @Argument(help: "Addresses (with --binary).")
+    @Option(name: .long, help: "For a crash log: summary, or json (the whole parsed report).")
+    var format: CrashLogFormat = .summary
+
+    @Argument(help: "Addresses (with --binary), or one crash log (without).")
     var inputs: [String] = []
 
     func validate() throws {
-        // Without --binary the positional arguments will name crash logs (not supported yet).
         guard binary != nil else {
-            throw ValidationError("give --binary BIN (symbolicating crash-log files is not supported yet).")
+            guard inputs.count == 1 else {
+                throw ValidationError("give --binary BIN with addresses, or one crash log (.crash, .ips).")
+            }
+            return
         }
         if let loadAddress, parseAddress(Substring(loadAddress)) == nil {
             throw ValidationError("--load-address \"\(loadAddress)\" is not a hex address.")
@@ -74,7 +88,7 @@ struct Symbolicate: ParsableCommand {
     }
 
     func run() throws {
-        guard let binary else { return }
+        guard let binary else { return try printCrashLog(inputs[0], format: format) }
         var options = SymbolicationOptions()
         options.demangle = !noDemangle
         options.debugDirectories = debugDir
@@ -161,6 +175,33 @@ struct SymbolicateSession {
 }
 
 extension FrameOutputStyle: ExpressibleByArgument {}
+
+/// How `devkit symbolicate CRASHLOG` prints the parsed report.
+enum CrashLogFormat: String, ExpressibleByArgument {
+    case summary, json
+}
+
+/// Reads a crash log and prints it (not symbolicated): warnings to standard error with the
+/// file and line; a log that cannot be read at all exits 2.
+private func printCrashLog(_ path: String, format: CrashLogFormat) throws(CommandFailure) {
+    let bytes: [UInt8]
+    do { bytes = try FileIO.read(path) } catch { throw CommandFailure.io(error) }
+    let document: CrashReportDocument
+    do { document = try CrashReportParser.parse(bytes) } catch {
+        throw CommandFailure.input("\(path):\(error.line.map { "\($0):" } ?? "") error: \(error.message)")
+    }
+    for warning in document.warnings {
+        FileHandleOutput.standardError("\(path):\(warning.line.map { "\($0):" } ?? "") warning: \(warning.message)\n")
+    }
+    switch format {
+    case .summary:
+        try FileHandleOutput.standardOutput(document.report.summary())
+    case .json:
+        let json: [UInt8]
+        do { json = try PropertyListCoding.write(document.report.plistValue, as: .json) } catch { throw CommandFailure.plist(error) }
+        try FileHandleOutput.standardOutput(json)
+    }
+}
 
 #if canImport(Glibc)
 import Glibc
