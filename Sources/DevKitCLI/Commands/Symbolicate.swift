@@ -185,7 +185,13 @@ enum CrashLogFormat: String, ExpressibleByArgument {
 /// file and line; a log that cannot be read at all exits 2.
 private func printCrashLog(_ path: String, format: CrashLogFormat) throws(CommandFailure) {
     let bytes: [UInt8]
-    do { bytes = try FileIO.read(path) } catch { throw CommandFailure.io(error) }
+    do { bytes = try FileIO.read(path) } catch {
+        // `devkit symbolicate 0x1000`: an address without --binary, not a missing crash log.
+        if parseAddress(Substring(path)) != nil {
+            throw CommandFailure.input("error: \"\(path)\" is no crash log; to symbolicate addresses, give --binary BIN")
+        }
+        throw CommandFailure.io(error)
+    }
     let document: CrashReportDocument
     do { document = try CrashReportParser.parse(bytes) } catch {
         throw CommandFailure.input("\(path):\(error.line.map { "\($0):" } ?? "") error: \(error.message)")
