@@ -1,12 +1,20 @@
 /// A crash log read into one model, whichever format it came in (Apple's legacy `.crash`
-/// text or the `.ips` JSON form). Frames are kept as the log wrote them: nothing here
-/// symbolicates.
+/// text, `.ips` JSON, a Swift runtime backtrace, a sanitizer report, a plain address list,
+/// an ELF core dump). Frames are kept as the log wrote them: nothing here symbolicates.
 public struct CrashReport: Hashable, Sendable {
     public enum Format: String, Hashable, Sendable {
         /// Apple's legacy text report (`Process:`, `Thread 0 Crashed:`, `Binary Images:`).
         case appleText = "apple-text"
         /// Apple's `.ips`: a one-line JSON header, then a JSON body.
         case ips
+        /// The Swift runtime's backtrace on Linux (`SWIFT_BACKTRACE`), text or `format=json`.
+        case swiftBacktrace = "swift-backtrace"
+        /// An AddressSanitizer / ThreadSanitizer / UBSan report (`#0 0x… in f (bin+0x…)`).
+        case sanitizer
+        /// Plain addresses, one per line; the image is given on the command line.
+        case addressList = "address-list"
+        /// An ELF core file, read through libdwfl.
+        case coreDump = "core-dump"
     }
 
     public var format: Format
@@ -21,6 +29,12 @@ public struct CrashReport: Hashable, Sendable {
     public var crashedThread: Int?
     public var threads: [CrashThread] = []
     public var binaryImages: [CrashBinaryImage] = []
+    /// `Last Exception Backtrace` (text: frame list or parenthesised addresses; ips:
+    /// `lastExceptionBacktrace`): where an uncaught Objective-C exception was thrown.
+    public var lastExceptionBacktrace: [CrashFrame] = []
+    /// `Application Specific Information` (text) or `asi` (ips), one entry a line: the
+    /// `*** Terminating app due to uncaught exception …` and `Fatal error: …` messages live here.
+    public var applicationSpecificInformation: [String] = []
 
     public init(format: Format) { self.format = format }
 }
@@ -34,6 +48,9 @@ public struct CrashException: Hashable, Sendable {
     public var codes: String?
     /// `KERN_INVALID_ADDRESS at 0x0`, `Exception Reason:` or the termination reason.
     public var reason: String?
+    /// The address whose access faulted (`KERN_INVALID_ADDRESS at 0x18`, a core's
+    /// `siginfo.si_addr`, Swift's `Bad pointer dereference at 0x…`), when the report says.
+    public var faultAddress: UInt64?
 
     public init() {}
 }
@@ -64,6 +81,15 @@ public struct CrashFrame: Hashable, Sendable {
     public var symbol: String?
     /// Offset into `symbol` (`+ 8`).
     public var symbolOffset: UInt64?
+    /// Source position as written (`main.swift:12`), when the log is already symbolicated.
+    public var sourceLocation: String?
+    /// True when `address` is a return address (every frame but a thread's first, unless the
+    /// log says otherwise): symbolication then looks up `address - 1`, the call instruction,
+    /// as lldb, the Swift backtracer and eu-stack do.
+    public var isReturnAddress = false
+    /// The 1-based line of the log the frame was read from (text formats), so output in the
+    /// log's own format can fill in that line.
+    public var line: Int?
 
     public init(index: Int) { self.index = index }
 }
@@ -80,7 +106,7 @@ public struct CrashRegister: Hashable, Sendable {
 
 public struct CrashBinaryImage: Hashable, Sendable {
     public var name: String
-    /// The UUID as written, lower-cased, without dashes (text logs write none).
+    /// The Mach-O UUID or ELF build-id as written, lower-cased, without dashes.
     public var uuid: String?
     public var loadAddress: UInt64?
     public var endAddress: UInt64?
