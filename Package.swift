@@ -134,6 +134,14 @@ let package = Package(
             dependencies: ["PropertyList", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 
+        // Crash reports symbolicated: images found by UUID/build-id under search paths, frames
+        // through Symbolication, register-decoding rules, renderers (same, json, summary).
+        .target(
+            name: "CrashSymbolication",
+            dependencies: ["CrashReport", "Symbolication", "ObjectFile", "FileIO", "PropertyList",
+                           .product(name: "OrderedCollections", package: "swift-collections")]
+        ),
+
         // Provisioning lint rules on the LintKit engine (one rule a file, examples as tests).
         .target(name: "ProvisioningLint", dependencies: ["LintKit", "Provisioning", "PropertyList"]),
 
@@ -151,6 +159,7 @@ let package = Package(
                 "ProvisioningLint",
                 "Symbolication",
                 "CrashReport",
+                "CrashSymbolication",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -34,6 +34,27 @@ public enum FileIO {
         return try readAll(fd: fd, path: path, sizeHint: Int(info.st_size))
     }
 
+    /// Up to `count` bytes from the start of `path` (fewer if the file is shorter): enough to
+    /// recognise a format by its magic without reading the file.
+    public static func readPrefix(_ path: String, count: Int) throws(FileIOError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileIOError(path: path, reason: errnoText()) }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: max(count, 0))
+        var filled = 0
+        while filled < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return Glibc.read(fd, base + filled, buffer.count - filled)
+            }
+            if n < 0, errno == EINTR { continue }
+            if n < 0 { throw FileIOError(path: path, reason: errnoText()) }
+            if n == 0 { break }
+            filled += n
+        }
+        return Array(bytes.prefix(filled))
+    }
+
     private static func readAll(fd: Int32, path: String, sizeHint: Int = 0) throws(FileIOError) -> [UInt8] {
         // Read straight into the array's spare capacity: no intermediate chunk copy.
         var bytes: [UInt8] = []

@@ -41,7 +41,7 @@ struct DebugFileLocator {
 }
 
 /// Lowercase hex of `bytes`, the form build-ids are written in.
-func hexString(_ bytes: [UInt8]) -> String {
+public func hexString(_ bytes: [UInt8]) -> String {
     let digits = Array("0123456789abcdef".utf8)
     var text: [UInt8] = []
     text.reserveCapacity(bytes.count * 2)

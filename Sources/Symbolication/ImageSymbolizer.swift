@@ -208,6 +208,18 @@ public final class ImageSymbolizer: Sendable {
         return frames
     }
 
+    /// The symbol-table function or object containing `fileAddress`: its name (demangled as
+    /// asked) and start, for `symbol + offset` output.
+    public func symbol(at fileAddress: UInt64) -> (name: String, start: UInt64)? {
+        guard let symbol = index.symbol(at: fileAddress), let name = name(symbol.name) else { return nil }
+        return (name, symbol.start)
+    }
+
+    /// The runtime address of `fileAddress` in an image loaded at `loadAddress`.
+    public func runtimeAddress(fileAddress: UInt64, loadAddress: UInt64) -> UInt64 {
+        fileAddress &- imageBase &+ loadAddress
+    }
+
     private func name(_ id: UInt32) -> String? {
         guard Int(id) < index.strings.spans.count else { return nil }
         if let cached = nameCache.withLock({ $0[Int(id)] }) { return cached }

@@ -23,13 +23,21 @@ struct Symbolicate: ParsableCommand {
             For Mach-O, from BIN.dSYM beside the binary (or in a --debug-dir) with the same UUID; \
             --binary may also name the .dSYM bundle itself.
 
-            Without --binary, the argument is a crash log (Apple .crash text or .ips JSON), read \
-            and printed as a summary or, with --format json, in full. Frames are printed as the \
-            log wrote them: crash logs are not symbolicated yet.
+            Without --binary, the arguments are crash logs: Apple .crash text and .ips JSON, Swift \
+            runtime backtraces (Linux), sanitizer reports, ELF core dumps. Each image the log lists \
+            is looked for by UUID/build-id under the --search-path directories (recursively: \
+            binaries, .dSYM and .app bundles), at the path the log names, and in \
+            /usr/lib/debug/.build-id; a file whose UUID differs is reported and never used. \
+            --format same prints the log in its own format with symbols filled in (like \
+            symbolicatecrash), json the parsed report with symbols, summary (the default) what \
+            crashed, why (decoded registers: the selector of an objc_msgSend crash, null \
+            dereferences, Swift runtime errors, poison values) and where.
 
             Examples:
-              devkit symbolicate MyApp-2024-01-01.ips
-              devkit symbolicate --format json MyApp.crash
+              devkit symbolicate MyApp-2024-01-01.ips --search-path build/
+              devkit symbolicate --format same MyApp.crash -s MyApp.app.dSYM -o MyApp-symbolicated.crash
+              devkit symbolicate --format json crash.txt
+              devkit symbolicate core.1234 --executable ./server
               devkit symbolicate --binary app 0x401136 0x4011a0
               devkit symbolicate --binary libfoo.so --load-address 0x7f3a12000000 0x7f3a12001234
               devkit symbolicate --binary app --uuid 3f2a…  --output-style json < addresses.txt
@@ -69,16 +77,25 @@ struct Symbolicate: ParsableCommand {
     @Flag(name: .long, help: "Neither read nor write the index cache ($XDG_CACHE_HOME/devkit/symbols).")
     var noCache = false
 
-    @Option(name: .long, help: "For a crash log: summary, or json (the whole parsed report).")
+    @Option(name: .long, help: "For crash logs: summary, same (the log's own format, symbolicated), or json.")
     var format: CrashLogFormat = .summary
 
-    @Argument(help: "Addresses (with --binary), or one crash log (without).")
+    @Option(name: [.customShort("s"), .long], help: "A directory or file to find images in by UUID/build-id (repeatable, recursive).")
+    var searchPath: [String] = []
+
+    @Option(name: .long, help: "For a core dump: the program that dumped it (else found from the core's file notes).")
+    var executable: String?
+
+    @Option(name: [.customShort("o"), .long], help: "Write to this file (one crash log) or directory (several) instead of standard output.")
+    var output: String?
+
+    @Argument(help: "Addresses (with --binary), or crash logs (without).")
     var inputs: [String] = []
 
     func validate() throws {
         guard binary != nil else {
-            guard inputs.count == 1 else {
-                throw ValidationError("give --binary BIN with addresses, or one crash log (.crash, .ips).")
+            guard !inputs.isEmpty else {
+                throw ValidationError("give --binary BIN with addresses, or crash logs (.crash, .ips, Swift backtraces, core dumps).")
             }
             return
         }
@@ -88,7 +105,14 @@ struct Symbolicate: ParsableCommand {
     }
 
     func run() throws {
-        guard let binary else { return try printCrashLog(inputs[0], format: format) }
+        guard let binary else {
+            var options = SymbolicationOptions()
+            options.demangle = !noDemangle
+            options.debugDirectories = debugDir
+            options.cacheDirectory = noCache ? nil : Self.cacheDirectory()
+            let run = CrashLogRun(format: format, searchPaths: searchPath, executable: executable, output: output, options: options)
+            return try run.symbolicate(inputs)
+        }
         var options = SymbolicationOptions()
         options.demangle = !noDemangle
         options.debugDirectories = debugDir
@@ -175,39 +199,6 @@ struct SymbolicateSession {
 }
 
 extension FrameOutputStyle: ExpressibleByArgument {}
-
-/// How `devkit symbolicate CRASHLOG` prints the parsed report.
-enum CrashLogFormat: String, ExpressibleByArgument {
-    case summary, json
-}
-
-/// Reads a crash log and prints it (not symbolicated): warnings to standard error with the
-/// file and line; a log that cannot be read at all exits 2.
-private func printCrashLog(_ path: String, format: CrashLogFormat) throws(CommandFailure) {
-    let bytes: [UInt8]
-    do { bytes = try FileIO.read(path) } catch {
-        // `devkit symbolicate 0x1000`: an address without --binary, not a missing crash log.
-        if parseAddress(Substring(path)) != nil {
-            throw CommandFailure.input("error: \"\(path)\" is no crash log; to symbolicate addresses, give --binary BIN")
-        }
-        throw CommandFailure.io(error)
-    }
-    let document: CrashReportDocument
-    do { document = try CrashReportParser.parse(bytes) } catch {
-        throw CommandFailure.input("\(path):\(error.line.map { "\($0):" } ?? "") error: \(error.message)")
-    }
-    for warning in document.warnings {
-        FileHandleOutput.standardError("\(path):\(warning.line.map { "\($0):" } ?? "") warning: \(warning.message)\n")
-    }
-    switch format {
-    case .summary:
-        try FileHandleOutput.standardOutput(document.report.summary())
-    case .json:
-        let json: [UInt8]
-        do { json = try PropertyListCoding.write(document.report.plistValue, as: .json) } catch { throw CommandFailure.plist(error) }
-        try FileHandleOutput.standardOutput(json)
-    }
-}
 
 #if canImport(Glibc)
 import Glibc

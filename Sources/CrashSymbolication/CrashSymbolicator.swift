@@ -1,0 +1,129 @@
+import CrashReport
+import Symbolication
+
+/// Symbolicates crash reports: finds each image (`ImageResolver`), looks every frame up in
+/// the image's symbols (`SymbolicationSession`, each image opened once however many reports
+/// use it), and runs the register-decoding rules. Reuse one for many reports.
+public final class CrashSymbolicator {
+    public let resolver: ImageResolver
+    public let session: SymbolicationSession
+    public let rules: [any CrashDecodingRule]
+    private var resolutions: [ResolutionKey: ImageResolution] = [:]
+    private var sections: [String: BinarySections?] = [:]
+
+    private struct ResolutionKey: Hashable {
+        var name: String
+        var identifier: String?
+        var path: String?
+        var architecture: String?
+    }
+
+    public init(resolver: ImageResolver, options: SymbolicationOptions = SymbolicationOptions(),
+                rules: [any CrashDecodingRule] = CrashDecodingRules.all) {
+        self.resolver = resolver
+        self.session = SymbolicationSession(options: options)
+        self.rules = rules
+    }
+
+    public func symbolicate(_ report: CrashReport) -> SymbolicatedCrash {
+        var warnings: [String] = []
+        let images = report.binaryImages.map { image in
+            let key = ResolutionKey(name: image.name, identifier: image.uuid, path: image.path, architecture: image.arch ?? report.architecture)
+            if let known = resolutions[key] { return known }
+            let resolution = resolver.resolve(image, reportArchitecture: report.architecture)
+            resolutions[key] = resolution
+            return resolution
+        }
+        let ranges = ImageRanges(report.binaryImages)
+        var reported = Set<String>()
+        func resolve(_ frame: CrashFrame) -> ResolvedFrame {
+            var imageIndex: Int?
+            var address = frame.address
+            if let runtime = frame.address { imageIndex = ranges.image(containing: runtime) }
+            if imageIndex == nil, let name = frame.imageName { imageIndex = ranges.image(named: name) }
+            guard let imageIndex else { return ResolvedFrame(address: address) }
+            let image = report.binaryImages[imageIndex]
+            if address == nil, let base = image.loadAddress, let offset = frame.imageOffset {
+                let (sum, overflow) = base.addingReportingOverflow(offset)
+                address = overflow ? nil : sum
+            }
+            var resolved = ResolvedFrame(imageIndex: imageIndex, address: address)
+            let resolution = images[imageIndex]
+            guard resolution.status == .found, let path = resolution.symbolsPath else { return resolved }
+            let symbolizer: ImageSymbolizer
+            do {
+                symbolizer = try session.image(at: path, architecture: resolution.architecture)
+            } catch {
+                if reported.insert(path).inserted { warnings.append("\(error)") }
+                return resolved
+            }
+            // The file address of the instruction: a return address is looked up one byte
+            // back, inside the call, so the line is the call's and not the next statement's.
+            let back: UInt64 = frame.isReturnAddress ? 1 : 0
+            let fileAddress: UInt64
+            if let address, let base = image.loadAddress {
+                fileAddress = symbolizer.fileAddress(runtimeAddress: address, loadAddress: base)
+            } else if let offset = frame.imageOffset {
+                fileAddress = symbolizer.imageBase &+ offset
+            } else {
+                return resolved
+            }
+            guard let frames = try? symbolizer.frames(at: fileAddress &- back) else { return resolved }
+            let symbol = symbolizer.symbol(at: fileAddress &- back)
+            if frames.first?.source == .unknown, symbol == nil { return resolved }
+            resolved.symbols = FrameSymbols(frames: frames, symbol: symbol?.name,
+                                            offset: symbol.map { fileAddress &- $0.start }, verified: resolution.verified)
+            return resolved
+        }
+        let threads = report.threads.map { $0.frames.map(resolve) }
+        let lastException = report.lastExceptionBacktrace.map(resolve)
+        var crash = SymbolicatedCrash(report: report, images: images, threads: threads, lastExceptionBacktrace: lastException, warnings: warnings)
+        let memory = ReportMemory(report: report, images: images, ranges: ranges, symbolicator: self)
+        let context = DecodingContext(crash: crash, memory: memory)
+        crash.decodings = rules.flatMap { $0.decode(context) }
+        return crash
+    }
+
+    /// The sections of a found image's binary, opened once.
+    func binarySections(path: String, architecture: String?) -> BinarySections? {
+        let key = "\(architecture ?? "")\u{0}\(path)"
+        if let known = sections[key] { return known }
+        let opened = BinarySections(path: path, architecture: architecture)
+        sections[key] = opened
+        return opened
+    }
+}
+
+/// The images of one report sorted by load address, to find the one holding an address.
+struct ImageRanges {
+    private var starts: [(start: UInt64, end: UInt64, index: Int)]
+    private var names: [String: Int] = [:]
+
+    init(_ images: [CrashBinaryImage]) {
+        var ranges: [(UInt64, UInt64?, Int)] = []
+        for (index, image) in images.enumerated() {
+            if names[image.name] == nil { names[image.name] = index }
+            if let start = image.loadAddress { ranges.append((start, image.endAddress, index)) }
+        }
+        ranges.sort { $0.0 < $1.0 }
+        // An image without an end ends where the next begins (or at most 4 GiB on).
+        starts = ranges.enumerated().map { position, range in
+            let next = position + 1 < ranges.count ? ranges[position + 1].0 : range.0 &+ (1 << 32)
+            let end = range.1.map { $0 &+ 1 } ?? max(next, range.0)
+            return (range.0, end, range.2)
+        }
+    }
+
+    func image(containing address: UInt64) -> Int? {
+        var low = 0, high = starts.count
+        while low < high {
+            let mid = (low + high) / 2
+            if starts[mid].start <= address { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0 else { return nil }
+        let candidate = starts[low - 1]
+        return address < candidate.end ? candidate.index : nil
+    }
+
+    func image(named name: String) -> Int? { names[name] }
+}

@@ -1,0 +1,167 @@
+import CrashReport
+import OrderedCollections
+import PropertyList
+
+/// The report in its own format with symbols filled in, as Apple's `symbolicatecrash` does:
+/// text logs keep every line and have each symbolicated frame line rewritten (inlined calls
+/// become extra lines with the same frame number); `.ips` gets `symbol`, `symbolLocation`,
+/// `sourceFile`, `sourceLine` in its frames. Formats with no text of their own (core dumps,
+/// address lists) are listed frame by frame.
+public struct SameFormatRenderer: Sendable {
+    public init() {}
+
+    public func render(_ crash: SymbolicatedCrash, original: [UInt8]) throws(PlistError) -> [UInt8] {
+        switch crash.report.format {
+        case .ips: return try IPSRewriter.rewrite(crash, original: original)
+        case .coreDump, .addressList: return Array(FrameListRenderer().render(crash).utf8)
+        default:
+            let rewritten = rewriteLines(crash, original: original)
+            return rewritten ?? Array(FrameListRenderer().render(crash).utf8)
+        }
+    }
+
+    /// nil when no frame knows its line (a JSON Swift backtrace).
+    private func rewriteLines(_ crash: SymbolicatedCrash, original: [UInt8]) -> [UInt8]? {
+        var byLine: [Int: (CrashFrame, ResolvedFrame)] = [:]
+        for (thread, resolved) in zip(crash.report.threads, crash.threads) {
+            for (frame, result) in zip(thread.frames, resolved) { if let line = frame.line { byLine[line] = (frame, result) } }
+        }
+        for (frame, result) in zip(crash.report.lastExceptionBacktrace, crash.lastExceptionBacktrace) {
+            if let line = frame.line { byLine[line] = (frame, result) }
+        }
+        guard !byLine.isEmpty else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(original.count + original.count / 2)
+        var lineNumber = 0
+        var start = 0
+        while start < original.count {
+            lineNumber += 1
+            let newline = original[start...].firstIndex(of: 0x0A)
+            let end = newline ?? original.count
+            let next = newline.map { $0 + 1 } ?? original.count
+            var content = original[start..<end]
+            let terminator = original[end..<next]
+            var carriageReturn = false
+            if content.last == 0x0D { content = content.dropLast(); carriageReturn = true }
+            if let (frame, result) = byLine[lineNumber], let symbols = result.symbols,
+               let lines = rewrite(String(decoding: content, as: UTF8.self), frame: frame, symbols: symbols, format: crash.report.format) {
+                for (position, line) in lines.enumerated() {
+                    out += line.utf8
+                    if carriageReturn { out.append(0x0D) }
+                    if position < lines.count - 1 || !terminator.isEmpty { out.append(0x0A) }
+                }
+            } else {
+                out += original[start..<next]
+            }
+            start = next
+        }
+        return out
+    }
+
+    /// The frame line with its symbol part replaced: everything up to and including the
+    /// address is kept; nil when the line has no address to anchor on.
+    private func rewrite(_ line: String, frame: CrashFrame, symbols: FrameSymbols, format: CrashReport.Format) -> [String]? {
+        guard let address = Self.addressRange(in: line) else { return nil }
+        let prefix = line[..<address.upperBound]
+        let rest = line[address.upperBound...]
+        // Sanitizer lines end with `(module+0xoffset)`, kept as written.
+        let moduleTail = format == .sanitizer ? rest.lastIndex(of: "(").map { " " + rest[$0...] } ?? "" : ""
+        let mark = symbols.verified ? "" : " [unverified]"
+        return FrameText.entries(symbols).map { entry in
+            var text: String
+            let location = FrameText.location(entry.frame, fullPath: format != .appleText, column: format != .appleText)
+            switch format {
+            case .swiftBacktrace:
+                text = entry.function + (entry.offset.map { " + \($0)" } ?? "")
+                if let image = frame.imageName { text += " in \(image)" }
+                if let location { text += " at \(location)" }
+            case .sanitizer:
+                text = "in " + entry.function + (location.map { " \($0)" } ?? "")
+            default:
+                text = entry.function + (entry.offset.map { " + \($0)" } ?? "") + (location.map { " (\($0))" } ?? "")
+            }
+            return "\(prefix) \(text)\(entry.isInlined ? " [inlined]" : "")\(mark)\(moduleTail)"
+        }
+    }
+
+    /// The first `0x…` word after the frame number.
+    static func addressRange(in line: String) -> Range<String.Index>? {
+        guard let start = line.firstRange(of: "0x")?.lowerBound else { return nil }
+        let end = line[start...].firstIndex(where: { $0 == " " || $0 == "\t" }) ?? line.endIndex
+        return start..<end
+    }
+}
+
+/// Frames listed thread by thread, for formats without text of their own.
+struct FrameListRenderer {
+    func render(_ crash: SymbolicatedCrash) -> String {
+        var lines: [String] = []
+        let report = crash.report
+        for (thread, resolved) in zip(report.threads, crash.threads) {
+            lines.append("Thread \(thread.index)\(thread.name.map { " \"\($0)\"" } ?? "")\(thread.crashed ? " crashed" : ""):")
+            for (frame, result) in zip(thread.frames, resolved) {
+                let image = result.imageIndex.map { report.binaryImages[$0].name } ?? frame.imageName ?? "???"
+                let address = (result.address ?? frame.address).map { FrameText.paddedHex($0) } ?? "?"
+                let head = "#\(String(frame.index).padding(3)) \(address) \(image.padding(20))"
+                guard let symbols = result.symbols else {
+                    lines.append("\(head) \(frame.symbol ?? "??")")
+                    continue
+                }
+                for entry in FrameText.entries(symbols) {
+                    var text = entry.function + (entry.offset.map { " + \($0)" } ?? "")
+                    if let location = FrameText.location(entry.frame, fullPath: true) { text += " at \(location)" }
+                    lines.append("\(head) \(text)\(entry.isInlined ? " [inlined]" : "")\(symbols.verified ? "" : " [unverified]")")
+                }
+            }
+            lines.append("")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// `.ips`: the header line as it was, the body with symbolicated frames.
+enum IPSRewriter {
+    static func rewrite(_ crash: SymbolicatedCrash, original: [UInt8]) throws(PlistError) -> [UInt8] {
+        guard let newline = original.firstIndex(of: 0x0A) else { return original }
+        let header = original[...newline]
+        var body = try PropertyListCoding.read(Array(original[(newline + 1)...]), format: .json).value
+        guard case .dictionary(var fields) = body else { return original }
+        if case .array(var threads)? = fields["threads"] {
+            for position in threads.indices where position < crash.threads.count {
+                guard case .dictionary(var thread) = threads[position], case .array(let frames)? = thread["frames"] else { continue }
+                thread["frames"] = .array(symbolicate(frames, crash.threads[position]))
+                threads[position] = .dictionary(thread)
+            }
+            fields["threads"] = .array(threads)
+        }
+        if case .array(let frames)? = fields["lastExceptionBacktrace"] {
+            fields["lastExceptionBacktrace"] = .array(symbolicate(frames, crash.lastExceptionBacktrace))
+        }
+        body = .dictionary(fields)
+        return Array(header) + (try PropertyListCoding.write(body, as: .json))
+    }
+
+    /// Each frame gains Apple's keys; an inlined chain becomes `"inline": true` frames
+    /// before the frame that holds it, as Apple's symbolicated `.ips` files show them.
+    private static func symbolicate(_ frames: [PlistValue], _ resolved: [ResolvedFrame]) -> [PlistValue] {
+        var result: [PlistValue] = []
+        for (position, value) in frames.enumerated() {
+            guard position < resolved.count, let symbols = resolved[position].symbols, case .dictionary(let frame) = value else {
+                result.append(value)
+                continue
+            }
+            for entry in FrameText.entries(symbols) {
+                var fields = frame
+                fields["symbol"] = .string(entry.function)
+                fields["symbolLocation"] = .integer(PlistInteger(entry.offset ?? 0))
+                if let file = entry.frame.file, entry.frame.line > 0 {
+                    fields["sourceFile"] = .string(file.split(separator: "/").last.map(String.init) ?? file)
+                    fields["sourceLine"] = .int(Int64(entry.frame.line))
+                }
+                if entry.isInlined { fields["inline"] = .bool(true) }
+                result.append(.dictionary(fields))
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import CrashReport
+import CrashSymbolication
+import FileIO
+import PropertyList
+import Symbolication
+
+/// How `devkit symbolicate CRASHLOG` prints a report.
+enum CrashLogFormat: String, ExpressibleByArgument {
+    case summary, same, json
+}
+
+/// `devkit symbolicate CRASHLOG...`: every log read, symbolicated with one catalog of the
+/// search paths and one symbolicator (images opened once across logs), and printed.
+struct CrashLogRun {
+    var format: CrashLogFormat
+    var searchPaths: [String]
+    var executable: String?
+    var output: String?
+    var options: SymbolicationOptions
+
+    func symbolicate(_ paths: [String]) throws(CommandFailure) {
+        let catalog = ImageCatalog(searchPaths: searchPaths)
+        for problem in catalog.problems { FileHandleOutput.standardError("warning: --search-path \(problem)\n") }
+        let symbolicator = CrashSymbolicator(resolver: ImageResolver(catalog: catalog), options: options)
+        if let output, paths.count > 1 {
+            do { try FileIO.createDirectories(output) } catch { throw CommandFailure.io(error) }
+        }
+        var failures = 0
+        var written = OutputBuffer()
+        for path in paths {
+            do throws(CommandFailure) {
+                let text = try render(path, symbolicator: symbolicator)
+                if let output {
+                    let target = paths.count > 1 ? "\(output)/\(path.split(separator: "/").last.map(String.init) ?? path)" : output
+                    do { try FileIO.writeAtomically(text, to: target) } catch { throw CommandFailure.io(error) }
+                } else {
+                    written.bytes += text
+                    written.flushIfFull()
+                }
+            } catch {
+                written.flush()
+                FileHandleOutput.standardError(error.message + "\n")
+                failures += 1
+            }
+        }
+        written.flush()
+        if failures > 0 { throw CommandFailure(message: "", exitCode: 2) }
+    }
+
+    /// One log, read, symbolicated and rendered; warnings go to standard error.
+    private func render(_ path: String, symbolicator: CrashSymbolicator) throws(CommandFailure) -> [UInt8] {
+        let bytes: [UInt8]
+        do { bytes = try FileIO.read(path) } catch {
+            // `devkit symbolicate 0x1000`: an address without --binary, not a missing crash log.
+            if parseAddress(Substring(path)) != nil {
+                throw CommandFailure.input("error: \"\(path)\" is no crash log; to symbolicate addresses, give --binary BIN")
+            }
+            throw CommandFailure.io(error)
+        }
+        let document = try read(bytes, path: path)
+        for warning in document.warnings {
+            FileHandleOutput.standardError("\(path):\(warning.line.map { "\($0):" } ?? "") warning: \(warning.message)\n")
+        }
+        let crash = symbolicator.symbolicate(document.report)
+        for warning in crash.warnings { FileHandleOutput.standardError("\(path): warning: \(warning)\n") }
+        do {
+            switch format {
+            case .summary: return Array(CrashSummaryRenderer().render(crash).utf8)
+            case .json: return try CrashJSONRenderer().render(crash)
+            case .same: return try SameFormatRenderer().render(crash, original: bytes)
+            }
+        } catch {
+            throw CommandFailure.input("\(path): error: \(error.message)")
+        }
+    }
+
+    private func read(_ bytes: [UInt8], path: String) throws(CommandFailure) -> CrashReportDocument {
+        do { return try CrashReportParser.parse(bytes) } catch {
+            throw CommandFailure.input("\(path):\(error.line.map { "\($0):" } ?? "") error: \(error.message)")
+        }
+    }
+}
