@@ -198,6 +198,14 @@ let package = Package(
             dependencies: ["CrashReport"],
             exclude: ["Snapshots"]
         ),
+        // Crash logs symbolicated against the Mach-O fixtures (Fixtures/, made by
+        // Scripts/fixtures/make-crash-fixtures) and Swift programs built at test time; every
+        // register-decoding rule's examples.
+        .testTarget(
+            name: "CrashSymbolicationTests",
+            dependencies: ["CrashSymbolication", "CrashReport", "Symbolication", "ObjectFile", "FileIO", "DevKitTestSupport"],
+            exclude: ["Fixtures"]
+        ),
         // Runs the built `devkit` binary end to end; golden outputs live in Snapshots/.
         .testTarget(
             name: "DevKitCLITests",
