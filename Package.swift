@@ -133,6 +133,8 @@ let package = Package(
             name: "CrashReport",
             dependencies: ["PropertyList", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
+        // ELF core files read through libdwfl (threads, unwound frames, registers, modules) into CrashReport.
+        .target(name: "CoreDump", dependencies: ["CLibDW", "CrashReport"]),
 
         // Provisioning lint rules on the LintKit engine (one rule a file, examples as tests).
         .target(name: "ProvisioningLint", dependencies: ["LintKit", "Provisioning", "PropertyList"]),
@@ -189,6 +191,8 @@ let package = Package(
             dependencies: ["CrashReport"],
             exclude: ["Snapshots"]
         ),
+        // Cores of a C program compiled and crashed (under gdb) at test time, against eu-stack; hostile files.
+        .testTarget(name: "CoreDumpTests", dependencies: ["CoreDump", "CrashReport"]),
         // Runs the built `devkit` binary end to end; golden outputs live in Snapshots/.
         .testTarget(
             name: "DevKitCLITests",
