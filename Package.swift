@@ -192,7 +192,7 @@ let package = Package(
             exclude: ["Snapshots"]
         ),
         // Cores of a C program compiled and crashed (under gdb) at test time, against eu-stack; hostile files.
-        .testTarget(name: "CoreDumpTests", dependencies: ["CoreDump", "CrashReport"]),
+        .testTarget(name: "CoreDumpTests", dependencies: ["CoreDump", "CrashReport"], exclude: ["Programs"]),
         // Runs the built `devkit` binary end to end; golden outputs live in Snapshots/.
         .testTarget(
             name: "DevKitCLITests",

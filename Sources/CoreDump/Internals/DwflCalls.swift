@@ -27,6 +27,9 @@ struct CoreModule {
     var name: String
     /// The ELF file libdwfl opened for it (`mainfile`), nil when none was found.
     var mainFile: String?
+    /// Whether `mainFile` is a readable file now (libdwfl names the core's record of the file
+    /// even when it built the module from the core's memory because the file is gone).
+    var mainFileExists: Bool
     /// `dwfl_module_build_id`, empty when the core holds none.
     var buildID: [UInt8]
     var start: UInt64
@@ -245,7 +248,13 @@ final class DwflCoreSession {
                     collector.truncated = true
                     return Int32(DWARF_CB_ABORT)
                 }
-                collector.modules.append(DwflCoreSession.describe(module))
+                var described = DwflCoreSession.describe(module)
+                if !described.mainFileExists, let context = SearchContext.current,
+                   let path = context.path(forModuleNamed: described.name, buildID: described.buildID) {
+                    described.mainFile = path
+                    described.mainFileExists = true
+                }
+                collector.modules.append(described)
                 return Int32(DWARF_CB_OK)
             }, Unmanaged.passUnretained(collector).toOpaque(), 0)
         }
@@ -264,13 +273,14 @@ final class DwflCoreSession {
         return CoreModule(
             name: name.map { String(cString: $0) } ?? "",
             mainFile: mainFile.map { String(cString: $0) },
+            mainFileExists: mainFile.map { access($0, R_OK) == 0 } ?? false,
             buildID: buildID(of: module),
             start: start,
             end: end
         )
     }
 
-    private static func buildID(of module: OpaquePointer) -> [UInt8] {
+    fileprivate static func buildID(of module: OpaquePointer) -> [UInt8] {
         var bits: UnsafePointer<UInt8>?
         var address: GElf_Addr = 0
         let length = dwfl_module_build_id(module, &bits, &address)
@@ -421,39 +431,54 @@ private final class SearchContext {
         pthread_getspecific(searchContextKey).map { Unmanaged<SearchContext>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    /// Looks for the module's file by its base name in each search path; a file is taken only
-    /// when its build-id matches the one the core holds (or the core holds none), because
-    /// libraries of the same name from other builds would unwind and symbolicate wrongly.
+    /// libdwfl's `find_elf` fallback: the module's file from the search paths (see
+    /// `candidate(named:buildID:)`), handed over as libdwfl wants it.
     func open(module: OpaquePointer, name: String, fileName: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
               elfOut: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
-        guard let base = name.split(separator: "/").last, !base.isEmpty, !name.hasPrefix("[") else { return -1 }
-        var expected: UnsafePointer<UInt8>?
-        var address: GElf_Addr = 0
-        let expectedLength = dwfl_module_build_id(module, &expected, &address)
+        guard let found = candidate(named: name, buildID: DwflCoreSession.buildID(of: module)) else { return -1 }
+        // libdwfl takes ownership of the fd, the Elf and the malloc'd name.
+        fileName?.pointee = strdup(found.path)
+        elfOut?.pointee = found.elf
+        return found.fd
+    }
+
+    /// The file named like the module (its base name) in the first search path that has one
+    /// whose build-id matches the core's (or any, when the core holds none): a library of the
+    /// same name from another build would unwind and symbolicate wrongly. The caller owns the
+    /// returned fd and Elf.
+    func candidate(named name: String, buildID expected: [UInt8]) -> (path: String, fd: Int32, elf: OpaquePointer)? {
+        guard !name.hasPrefix("["), let base = name.split(separator: "/").last, !base.isEmpty else { return nil }
         for directory in searchPaths {
-            let candidate = directory.hasSuffix("/") ? directory + base : directory + "/" + base
-            let fd = Glibc.open(candidate, O_RDONLY | O_CLOEXEC)
+            let path = directory.hasSuffix("/") ? directory + base : directory + "/" + base
+            let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { continue }
-            guard let elf = elf_begin(fd, ELF_C_READ_MMAP, nil), elf_kind(elf) == ELF_K_ELF else {
+            guard let elf = elf_begin(fd, ELF_C_READ_MMAP, nil) else {
                 close(fd)
                 continue
             }
-            if expectedLength > 0, let expected {
-                var found: UnsafeRawPointer?
-                let foundLength = dwelf_elf_gnu_build_id(elf, &found)
-                guard foundLength == Int(expectedLength), let found,
-                      memcmp(found, expected, Int(expectedLength)) == 0 else {
-                    elf_end(elf)
-                    close(fd)
-                    continue
-                }
+            var found: UnsafeRawPointer?
+            let foundLength = dwelf_elf_gnu_build_id(elf, &found)
+            let foundBytes = found.map { Array(UnsafeRawBufferPointer(start: $0, count: max(0, foundLength))) } ?? []
+            let matches = expected.isEmpty || foundBytes == expected
+            guard elf_kind(elf) == ELF_K_ELF, matches else {
+                elf_end(elf)
+                close(fd)
+                continue
             }
-            // libdwfl takes ownership of the fd, the Elf and the malloc'd name.
-            fileName?.pointee = strdup(candidate)
-            elfOut?.pointee = elf
-            return fd
+            return (path, fd, elf)
         }
-        return -1
+        return nil
+    }
+
+    /// The search-path file for a module whose own file libdwfl did not open from disk (it
+    /// may have rebuilt the module from the core's memory, which unwinds but leaves the
+    /// core's stale path as the module's file): the image then names the file devkit can
+    /// symbolicate with.
+    func path(forModuleNamed name: String, buildID: [UInt8]) -> String? {
+        guard let found = candidate(named: name, buildID: buildID) else { return nil }
+        elf_end(found.elf)
+        close(found.fd)
+        return found.path
     }
 }
 
