@@ -41,7 +41,10 @@ public enum CoreDumpReader {
         if modulesTruncated {
             warnings.append(CrashDiagnostic(line: nil, message: "more than \(limits.maxModules) modules: the rest are not listed"))
         }
-        let (stacks, threadsTruncated) = try session.threads(limits: limits)
+        let (stacks, threadsTruncated, walkError) = try session.threads(limits: limits)
+        if let walkError {
+            warnings.append(CrashDiagnostic(line: nil, message: "the thread list stopped after \(stacks.count) thread(s): \(walkError)"))
+        }
         if threadsTruncated {
             warnings.append(CrashDiagnostic(line: nil, message: "more than \(limits.maxThreads) threads: the rest are not listed"))
         }

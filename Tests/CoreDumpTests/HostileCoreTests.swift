@@ -4,9 +4,13 @@ import Testing
 
 /// Files that are not intact cores: each must give a `CoreDumpError` naming the file (or,
 /// for a core cut only in its memory tail, a report), never a trap or a hang.
-@Suite struct HostileCoreTests {
+@Suite final class HostileCoreTests {
+    /// One directory per test (Swift Testing makes a suite instance per test), removed after it.
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devkit-hostile-core-\(UUID().uuidString)")
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
     func write(_ bytes: [UInt8], name: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devkit-hostile-core-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent(name).path
         try Data(bytes).write(to: URL(fileURLWithPath: path))

@@ -88,11 +88,11 @@ final class DwflCoreSession {
     let corePath: String
     let machine: CoreMachine
     /// `dwfl_core_file_attach`'s answer: the crashed process's pid.
-    let pid: Int64
+    private(set) var pid: Int64 = 0
 
     private init(fd: Int32, elf: OpaquePointer, dwfl: OpaquePointer, callbacks: UnsafeMutablePointer<Dwfl_Callbacks>,
                  debuginfoPath: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, searchContext: SearchContext,
-                 corePath: String, machine: CoreMachine, pid: Int64) {
+                 corePath: String, machine: CoreMachine) {
         self.fd = fd
         self.elf = elf
         self.dwfl = dwfl
@@ -101,7 +101,6 @@ final class DwflCoreSession {
         self.searchContext = searchContext
         self.corePath = corePath
         self.machine = machine
-        self.pid = pid
     }
 
     deinit {
@@ -176,25 +175,29 @@ final class DwflCoreSession {
             throw error
         }
         ownsElf = false
-        // From here the session owns everything and its deinit frees it on any throw.
-        let pidOrError: Int64 = try context.withInstalled { () throws(CoreDumpError) -> Int64 in
-            dwfl_report_begin(dwfl)
-            guard dwfl_core_file_report(dwfl, elf, executable) >= 0 else {
-                let error = dwflError(path: corePath, "the core's modules are unreadable (truncated or damaged)", operation: "dwfl_core_file_report")
-                _ = dwfl_report_end(dwfl, nil, nil)
-                throw error
-            }
-            guard dwfl_report_end(dwfl, nil, nil) == 0 else {
-                throw dwflError(path: corePath, "libdwfl could not finish reporting modules", operation: "dwfl_report_end")
-            }
-            let pid = dwfl_core_file_attach(dwfl, elf)
-            guard pid >= 0 else {
-                throw dwflError(path: corePath, "the core's threads are unreadable (no NT_PRSTATUS, truncated or damaged)", operation: "dwfl_core_file_attach")
-            }
-            return Int64(pid)
+        // From here the session owns everything: its deinit frees it when attaching throws.
+        let session = DwflCoreSession(fd: fd, elf: elf, dwfl: dwfl, callbacks: callbacks, debuginfoPath: debuginfoPath,
+                                      searchContext: context, corePath: corePath, machine: machine)
+        try context.withInstalled { () throws(CoreDumpError) in try session.reportAndAttach(executable: executable) }
+        return session
+    }
+
+    /// Reports the core's modules and attaches its threads; sets `pid`.
+    private func reportAndAttach(executable: String?) throws(CoreDumpError) {
+        dwfl_report_begin(dwfl)
+        guard dwfl_core_file_report(dwfl, elf, executable) >= 0 else {
+            let error = Self.dwflError(path: corePath, "the core's modules are unreadable (truncated or damaged)", operation: "dwfl_core_file_report")
+            _ = dwfl_report_end(dwfl, nil, nil)
+            throw error
         }
-        return DwflCoreSession(fd: fd, elf: elf, dwfl: dwfl, callbacks: callbacks, debuginfoPath: debuginfoPath,
-                               searchContext: context, corePath: corePath, machine: machine, pid: pidOrError)
+        guard dwfl_report_end(dwfl, nil, nil) == 0 else {
+            throw Self.dwflError(path: corePath, "libdwfl could not finish reporting modules", operation: "dwfl_report_end")
+        }
+        let attached = dwfl_core_file_attach(dwfl, elf)
+        guard attached >= 0 else {
+            throw Self.dwflError(path: corePath, "the core's threads are unreadable (no NT_PRSTATUS, truncated or damaged)", operation: "dwfl_core_file_attach")
+        }
+        pid = Int64(attached)
     }
 
     // MARK: notes
@@ -293,7 +296,7 @@ final class DwflCoreSession {
     /// Every thread, each unwound (`dwfl_getthreads`, `dwfl_thread_tid`, `dwfl_thread_getframes`,
     /// `dwfl_frame_pc`, `dwfl_frame_reg` for the loop check). Threads beyond the cap are
     /// counted in `truncated`, not unwound.
-    func threads(limits: CoreWalkLimits) throws(CoreDumpError) -> (threads: [CoreThreadStack], truncated: Bool) {
+    func threads(limits: CoreWalkLimits) throws(CoreDumpError) -> (threads: [CoreThreadStack], truncated: Bool, walkError: String?) {
         let collector = ThreadCollector(limits: limits, stackPointer: machine.stackPointerDWARFRegister)
         let rc = searchContext.withInstalled {
             dwfl_getthreads(dwfl, { thread, arg in
@@ -328,10 +331,12 @@ final class DwflCoreSession {
                 return Int32(DWARF_CB_OK)
             }, Unmanaged.passUnretained(collector).toOpaque())
         }
+        // Invariant: a report has at least one thread; a walk that failed part-way keeps the
+        // threads it read, and says so.
         if rc == -1, collector.threads.isEmpty {
             throw DwflCoreSession.dwflError(path: corePath, "the core's threads are unreadable", operation: "dwfl_getthreads")
         }
-        return (collector.threads, collector.truncated)
+        return (collector.threads, collector.truncated, rc == -1 ? DwflCoreSession.lastDwflMessage() : nil)
     }
 
     // MARK: errors
