@@ -16,6 +16,7 @@ public struct CoreDumpError: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// The file the error is about: the core, or the executable given with it.
     public var path: String
+    /// Which failure: the file itself, its format, or its contents.
     public var kind: Kind
     /// `errno`, `elf_errno()` or `dwfl_errno()` when the failure came from there, else 0.
     public var code: Int32
@@ -24,6 +25,7 @@ public struct CoreDumpError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The C function that failed (`elf_begin`, `dwfl_core_file_report`, …), when one did.
     public var operation: String?
 
+    /// An error about `path`; `code` and `operation` come from the failing C call, if any.
     public init(path: String, kind: Kind, code: Int32 = 0, message: String, operation: String? = nil) {
         self.path = path
         self.kind = kind
@@ -32,6 +34,7 @@ public struct CoreDumpError: Error, Hashable, Sendable, CustomStringConvertible 
         self.operation = operation
     }
 
+    /// `PATH: message (operation)`, for the command line.
     public var description: String {
         "\(path): \(message)" + (operation.map { " (\($0))" } ?? "")
     }
