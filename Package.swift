@@ -133,6 +133,8 @@ let package = Package(
             name: "CrashReport",
             dependencies: ["PropertyList", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
+        // ELF core files read through libdwfl (threads, unwound frames, registers, modules) into CrashReport.
+        .target(name: "CoreDump", dependencies: ["CLibDW", "CrashReport"]),
 
         // Crash reports symbolicated: images found by UUID/build-id under search paths, frames
         // through Symbolication, register-decoding rules, renderers (same, json, summary).
@@ -160,6 +162,7 @@ let package = Package(
                 "Symbolication",
                 "CrashReport",
                 "CrashSymbolication",
+                "CoreDump",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -206,6 +209,8 @@ let package = Package(
             dependencies: ["CrashSymbolication", "CrashReport", "Symbolication", "ObjectFile", "FileIO", "DevKitTestSupport"],
             exclude: ["Fixtures"]
         ),
+        // Cores of a C program compiled and crashed (under gdb) at test time, against eu-stack; hostile files.
+        .testTarget(name: "CoreDumpTests", dependencies: ["CoreDump", "CrashReport"], exclude: ["Programs"]),
         // Runs the built `devkit` binary end to end; golden outputs live in Snapshots/.
         .testTarget(
             name: "DevKitCLITests",

@@ -147,6 +147,11 @@ public struct CrashReportError: Error, Hashable, Sendable, CustomStringConvertib
 public struct CrashReportDocument: Hashable, Sendable {
     public var report: CrashReport
     public var warnings: [CrashDiagnostic]
+
+    public init(report: CrashReport, warnings: [CrashDiagnostic]) {
+        self.report = report
+        self.warnings = warnings
+    }
 }
 
 /// Limits for untrusted input: anything beyond is skipped with a warning, never trusted.

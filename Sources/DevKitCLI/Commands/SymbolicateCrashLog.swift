@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreDump
 import CrashReport
 import CrashSymbolication
 import FileIO
@@ -50,15 +51,17 @@ struct CrashLogRun {
 
     /// One log, read, symbolicated and rendered; warnings go to standard error.
     private func render(_ path: String, symbolicator: CrashSymbolicator) throws(CommandFailure) -> [UInt8] {
-        let bytes: [UInt8]
-        do { bytes = try FileIO.read(path) } catch {
-            // `devkit symbolicate 0x1000`: an address without --binary, not a missing crash log.
-            if parseAddress(Substring(path)) != nil {
-                throw CommandFailure.input("error: \"\(path)\" is no crash log; to symbolicate addresses, give --binary BIN")
+        var bytes: [UInt8] = []
+        let document: CrashReportDocument
+        if Self.isCoreFile(path) {
+            // A core is read by libdwfl from the file; it is never loaded whole.
+            do { document = try CoreDumpReader.read(corePath: path, executable: executable, searchPaths: searchPaths) } catch {
+                throw CommandFailure.input("\(error)")
             }
-            throw CommandFailure.io(error)
+        } else {
+            bytes = try readLog(path)
+            document = try read(bytes, path: path)
         }
-        let document = try read(bytes, path: path)
         for warning in document.warnings {
             FileHandleOutput.standardError("\(path):\(warning.line.map { "\($0):" } ?? "") warning: \(warning.message)\n")
         }
@@ -72,6 +75,23 @@ struct CrashLogRun {
             }
         } catch {
             throw CommandFailure.input("\(path): error: \(error.message)")
+        }
+    }
+
+    /// An ELF file of type `ET_CORE` (4), by its first 18 bytes.
+    static func isCoreFile(_ path: String) -> Bool {
+        guard let head = try? FileIO.readPrefix(path, count: 18), head.count == 18, head.starts(with: [0x7f, 0x45, 0x4c, 0x46]) else { return false }
+        let type = head[5] == 2 ? UInt16(head[16]) << 8 | UInt16(head[17]) : UInt16(head[17]) << 8 | UInt16(head[16])
+        return type == 4
+    }
+
+    private func readLog(_ path: String) throws(CommandFailure) -> [UInt8] {
+        do { return try FileIO.read(path) } catch {
+            // `devkit symbolicate 0x1000`: an address without --binary, not a missing crash log.
+            if parseAddress(Substring(path)) != nil {
+                throw CommandFailure.input("error: \"\(path)\" is no crash log; to symbolicate addresses, give --binary BIN")
+            }
+            throw CommandFailure.io(error)
         }
     }
 

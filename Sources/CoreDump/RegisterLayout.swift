@@ -1,0 +1,51 @@
+/// Register names for `NT_PRSTATUS`'s `pr_reg`, per machine, in the kernel's
+/// `user_regs_struct` order, and the order devkit lists them in (the way lldb and Apple's
+/// reports do: instruction and stack pointers near the front).
+enum RegisterLayout {
+    /// x86_64 `struct user_regs_struct` (arch/x86/include/asm/user_64.h).
+    static let x86_64InKernelOrder = [
+        "r15", "r14", "r13", "r12", "rbp", "rbx", "r11", "r10", "r9", "r8", "rax", "rcx", "rdx",
+        "rsi", "rdi", "orig_rax", "rip", "cs", "eflags", "rsp", "ss", "fs_base", "gs_base",
+        "ds", "es", "fs", "gs",
+    ]
+    /// The order x86_64 registers are listed in.
+    static let x86_64Listed = [
+        "rip", "rsp", "rbp", "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11",
+        "r12", "r13", "r14", "r15", "eflags", "orig_rax", "cs", "ss", "fs_base", "gs_base",
+        "ds", "es", "fs", "gs",
+    ]
+    /// aarch64 `struct user_pt_regs`: x0…x30, sp, pc, pstate.
+    static let aarch64InKernelOrder = (0...30).map { "x\($0)" } + ["sp", "pc", "pstate"]
+
+    /// The register names of `machine` in `pr_reg` order and in listing order; nil for
+    /// machines devkit has no layout for (their threads are listed without registers).
+    static func names(for machine: CoreMachine) -> (kernelOrder: [String], listed: [String])? {
+        switch machine {
+        case .x86_64: (x86_64InKernelOrder, x86_64Listed)
+        case .aarch64: (aarch64InKernelOrder, aarch64InKernelOrder)
+        case .other: nil
+        }
+    }
+
+    /// `words` (from `pr_reg`) named and put in listing order.
+    static func registers(_ words: [UInt64], machine: CoreMachine) -> [(name: String, value: UInt64)] {
+        guard let (kernelOrder, listed) = names(for: machine), words.count >= kernelOrder.count else { return [] }
+        var byName: [String: UInt64] = [:]
+        for (name, value) in zip(kernelOrder, words) { byName[name] = value }
+        return listed.compactMap { name in byName[name].map { (name, $0) } }
+    }
+}
+
+/// Linux signal names by number (the generic numbering x86_64 and aarch64 share).
+enum SignalName {
+    private static let names = [
+        1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS",
+        8: "SIGFPE", 9: "SIGKILL", 10: "SIGUSR1", 11: "SIGSEGV", 12: "SIGUSR2", 13: "SIGPIPE",
+        14: "SIGALRM", 15: "SIGTERM", 16: "SIGSTKFLT", 17: "SIGCHLD", 18: "SIGCONT", 19: "SIGSTOP",
+        20: "SIGTSTP", 21: "SIGTTIN", 22: "SIGTTOU", 23: "SIGURG", 24: "SIGXCPU", 25: "SIGXFSZ",
+        26: "SIGVTALRM", 27: "SIGPROF", 28: "SIGWINCH", 29: "SIGIO", 30: "SIGPWR", 31: "SIGSYS",
+    ]
+
+    /// `SIGSEGV` for 11; `SIG34` style for real-time and unknown numbers.
+    static func of(_ signal: Int32) -> String { names[Int(signal)] ?? "SIG\(signal)" }
+}
