@@ -11,8 +11,8 @@ enum IPSReader {
         guard let newline = bytes.firstIndex(of: 0x0A) else {
             throw CrashReportError(line: 1, message: "an .ips report is a JSON header line followed by a JSON body; found no second line")
         }
-        let header = try json(Array(bytes[bytes.startIndex..<newline]), firstLine: 1, what: "header")
-        let body = try json(Array(bytes[(newline + 1)...]), firstLine: 2, what: "body")
+        let header = try readJSON(Array(bytes[bytes.startIndex..<newline]), firstLine: 1, what: "header")
+        let body = try readJSON(Array(bytes[(newline + 1)...]), firstLine: 2, what: "body")
         guard case .dictionary(let headerFields) = header else {
             throw CrashReportError(line: 1, message: "the header is a JSON \(header.typeName), not an object")
         }
@@ -198,28 +198,6 @@ enum IPSReader {
         }
         return Array(registers.prefix(CrashReportLimits.maxRegisters))
     }
-
-    private static func json(_ bytes: [UInt8], firstLine: Int, what: String) throws(CrashReportError) -> PlistValue {
-        do {
-            return try PropertyListCoding.read(bytes, format: .json).value
-        } catch {
-            var line: Int? = nil
-            if case .text(let errorLine, _)? = error.position { line = errorLine + firstLine - 1 }
-            throw CrashReportError(line: line, message: "the \(what) is not valid JSON: \(error.message)")
-        }
-    }
 }
 
-private typealias OrderedDictionaryView = OrderedDictionary<String, PlistValue>
 
-private extension PlistValue {
-    var string: String? { if case .string(let value) = self { value } else { nil } }
-    var integer: PlistInteger? { if case .integer(let value) = self { value } else { nil } }
-    var bool: Bool? {
-        switch self {
-        case .bool(let value): value
-        case .integer(let value): value.magnitude != 0
-        default: nil
-        }
-    }
-}
