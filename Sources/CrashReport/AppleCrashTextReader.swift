@@ -49,7 +49,7 @@ enum AppleCrashTextReader {
                 }
                 continue
             }
-            if case .applicationSpecific = section {
+            if case .applicationSpecific = section, !startsSection(trimmed) {
                 // Free text (assertion messages, `*** Terminating app …`): kept verbatim.
                 if report.applicationSpecificInformation.count < CrashReportLimits.maxInformationLines {
                     report.applicationSpecificInformation.append(String(trimmed))
@@ -216,6 +216,12 @@ enum AppleCrashTextReader {
             throw CrashReportError(line: nil, message: "not an Apple crash report (no Process:, Exception Type:, thread or Binary Images section found)")
         }
         return CrashReportDocument(report: report, warnings: warnings)
+    }
+
+    /// Lines that start a section even without a blank line before them.
+    private static func startsSection(_ line: Substring) -> Bool {
+        line.hasPrefix("Application Specific Information:") || line.hasPrefix("Last Exception Backtrace:")
+            || line.hasPrefix("Binary Images") || threadStart(line) != nil
     }
 
     /// Fills the report from one `Key: value` header line; true when the key is a crash-report one.

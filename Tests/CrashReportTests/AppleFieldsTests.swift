@@ -71,6 +71,22 @@ import Testing
         #expect(images[4].path == "/A/Google Chrome Framework")
     }
 
+    /// Every prefix of both samples (the new sections cut anywhere): read or refused.
+    @Test func everyTruncation() {
+        for text in [Self.log, Self.ips] {
+            let bytes = Array(text.utf8)
+            for length in 0...bytes.count { _ = try? CrashReportParser.parse(Array(bytes.prefix(length))) }
+        }
+    }
+
+    @Test func hugeLastExceptionListIsCut() throws {
+        let list = (0..<20_000).map { "0x\(String($0 + 1, radix: 16))" }.joined(separator: " ")
+        let text = "Process: demo [1]\nLast Exception Backtrace:\n(\(list.prefix(16000)))\n\n" + String(repeating: "Application Specific Information:\nx\n", count: 2)
+        let document = try CrashReportParser.parse(Array(text.utf8))
+        #expect(document.report.lastExceptionBacktrace.count > 1000)
+        #expect(document.report.applicationSpecificInformation == ["x", "x"])
+    }
+
     @Test(arguments: [
         ("Exception Codes: KERN_INVALID_ADDRESS at 0x0000000000000020", UInt64(0x20)),
         ("Exception Codes: 0x0000000000000001, 0x0000000000000028", 0x28),
