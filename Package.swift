@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "Symbolication", targets: ["Symbolication"]),
         .library(name: "ObjectFile", targets: ["ObjectFile"]),
         .library(name: "Provisioning", targets: ["Provisioning"]),
+        // For Scripts/fuzz-package's crash-log target.
+        .library(name: "CrashReport", targets: ["CrashReport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

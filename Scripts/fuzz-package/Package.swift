@@ -1,5 +1,5 @@
 // swift-tools-version:5.3
-// libFuzzer harnesses for the PropertyList readers and the object-file reader (modelled on swift-protobuf's
+// libFuzzer harnesses for the PropertyList readers, the object-file reader and the crash-log readers (modelled on swift-protobuf's
 // FuzzTesting package). Build and run them with Scripts/fuzz, which passes
 // `-sanitize=fuzzer,address -parse-as-library --product NAME`; `swift build` alone does
 // not link them.
@@ -36,6 +36,8 @@ let package = Package(
         .target(name: "FuzzMachO", dependencies: [.product(name: "ObjectFile", package: "devkit")]),
         // CMS SignedData reading and verification, and the profile model (Provisioning).
         .target(name: "FuzzProfile", dependencies: [.product(name: "Provisioning", package: "devkit")]),
+        // The crash-log readers: Apple text, .ips, Swift backtraces, sanitizer reports, address lists.
+        .target(name: "FuzzCrashLog", dependencies: [.product(name: "CrashReport", package: "devkit")]),
     ] + targets.map { name in
         .target(
             name: name,

@@ -9,6 +9,10 @@ enum AppleCrashTextReader {
         case thread(Int)
         case registers(Int)
         case images
+        /// `Application Specific Information:` lines, up to a blank line.
+        case applicationSpecific
+        /// `Last Exception Backtrace:` frames or the parenthesised address list.
+        case lastException
         case other
     }
 
@@ -21,6 +25,9 @@ enum AppleCrashTextReader {
         var lineNumber = 0
         var skippedThreads = 0
         var threadsCut: Set<Int> = []
+        var lastExceptionCut = false
+        var addressListOpen = false
+        var informationCut = false
 
         func warn(_ message: String) { warnings.append(CrashDiagnostic(line: lineNumber, message: message)) }
 
@@ -35,7 +42,34 @@ enum AppleCrashTextReader {
             let trimmed = line.trimmedWhitespace
 
             if trimmed.isEmpty {
-                if case .registers = section { section = .other }
+                switch section {
+                case .registers, .applicationSpecific: section = .other
+                case .lastException where !report.lastExceptionBacktrace.isEmpty: section = .other
+                default: break
+                }
+                continue
+            }
+            if case .applicationSpecific = section, !startsSection(trimmed) {
+                // Free text (assertion messages, `*** Terminating app …`): kept verbatim.
+                if report.applicationSpecificInformation.count < CrashReportLimits.maxInformationLines {
+                    report.applicationSpecificInformation.append(String(trimmed))
+                } else if !informationCut {
+                    informationCut = true
+                    warn("more than \(CrashReportLimits.maxInformationLines) Application Specific Information lines; the rest are skipped")
+                }
+                continue
+            }
+            if trimmed.hasPrefix("Application Specific Information:") {
+                recognised = true
+                section = .applicationSpecific
+                let rest = trimmed.dropFirst("Application Specific Information:".count).trimmedWhitespace
+                if !rest.isEmpty { report.applicationSpecificInformation.append(String(rest)) }
+                continue
+            }
+            if trimmed.hasPrefix("Last Exception Backtrace:") {
+                recognised = true
+                section = .lastException
+                addressListOpen = false
                 continue
             }
 
@@ -61,7 +95,11 @@ enum AppleCrashTextReader {
                 continue
             }
             if trimmed.hasPrefix("Thread State") || (trimmed.hasPrefix("Thread ") && trimmed.contains("Thread State")) {
-                let target = report.threads.firstIndex(where: \.crashed) ?? (report.threads.isEmpty ? nil : 0)
+                // `Thread 0 crashed with ARM Thread State (64-bit):` (also 32-bit, X86): the
+                // numbered thread; a bare `Thread State` goes to the crashed (else first) thread.
+                let named = Int(trimmed.dropFirst(7).prefix(while: \.isASCIIDigit).prefix(9))
+                let target = named.flatMap { number in report.threads.firstIndex { $0.index == number } }
+                    ?? report.threads.firstIndex(where: \.crashed) ?? (report.threads.isEmpty ? nil : 0)
                 section = target.map { .registers($0) } ?? .other
                 continue
             }
@@ -86,10 +124,56 @@ enum AppleCrashTextReader {
                     continue
                 }
                 switch frameLine(trimmed) {
-                case .frame(let frame): report.threads[position].frames.append(frame)
+                case .frame(var frame):
+                    frame.line = lineNumber
+                    frame.isReturnAddress = !report.threads[position].frames.isEmpty
+                    report.threads[position].frames.append(frame)
                 case .bad(let reason): warn(reason)
                 case .notAFrame: section = .other
                 }
+            case .lastException:
+                guard report.lastExceptionBacktrace.count < CrashReportLimits.maxFramesPerThread else {
+                    if !lastExceptionCut {
+                        lastExceptionCut = true
+                        warn("the last exception backtrace has more than \(CrashReportLimits.maxFramesPerThread) frames; the rest are skipped")
+                    }
+                    continue
+                }
+                if trimmed.hasPrefix("(") || addressListOpen {
+                    // `(0x1a2b 0x3c4d …)`: addresses only, outermost call last, as in a frame list.
+                    addressListOpen = !trimmed.hasSuffix(")")
+                    let body = trimmed.drop(while: { $0 == "(" })
+                    for word in body.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == ")" }) {
+                        guard report.lastExceptionBacktrace.count < CrashReportLimits.maxFramesPerThread else { break }
+                        guard let address = parseHex(word) else {
+                            warn("last exception backtrace: '\(word.prefix(40))' is not a hexadecimal address")
+                            continue
+                        }
+                        var frame = CrashFrame(index: report.lastExceptionBacktrace.count)
+                        frame.address = address
+                        frame.line = lineNumber
+                        frame.isReturnAddress = frame.index > 0
+                        report.lastExceptionBacktrace.append(frame)
+                    }
+                    continue
+                }
+                switch frameLine(trimmed) {
+                case .frame(var frame):
+                    frame.line = lineNumber
+                    frame.isReturnAddress = !report.lastExceptionBacktrace.isEmpty
+                    report.lastExceptionBacktrace.append(frame)
+                case .bad(let reason): warn(reason)
+                case .notAFrame:
+                    section = .other
+                    if let colon = trimmed.firstIndex(of: ":") {
+                        let key = trimmed[..<colon].trimmedWhitespace
+                        let value = String(trimmed[trimmed.index(after: colon)...].trimmedWhitespace)
+                        if headerField(key: key, value: value, into: &report) { recognised = true }
+                    }
+                }
+            case .applicationSpecific:
+                break  // handled before the section starts
+
             case .registers(let position):
                 for (name, text) in registerPairs(trimmed) {
                     guard report.threads[position].registers.count < CrashReportLimits.maxRegisters else { break }
@@ -120,6 +204,11 @@ enum AppleCrashTextReader {
         } else if let named = report.crashedThread, let position = report.threads.firstIndex(where: { $0.index == named }) {
             report.threads[position].crashed = true
         }
+        if var exception = report.exception, exception.faultAddress == nil, exception.type == "EXC_BAD_ACCESS",
+           let codes = exception.codes, let address = FaultAddress.fromBadAccessCodes(codes) {
+            exception.faultAddress = address
+            report.exception = exception
+        }
         if skippedThreads > 0 {
             warnings.append(CrashDiagnostic(line: nil, message: "\(skippedThreads) threads beyond \(CrashReportLimits.maxThreads) skipped"))
         }
@@ -127,6 +216,12 @@ enum AppleCrashTextReader {
             throw CrashReportError(line: nil, message: "not an Apple crash report (no Process:, Exception Type:, thread or Binary Images section found)")
         }
         return CrashReportDocument(report: report, warnings: warnings)
+    }
+
+    /// Lines that start a section even without a blank line before them.
+    private static func startsSection(_ line: Substring) -> Bool {
+        line.hasPrefix("Application Specific Information:") || line.hasPrefix("Last Exception Backtrace:")
+            || line.hasPrefix("Binary Images") || threadStart(line) != nil
     }
 
     /// Fills the report from one `Key: value` header line; true when the key is a crash-report one.
@@ -156,10 +251,12 @@ enum AppleCrashTextReader {
         case "Exception Codes":
             var exception = report.exception ?? CrashException()
             exception.codes = value
+            if exception.faultAddress == nil { exception.faultAddress = FaultAddress.afterAt(value) }
             report.exception = exception
         case "Exception Subtype", "Exception Reason", "Exception Message", "Termination Reason":
             var exception = report.exception ?? CrashException()
             if exception.reason == nil { exception.reason = value }
+            if key == "Exception Subtype", let address = FaultAddress.afterAt(value) { exception.faultAddress = address }
             report.exception = exception
         case "Crashed Thread", "Triggered by Thread", "Highlighted Thread":
             let digits = value.prefix(while: \.isASCIIDigit)
@@ -229,21 +326,46 @@ enum AppleCrashTextReader {
             } else {
                 frame.symbol = before
                 frame.symbolOffset = offset
+                // `symbol + 8 (main.swift:12)`: symbolicated logs end with the source position.
+                if plus + 2 < tail.endIndex {
+                    frame.sourceLocation = sourceLocation(tail[(plus + 2)...].joined(separator: " "))
+                }
             }
         } else if !tail.isEmpty {
-            frame.symbol = tail.joined(separator: " ")
+            var symbol = tail.joined(separator: " ")
+            // `symbol (main.swift:12)` without an offset.
+            if let open = symbol.lastIndex(of: "("), symbol.hasSuffix(")"), open > symbol.startIndex,
+               let location = sourceLocation(String(symbol[open...])) {
+                frame.sourceLocation = location
+                symbol = String(symbol[..<open].trimmedWhitespace)
+            }
+            frame.symbol = symbol
         }
         return .frame(frame)
     }
 
-    /// `x0: 0x0000000000000000   x1: 0x…` and `rax: 0x…  rbx: 0x…` → name/value pairs.
+    /// `(main.swift:12)` or `(in a.out) (main.swift:12)` → `main.swift:12`; nil when the
+    /// parenthesised text is not a `file:line` position.
+    private static func sourceLocation(_ text: String) -> String? {
+        guard let open = text.lastIndex(of: "("), text.hasSuffix(")") else { return nil }
+        let inner = text[text.index(after: open)..<text.index(before: text.endIndex)]
+        guard let colon = inner.lastIndex(of: ":"), colon > inner.startIndex,
+              inner[inner.index(after: colon)...].first?.isASCIIDigit == true else { return nil }
+        return String(inner)
+    }
+
+    /// `x0: 0x0000000000000000   x1: 0x…` and `rax: 0x…  rbx: 0x…` → name/value pairs. A
+    /// register name is a short word of letters and digits; trailing descriptions
+    /// (`esr: 0x92000006 (Data Abort) byte read Translation fault`) are skipped.
     private static func registerPairs(_ line: Substring) -> [(String, Substring)] {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
         var pairs: [(String, Substring)] = []
         var position = words.startIndex
         while position < words.endIndex {
             let word = words[position]
-            if word.hasSuffix(":"), word.count > 1, position + 1 < words.endIndex {
+            if word.hasSuffix(":"), word.count > 1, word.count <= 12, position + 1 < words.endIndex,
+               word.dropLast().allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }),
+               word.first?.isLetter == true {
                 pairs.append((String(word.dropLast()), words[position + 1]))
                 position += 2
             } else {
@@ -265,10 +387,16 @@ enum AppleCrashTextReader {
             if uuidWord + 1 < rest.endIndex { path = rest[(uuidWord + 1)...].joined(separator: " ") }
             rest = rest[rest.startIndex..<uuidWord]
         }
+        // macOS writes the version after the name: `+a.out (0)`, `libfoo.dylib (1.0 - 1)`.
+        if rest.last?.hasSuffix(")") == true, let open = rest.lastIndex(where: { $0.hasPrefix("(") }), open > rest.startIndex {
+            rest = rest[rest.startIndex..<open]
+        }
         guard !rest.isEmpty else { return nil }
         var nameWords = rest
         var arch: String?
-        if rest.count >= 2 {
+        // iOS writes the architecture after the name (`demo arm64`); names may hold spaces, so
+        // only a known architecture word is taken as one.
+        if rest.count >= 2, knownArchitectures.contains(String(rest[rest.endIndex - 1])) {
             arch = String(rest[rest.endIndex - 1])
             nameWords = rest.dropLast()
         }
@@ -283,6 +411,10 @@ enum AppleCrashTextReader {
         return image
     }
 }
+
+private let knownArchitectures: Set<String> = [
+    "arm64", "arm64e", "arm64_32", "armv7", "armv7s", "armv7k", "armv6", "x86_64", "x86_64h", "i386", "ppc", "ppc64",
+]
 
 /// `0x1f` or `1f` → 31; nil for anything else, including values above 64 bits.
 func parseHex(_ text: Substring) -> UInt64? {

@@ -162,4 +162,6 @@ public enum CrashReportLimits {
     public static let maxFramesPerThread = 8192
     public static let maxBinaryImages = 65536
     public static let maxRegisters = 256
+    /// `Application Specific Information` / `asi` / `Fatal error:` lines kept.
+    public static let maxInformationLines = 1024
 }

@@ -18,11 +18,18 @@ extension CrashReport {
             fields["signal"] = exception.signal.map(PlistValue.string)
             fields["codes"] = exception.codes.map(PlistValue.string)
             fields["reason"] = exception.reason.map(PlistValue.string)
+            fields["faultAddress"] = exception.faultAddress.map(hex)
             root["exception"] = .dictionary(fields)
         }
         root["crashedThread"] = crashedThread.map { .int(Int64($0)) }
         root["threads"] = .array(threads.map(\.plistValue))
         root["binaryImages"] = .array(binaryImages.map(\.plistValue))
+        if !lastExceptionBacktrace.isEmpty {
+            root["lastExceptionBacktrace"] = .array(lastExceptionBacktrace.map(\.plistValue))
+        }
+        if !applicationSpecificInformation.isEmpty {
+            root["applicationSpecificInformation"] = .array(applicationSpecificInformation.map(PlistValue.string))
+        }
         return .dictionary(root)
     }
 }
@@ -35,22 +42,29 @@ extension CrashThread {
         fields["index"] = .int(Int64(index))
         fields["name"] = name.map(PlistValue.string)
         fields["crashed"] = .bool(crashed)
-        fields["frames"] = .array(frames.map { frame in
-            var entry = OrderedDictionary<String, PlistValue>()
-            entry["index"] = .int(Int64(frame.index))
-            entry["image"] = frame.imageName.map(PlistValue.string)
-            entry["address"] = frame.address.map(hex)
-            entry["imageOffset"] = frame.imageOffset.map { .integer(PlistInteger($0)) }
-            entry["symbol"] = frame.symbol.map(PlistValue.string)
-            entry["symbolOffset"] = frame.symbolOffset.map { .integer(PlistInteger($0)) }
-            return .dictionary(entry)
-        })
+        fields["frames"] = .array(frames.map(\.plistValue))
         if !registers.isEmpty {
             var bank = OrderedDictionary<String, PlistValue>()
             for register in registers { bank[register.name] = hex(register.value) }
             fields["registers"] = .dictionary(bank)
         }
         return .dictionary(fields)
+    }
+}
+
+extension CrashFrame {
+    var plistValue: PlistValue {
+        var entry = OrderedDictionary<String, PlistValue>()
+        entry["index"] = .int(Int64(index))
+        entry["image"] = imageName.map(PlistValue.string)
+        entry["address"] = address.map(hex)
+        entry["imageOffset"] = imageOffset.map { .integer(PlistInteger($0)) }
+        entry["symbol"] = symbol.map(PlistValue.string)
+        entry["symbolOffset"] = symbolOffset.map { .integer(PlistInteger($0)) }
+        entry["sourceLocation"] = sourceLocation.map(PlistValue.string)
+        if isReturnAddress { entry["isReturnAddress"] = .bool(true) }
+        entry["line"] = line.map { .int(Int64($0)) }
+        return .dictionary(entry)
     }
 }
 

@@ -1,14 +1,98 @@
 /// Entry point: recognises the format and hands the bytes to its reader.
 public enum CrashReportParser {
+    /// Reads `bytes` in the format its content shows (see `detectFormat`).
     public static func parse(_ bytes: [UInt8]) throws(CrashReportError) -> CrashReportDocument {
-        var start = 0
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        try read(bytes, as: detectFormat(bytes[contentStart(bytes)...]))
+    }
+
+    /// Reads `bytes` as `format`, whatever their content looks like.
+    public static func parse(_ bytes: [UInt8], as format: CrashReport.Format) throws(CrashReportError) -> CrashReportDocument {
+        try read(bytes, as: format)
+    }
+
+    /// The format `bytes` are in, by content (first match wins):
+    /// 1. `.ips`: the first non-blank byte is `{` and that first line is not the Swift
+    ///    runtime's JSON (which has `"kind": "crashReport"`).
+    /// 2. Swift backtrace: a line starting `*** Program crashed: ` or `*** Signal N: Backtracing`
+    ///    (text, and the line before `format=json`'s object), or a JSON line with
+    ///    `"kind": "crashReport"`.
+    /// 3. Sanitizer: a line `==PID==ERROR: …Sanitizer:`, `WARNING: ThreadSanitizer:`,
+    ///    `SUMMARY: …Sanitizer:` or `…: runtime error: ` (UBSan).
+    /// 4. Address list: every line is blank, a `#` comment or an address (optionally after a
+    ///    frame number), and there is at least one address.
+    /// 5. Anything else is tried as Apple's text report.
+    /// Only the first 4096 lines are looked at for 2–4 (the markers come first in real logs).
+    public static func detectFormat(_ bytes: [UInt8]) -> CrashReport.Format {
+        detectFormat(bytes[contentStart(bytes)...])
+    }
+
+    static func detectFormat(_ body: ArraySlice<UInt8>) -> CrashReport.Format {
+        var looksLikeAddressList = true
+        var addresses = 0
+        var lineNumber = 0
+        for rawLine in Lines(body) {
+            lineNumber += 1
+            if lineNumber > 4096 { break }
+            let line = rawLine.prefix(CrashReportLimits.maxLineLength)
+            if lineNumber == 1, line.first == UInt8(ascii: "{") {
+                return isSwiftJSON(line) ? .swiftBacktrace : .ips
+            }
+            let text = String(decoding: line, as: UTF8.self)
+            let trimmed = text.trimmedWhitespace
+            if trimmed.hasPrefix("*** Program crashed: ") || (trimmed.hasPrefix("*** Signal ") && trimmed.contains(": Backtracing")) {
+                return .swiftBacktrace
+            }
+            if line.first == UInt8(ascii: "{"), isSwiftJSON(line) { return .swiftBacktrace }
+            if isSanitizerLine(trimmed) { return .sanitizer }
+            if looksLikeAddressList {
+                if AddressListReader.entry(text) != nil {
+                    addresses += 1
+                } else if !trimmed.isEmpty && !trimmed.hasPrefix("#") {
+                    looksLikeAddressList = false
+                }
+            }
+        }
+        if looksLikeAddressList && addresses > 0 { return .addressList }
+        return .appleText
+    }
+
+    private static func isSwiftJSON(_ line: ArraySlice<UInt8>) -> Bool {
+        let text = String(decoding: line.prefix(512), as: UTF8.self)
+        return text.contains("\"kind\": \"crashReport\"") || text.contains("\"kind\":\"crashReport\"")
+    }
+
+    private static func isSanitizerLine(_ line: Substring) -> Bool {
+        var text = line
+        if text.hasPrefix("=="), let end = text.dropFirst(2).firstRange(of: "==") { text = text[end.upperBound...] }
+        for prefix in ["ERROR: ", "WARNING: ", "SUMMARY: "] where text.hasPrefix(prefix) {
+            let tool = text.dropFirst(prefix.count).prefix(while: { $0 != ":" && $0 != " " })
+            if tool.hasSuffix("Sanitizer") { return true }
+        }
+        return text.contains(": runtime error: ")
+    }
+
+    /// `.ips` is read from its first non-blank byte (the header must be the first line);
+    /// the line-based readers from the first line, so the lines they report are the file's.
+    private static func read(_ bytes: [UInt8], as format: CrashReport.Format) throws(CrashReportError) -> CrashReportDocument {
+        let body = bytes[(format == .ips ? contentStart(bytes) : bomLength(bytes))...]
+        switch format {
+        case .appleText: return try AppleCrashTextReader.read(body)
+        case .ips: return try IPSReader.read(body)
+        case .swiftBacktrace: return try SwiftBacktraceReader.read(body)
+        case .sanitizer: return try SanitizerReportReader.read(body)
+        case .addressList: return try AddressListReader.read(body)
+        case .coreDump: throw CrashReportError(line: nil, message: "core dumps are read by the core-dump reader, not from text")
+        }
+    }
+
+    private static func bomLength(_ bytes: [UInt8]) -> Int { bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0 }
+
+    /// After a UTF-8 byte-order mark and leading blank space.
+    private static func contentStart(_ bytes: [UInt8]) -> Int {
+        var start = bomLength(bytes)
         while start < bytes.count, bytes[start] == 0x20 || bytes[start] == 0x09 || bytes[start] == 0x0A || bytes[start] == 0x0D {
             start += 1
         }
-        if start < bytes.count, bytes[start] == UInt8(ascii: "{") {
-            return try IPSReader.read(bytes[start...])
-        }
-        return try AppleCrashTextReader.read(bytes[start...])
+        return start
     }
 }

@@ -13,6 +13,16 @@ extension CrashReport {
             if let codes = exception.codes { text += " codes: \(codes)" }
             lines.append("exception: \(text)")
             if let reason = exception.reason { lines.append("reason: \(reason)") }
+            if let address = exception.faultAddress { lines.append("fault address: 0x\(String(address, radix: 16))") }
+        }
+        for information in applicationSpecificInformation.prefix(maxFrames) {
+            lines.append("info: \(information)")
+        }
+        if applicationSpecificInformation.count > maxFrames {
+            lines.append("info: … (\(applicationSpecificInformation.count - maxFrames) more lines)")
+        }
+        if !lastExceptionBacktrace.isEmpty {
+            lines.append("last exception backtrace: \(lastExceptionBacktrace.count) frames")
         }
         lines.append("crashed thread: \(crashedThread.map(String.init) ?? "none")")
         let frameCount = threads.reduce(0) { $0 + $1.frames.count }
@@ -25,6 +35,7 @@ extension CrashReport {
                 if let offset = frame.imageOffset { text += " +\(offset)" }
                 if let symbol = frame.symbol { text += " \(symbol)" }
                 if let offset = frame.symbolOffset { text += " + \(offset)" }
+                if let location = frame.sourceLocation { text += " at \(location)" }
                 lines.append(text)
             }
             if crashed.frames.count > maxFrames { lines.append("  …") }

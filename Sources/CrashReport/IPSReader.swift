@@ -11,8 +11,8 @@ enum IPSReader {
         guard let newline = bytes.firstIndex(of: 0x0A) else {
             throw CrashReportError(line: 1, message: "an .ips report is a JSON header line followed by a JSON body; found no second line")
         }
-        let header = try json(Array(bytes[bytes.startIndex..<newline]), firstLine: 1, what: "header")
-        let body = try json(Array(bytes[(newline + 1)...]), firstLine: 2, what: "body")
+        let header = try readJSON(Array(bytes[bytes.startIndex..<newline]), firstLine: 1, what: "header")
+        let body = try readJSON(Array(bytes[(newline + 1)...]), firstLine: 2, what: "body")
         guard case .dictionary(let headerFields) = header else {
             throw CrashReportError(line: 1, message: "the header is a JSON \(header.typeName), not an object")
         }
@@ -39,7 +39,41 @@ enum IPSReader {
             exception.signal = exceptionFields["signal"]?.string
             exception.codes = exceptionFields["codes"]?.string
             exception.reason = exceptionFields["subtype"]?.string ?? exceptionFields["message"]?.string
+            // The fault address: `subtype` "KERN_INVALID_ADDRESS at 0x…", else `vmRegionInfo`
+            // "0x… is in …" / "0 is not in any region", else EXC_BAD_ACCESS's second code.
+            exception.faultAddress = exceptionFields["subtype"]?.string.flatMap { FaultAddress.afterAt($0) }
+            if exception.faultAddress == nil, let region = (fields["vmRegionInfo"] ?? fields["vmregioninfo"])?.string {
+                exception.faultAddress = FaultAddress.fromRegionInfo(region.prefix(200))
+            }
+            if exception.faultAddress == nil, exception.type == "EXC_BAD_ACCESS" {
+                if let codes = exceptionFields["codes"]?.string {
+                    exception.faultAddress = FaultAddress.fromBadAccessCodes(codes)
+                } else if case .array(let raw)? = exceptionFields["rawCodes"], raw.count == 2 {
+                    exception.faultAddress = raw[1].integer?.uint64Value
+                }
+            }
             report.exception = exception
+        }
+        if case .dictionary(let asi)? = fields["asi"] {
+            // `{"CoreFoundation": ["*** Terminating app …"], "dyld": ["dyld2 mode"]}`: the lines
+            // in order, without the owning image (as the text report prints them).
+            for (owner, value) in asi {
+                let lines: [PlistValue]
+                switch value {
+                case .array(let array): lines = array
+                case .string: lines = [value]
+                default:
+                    warn("asi[\(owner.prefix(40))] is a \(value.typeName), not an array of strings")
+                    continue
+                }
+                for line in lines {
+                    guard let text = line.string else { continue }
+                    guard report.applicationSpecificInformation.count < CrashReportLimits.maxInformationLines else { break }
+                    report.applicationSpecificInformation.append(text)
+                }
+            }
+        } else if fields["asi"] != nil {
+            warn("asi is not an object")
         }
         if let faulting = fields["faultingThread"]?.integer?.int64Value, faulting >= 0, faulting < Int64(CrashReportLimits.maxThreads) {
             report.crashedThread = Int(faulting)
@@ -84,6 +118,12 @@ enum IPSReader {
             let bugType = headerFields["bug_type"]?.string.map { " (bug_type \($0))" } ?? ""
             warn("no threads: not a crash report\(bugType)")
         }
+        switch fields["lastExceptionBacktrace"] {
+        case .array(let frames)?:
+            report.lastExceptionBacktrace = Self.frames(frames, of: "lastExceptionBacktrace", images: report.binaryImages, warn: warn)
+        case nil: break
+        case let other?: warn("lastExceptionBacktrace is a \(other.typeName), not an array")
+        }
         if report.crashedThread == nil { report.crashedThread = report.threads.first(where: \.crashed)?.index }
         if let crashed = report.crashedThread, let position = report.threads.firstIndex(where: { $0.index == crashed }) {
             report.threads[position].crashed = true
@@ -95,37 +135,46 @@ enum IPSReader {
         var thread = CrashThread(index: index, name: fields["name"]?.string ?? fields["queue"]?.string,
                                  crashed: fields["triggered"]?.bool ?? false)
         if case .array(let frames)? = fields["frames"] {
-            if frames.count > CrashReportLimits.maxFramesPerThread {
-                warn("thread \(index) has \(frames.count) frames; only the first \(CrashReportLimits.maxFramesPerThread) are read")
-            }
-            for (position, value) in frames.prefix(CrashReportLimits.maxFramesPerThread).enumerated() {
-                guard case .dictionary(let frameFields) = value else {
-                    warn("thread \(index) frame \(position) is a \(value.typeName), not an object")
-                    continue
-                }
-                var frame = CrashFrame(index: position)
-                frame.imageOffset = frameFields["imageOffset"]?.integer?.uint64Value
-                frame.symbol = frameFields["symbol"]?.string
-                frame.symbolOffset = frameFields["symbolLocation"]?.integer?.uint64Value
-                if let imageIndex = frameFields["imageIndex"]?.integer?.int64Value {
-                    if imageIndex >= 0, imageIndex < Int64(images.count) {
-                        let image = images[Int(imageIndex)]
-                        frame.imageName = image.name
-                        if let base = image.loadAddress, let offset = frame.imageOffset {
-                            let (address, overflow) = base.addingReportingOverflow(offset)
-                            frame.address = overflow ? nil : address
-                        }
-                    } else {
-                        warn("thread \(index) frame \(position): imageIndex \(imageIndex) is not an image (\(images.count) listed)")
-                    }
-                }
-                thread.frames.append(frame)
-            }
+            thread.frames = Self.frames(frames, of: "thread \(index)", images: images, warn: warn)
         }
         if case .dictionary(let state)? = fields["threadState"] {
             thread.registers = registers(state)
         }
         return thread
+    }
+
+    /// A thread's `frames` or the `lastExceptionBacktrace`: `{"imageIndex": 0, "imageOffset": 16,
+    /// "symbol": "…", "symbolLocation": 8}` each. Every frame but the first holds a return address.
+    private static func frames(_ frames: [PlistValue], of owner: String, images: [CrashBinaryImage], warn: (String) -> Void) -> [CrashFrame] {
+        var result: [CrashFrame] = []
+        if frames.count > CrashReportLimits.maxFramesPerThread {
+            warn("\(owner) has \(frames.count) frames; only the first \(CrashReportLimits.maxFramesPerThread) are read")
+        }
+        for (position, value) in frames.prefix(CrashReportLimits.maxFramesPerThread).enumerated() {
+            guard case .dictionary(let frameFields) = value else {
+                warn("\(owner) frame \(position) is a \(value.typeName), not an object")
+                continue
+            }
+            var frame = CrashFrame(index: position)
+            frame.isReturnAddress = position > 0
+            frame.imageOffset = frameFields["imageOffset"]?.integer?.uint64Value
+            frame.symbol = frameFields["symbol"]?.string
+            frame.symbolOffset = frameFields["symbolLocation"]?.integer?.uint64Value
+            if let imageIndex = frameFields["imageIndex"]?.integer?.int64Value {
+                if imageIndex >= 0, imageIndex < Int64(images.count) {
+                    let image = images[Int(imageIndex)]
+                    frame.imageName = image.name
+                    if let base = image.loadAddress, let offset = frame.imageOffset {
+                        let (address, overflow) = base.addingReportingOverflow(offset)
+                        frame.address = overflow ? nil : address
+                    }
+                } else {
+                    warn("\(owner) frame \(position): imageIndex \(imageIndex) is not an image (\(images.count) listed)")
+                }
+            }
+            result.append(frame)
+        }
+        return result
     }
 
     /// `{"pc": {"value": N}, "x": [{"value": N}, …], "flavor": "…"}` → `pc`, `x0`, `x1`, …
@@ -149,28 +198,6 @@ enum IPSReader {
         }
         return Array(registers.prefix(CrashReportLimits.maxRegisters))
     }
-
-    private static func json(_ bytes: [UInt8], firstLine: Int, what: String) throws(CrashReportError) -> PlistValue {
-        do {
-            return try PropertyListCoding.read(bytes, format: .json).value
-        } catch {
-            var line: Int? = nil
-            if case .text(let errorLine, _)? = error.position { line = errorLine + firstLine - 1 }
-            throw CrashReportError(line: line, message: "the \(what) is not valid JSON: \(error.message)")
-        }
-    }
 }
 
-private typealias OrderedDictionaryView = OrderedDictionary<String, PlistValue>
 
-private extension PlistValue {
-    var string: String? { if case .string(let value) = self { value } else { nil } }
-    var integer: PlistInteger? { if case .integer(let value) = self { value } else { nil } }
-    var bool: Bool? {
-        switch self {
-        case .bool(let value): value
-        case .integer(let value): value.magnitude != 0
-        default: nil
-        }
-    }
-}

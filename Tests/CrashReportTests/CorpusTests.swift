@@ -56,7 +56,8 @@ import Testing
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(Self.corpus)/\(file)")))
         guard let report = try? CrashReportParser.parse(bytes).report else { return }
         let text = String(decoding: bytes, as: UTF8.self)
-        let listsThreads = report.format == .ips ? text.contains("\"threads\"") : text.split(separator: "\n").contains { $0.drop(while: { $0 == " " }).hasPrefix("Thread ") }
+        let isJSON = report.format == .ips || text.contains("\"kind\": \"crashReport\"")
+        let listsThreads = isJSON ? text.contains("\"threads\"") : text.split(separator: "\n").contains { $0.drop(while: { $0 == " " }).hasPrefix("Thread ") }
         #expect(report.threads.isEmpty == !listsThreads)
         if let crashed = report.crashedThread, !report.threads.isEmpty {
             #expect(report.threads.contains { $0.index == crashed && $0.crashed })

@@ -1,0 +1,33 @@
+import OrderedCollections
+import PropertyList
+
+/// A JSON object as PropertyList's reader gives it.
+typealias OrderedDictionaryView = OrderedDictionary<String, PlistValue>
+
+/// Typed access to JSON values read through PropertyList (the `.ips` and Swift JSON readers):
+/// nil when the value has another type, never a trap.
+extension PlistValue {
+    var string: String? { if case .string(let value) = self { value } else { nil } }
+    var integer: PlistInteger? { if case .integer(let value) = self { value } else { nil } }
+    var bool: Bool? {
+        switch self {
+        case .bool(let value): value
+        case .integer(let value): value.magnitude != 0
+        default: nil
+        }
+    }
+    /// `"0x00007f…"` strings (the Swift backtracer writes addresses so).
+    var hexString: UInt64? { string.flatMap { parseHex(Substring($0)) } }
+}
+
+/// Reads JSON through PropertyList, turning its error into a `CrashReportError` on the
+/// document's own line numbers (`firstLine` is the line the JSON starts on).
+func readJSON(_ bytes: [UInt8], firstLine: Int, what: String) throws(CrashReportError) -> PlistValue {
+    do {
+        return try PropertyListCoding.read(bytes, format: .json).value
+    } catch {
+        var line: Int? = nil
+        if case .text(let errorLine, _)? = error.position { line = errorLine + firstLine - 1 }
+        throw CrashReportError(line: line, message: "the \(what) is not valid JSON: \(error.message)")
+    }
+}
