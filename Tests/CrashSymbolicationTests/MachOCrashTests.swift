@@ -19,7 +19,8 @@ import Testing
     /// An arm64 .crash: frame 0 faults in load_model (inlined `field`), frames 1 and 2 return
     /// into controller and start; x1 and x3 point at the selector and message strings.
     static func appleText(_ fixture: FixtureCrash, uuid: String? = nil, imageName: String = "crashy", topFrame: String? = nil) throws -> String {
-        let frames = [try fixture.runtime("load_model"), try fixture.runtime("controller", 12), try fixture.runtime("start", 16)]
+        // Below objc_msgSend, load_model's frame holds a return address (past its first instruction).
+        let frames = [try fixture.runtime("load_model", topFrame == nil ? 0 : 4), try fixture.runtime("controller", 12), try fixture.runtime("start", 16)]
         var lines = """
             Process:             crashy [4242]
             Path:                /private/var/containers/Bundle/Application/ABC/crashy.app/crashy
@@ -93,7 +94,7 @@ import Testing
         // The inlined `field` shows as its own frame before load_model.
         #expect(crash.threads[0][0].symbols?.frames.map(\.function) == ["field", "load_model"])
         let messages = crash.decodings.map(\.message)
-        #expect(messages.contains("null pointer dereference (offset 0x18), in field at crashy.c:11:12"))
+        #expect(messages.contains("null pointer dereference (offset 0x18), in field at crashy.c:11:12 (inlined into load_model)"))
         #expect(messages.contains("x1 = \(FixtureCrash.hex(try fixture.runtime("selector_set_title"))): \"setTitle:\" (crashy __TEXT,__objc_methname)"))
         #expect(messages.contains("x3 = \(FixtureCrash.hex(try fixture.runtime("missing_model"))): \"Missing model %@\" (crashy __TEXT,__cstring)"))
         let lr = "lr = \(FixtureCrash.hex(try fixture.runtime("controller", 12))): controller + 12 (in crashy"

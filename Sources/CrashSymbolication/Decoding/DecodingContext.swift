@@ -90,14 +90,21 @@ public struct DecodingContext: Sendable {
         return parts.joined(separator: "\n")
     }
 
-    /// The frame's function name and source position as one phrase: `level3(_:) at main.swift:3:13`.
+    /// The frame's function name and source position as one phrase: `level3(_:) at
+    /// main.swift:3:13`, the innermost inlined function first (`field at crashy.c:11:12
+    /// (inlined into load_model)`).
     public func describe(_ frame: ResolvedFrame, _ logged: CrashFrame) -> String {
-        let function = frame.symbols?.function ?? logged.symbol ?? frame.address.map { "0x" + String($0, radix: 16) } ?? "?"
-        guard let last = frame.symbols?.frames.first, let file = last.file, last.line > 0 else {
-            return logged.sourceLocation.map { "\(function) at \($0)" } ?? function
+        let fallback = frame.symbols?.function ?? logged.symbol ?? frame.address.map { "0x" + String($0, radix: 16) } ?? "?"
+        guard let symbols = frame.symbols, let innermost = symbols.frames.first else {
+            return logged.sourceLocation.map { "\(fallback) at \($0)" } ?? fallback
         }
-        let name = file.split(separator: "/").last.map(String.init) ?? file
-        return "\(function) at \(name):\(last.line)\(last.column > 0 ? ":\(last.column)" : "")"
+        var text = innermost.function ?? fallback
+        if let file = innermost.file, innermost.line > 0 {
+            let name = file.split(separator: "/").last.map(String.init) ?? file
+            text += " at \(name):\(innermost.line)\(innermost.column > 0 ? ":\(innermost.column)" : "")"
+        }
+        if symbols.frames.count > 1, let outer = symbols.function { text += " (inlined into \(outer))" }
+        return text
     }
 }
 
