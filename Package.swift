@@ -212,7 +212,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         // Cores of a C program compiled and crashed (under gdb) at test time, against eu-stack; hostile files.
-        .testTarget(name: "CoreDumpTests", dependencies: ["CoreDump", "CrashReport"], exclude: ["Programs"]),
+        .testTarget(name: "CoreDumpTests", dependencies: ["CoreDump", "CrashReport", "DevKitTestSupport"], exclude: ["Programs"]),
         // Runs the built `devkit` binary end to end; golden outputs live in Snapshots/.
         .testTarget(
             name: "DevKitCLITests",

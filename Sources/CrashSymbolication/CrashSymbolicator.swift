@@ -80,7 +80,15 @@ public final class CrashSymbolicator {
         var crash = SymbolicatedCrash(report: report, images: images, threads: threads, lastExceptionBacktrace: lastException, warnings: warnings)
         let memory = ReportMemory(report: report, images: images, ranges: ranges, symbolicator: self)
         let context = DecodingContext(crash: crash, memory: memory)
-        crash.decodings = rules.flatMap { $0.decode(context) }
+        // A register another rule already explained (the selector in x1) is not listed again
+        // as a plain pointer.
+        var decodings: [CrashDecoding] = []
+        for decoding in rules.flatMap({ $0.decode(context) }) {
+            if decoding.rule == RegisterPointerRule.description.id, let register = decoding.register,
+               decodings.contains(where: { $0.register == register && $0.rule != decoding.rule }) { continue }
+            decodings.append(decoding)
+        }
+        crash.decodings = decodings
         return crash
     }
 

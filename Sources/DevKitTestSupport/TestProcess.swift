@@ -53,6 +53,16 @@ public enum TestProcess {
         var value: Data { lock.withLock { data } }
     }
 
+    /// Runs `tool` with every signal unblocked. Test threads (Swift concurrency's, Dispatch's)
+    /// block most signals and a spawned child inherits that mask: gdb then never sees its
+    /// inferior's SIGCHLD (nor a SIGTERM) and waits forever. python3 resets the mask, then execs.
+    @discardableResult
+    public static func runWithSignalsUnblocked(_ tool: String, _ arguments: [String]) throws -> Output {
+        guard let python = find("python3") else { return try run(tool, arguments) }
+        let reset = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, set()); os.execv(sys.argv[1], sys.argv[1:])"
+        return try run(python, ["-c", reset, tool] + arguments)
+    }
+
     /// A fresh temporary directory.
     public static func temporaryDirectory(_ prefix: String = "devkit-test") throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")

@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import Foundation
 
 /// A crashed program and its core, made at test time: `Programs/threads-crash.c` compiled with
@@ -32,8 +33,11 @@ struct CoreFixture: Sendable {
         guard compiled.status == 0 else {
             return .failure(SkipReason(description: "\(compiler) failed: \(compiled.error)"))
         }
-        let gdb = Tool.run(Tool.find("timeout") ?? "/usr/bin/timeout",
-                           ["120", Tool.find("gdb") ?? "gdb", "-nx", "-batch", "-ex", "run", "-ex", "generate-core-file \(core)", "--args", program])
+        // Signals unblocked (see TestProcess.runWithSignalsUnblocked: a test thread's blocked
+        // SIGCHLD makes gdb wait forever); KILL because a stuck gdb ignores TERM.
+        let arguments = ["-s", "KILL", "120", Tool.find("gdb") ?? "gdb", "-nx", "-batch", "-ex", "run", "-ex", "generate-core-file \(core)", "--args", program]
+        let ran = try? TestProcess.runWithSignalsUnblocked(Tool.find("timeout") ?? "/usr/bin/timeout", arguments)
+        let gdb = (output: ran?.stdout ?? "", error: ran?.stderr ?? "could not run gdb")
         guard FileManager.default.fileExists(atPath: core) else {
             return .failure(SkipReason(description: "gdb wrote no core (ptrace not permitted?): \(gdb.output.suffix(300)) \(gdb.error.suffix(300))"))
         }
