@@ -11,22 +11,23 @@ public enum CrashReportParser {
     }
 
     /// The format `bytes` are in, by content (first match wins):
-    /// 1. `.ips`: the first non-blank byte is `{` and that first line is not the Swift
-    ///    runtime's JSON (which has `"kind": "crashReport"`).
-    /// 2. Swift backtrace: a line starting `*** Program crashed: ` or `*** Signal N: Backtracing`
+    /// 1. Swift backtrace: a line starting `*** Program crashed: ` or `*** Signal N: Backtracing`
     ///    (text, and the line before `format=json`'s object), or a JSON line with
     ///    `"kind": "crashReport"`.
+    /// 2. `.ips`: otherwise, when the first non-blank byte is `{` (its one-line JSON header).
+    ///    Such files are not looked at for 3 and 4.
     /// 3. Sanitizer: a line `==PID==ERROR: …Sanitizer:`, `WARNING: ThreadSanitizer:`,
     ///    `SUMMARY: …Sanitizer:` or `…: runtime error: ` (UBSan).
     /// 4. Address list: every line is blank, a `#` comment or an address (optionally after a
     ///    frame number), and there is at least one address.
     /// 5. Anything else is tried as Apple's text report.
-    /// Only the first 4096 lines are looked at for 2–4 (the markers come first in real logs).
+    /// Only the first 4096 lines are looked at (the markers come first in real logs).
     public static func detectFormat(_ bytes: [UInt8]) -> CrashReport.Format {
         detectFormat(bytes[contentStart(bytes)...])
     }
 
     static func detectFormat(_ body: ArraySlice<UInt8>) -> CrashReport.Format {
+        var startsWithObject = false
         var looksLikeAddressList = true
         var addresses = 0
         var lineNumber = 0
@@ -34,15 +35,14 @@ public enum CrashReportParser {
             lineNumber += 1
             if lineNumber > 4096 { break }
             let line = rawLine.prefix(CrashReportLimits.maxLineLength)
-            if lineNumber == 1, line.first == UInt8(ascii: "{") {
-                return isSwiftJSON(line) ? .swiftBacktrace : .ips
-            }
+            if isSwiftJSON(line) { return .swiftBacktrace }
+            if lineNumber == 1, line.first == UInt8(ascii: "{") { startsWithObject = true }
             let text = String(decoding: line, as: UTF8.self)
             let trimmed = text.trimmedWhitespace
             if trimmed.hasPrefix("*** Program crashed: ") || (trimmed.hasPrefix("*** Signal ") && trimmed.contains(": Backtracing")) {
                 return .swiftBacktrace
             }
-            if line.first == UInt8(ascii: "{"), isSwiftJSON(line) { return .swiftBacktrace }
+            if startsWithObject { continue }
             if isSanitizerLine(trimmed) { return .sanitizer }
             if looksLikeAddressList {
                 if AddressListReader.entry(text) != nil {
@@ -52,11 +52,14 @@ public enum CrashReportParser {
                 }
             }
         }
+        if startsWithObject { return .ips }
         if looksLikeAddressList && addresses > 0 { return .addressList }
         return .appleText
     }
 
-    private static func isSwiftJSON(_ line: ArraySlice<UInt8>) -> Bool {
+    /// A line of the Swift runtime's JSON report: an object with `"kind": "crashReport"` near its start.
+    static func isSwiftJSON(_ line: ArraySlice<UInt8>) -> Bool {
+        guard line.first == UInt8(ascii: "{") else { return false }
         let text = String(decoding: line.prefix(512), as: UTF8.self)
         return text.contains("\"kind\": \"crashReport\"") || text.contains("\"kind\":\"crashReport\"")
     }

@@ -207,8 +207,11 @@ enum SanitizerReportReader {
         }
         if module?.path.isEmpty == true { module = nil }
         if rest.hasPrefix("in ") { rest = rest.dropFirst(3).trimmedWhitespace }
-        // `main /src/a.c:12:5`: the last word is the source position when it ends `:N` or `:N:M`.
-        if let space = rest.lastIndex(of: " "), isSourcePosition(rest[rest.index(after: space)...]) {
+        // `main /src/a.c:12:5`: the source position ends `:N` or `:N:M`. An absolute path may
+        // hold spaces (`/src/a b/a.c:3`), so it starts at the first ` /` whose rest is a
+        // position; otherwise (relative paths) the position is the last word.
+        if let last = rest.lastIndex(of: " "), isSourcePosition(rest[rest.index(after: last)...]) {
+            let space = rest.firstRange(of: " /").map(\.lowerBound) ?? last
             frame.sourceLocation = String(rest[rest.index(after: space)...])
             rest = rest[..<space].trimmedWhitespace
         }

@@ -31,15 +31,24 @@ enum SwiftBacktraceReader {
 
     static func read(_ bytes: ArraySlice<UInt8>) throws(CrashReportError) -> CrashReportDocument {
         // `format=json`: the runtime still writes its `*** Signal …` line (and any `Fatal
-        // error:` message) before the one-line JSON object.
+        // error:` message) before the one-line JSON object. Other `{` lines (the program's own
+        // output) are not it.
+        // Without a `"kind": "crashReport"` line, the first `{` line before any text-form line
+        // (`Platform:`, `Thread …`, `*** Program crashed:`) is taken for the object.
         var lineNumber = 0
+        var firstObjectLine: Int?
         for rawLine in Lines(bytes) {
             lineNumber += 1
-            if rawLine.first == UInt8(ascii: "{") {
+            if CrashReportParser.isSwiftJSON(rawLine) {
                 return try SwiftBacktraceJSONReader.read(bytes, jsonLine: lineNumber)
             }
-            if rawLine.starts(with: Array("Thread ".utf8)) || rawLine.starts(with: Array("Platform:".utf8)) { break }
+            if rawLine.first == UInt8(ascii: "{"), firstObjectLine == nil { firstObjectLine = lineNumber }
+            if rawLine.starts(with: Array("Thread ".utf8)) || rawLine.starts(with: Array("Platform:".utf8))
+                || rawLine.starts(with: Array("*** Program crashed:".utf8)) {
+                return try readText(bytes)
+            }
         }
+        if let firstObjectLine { return try SwiftBacktraceJSONReader.read(bytes, jsonLine: firstObjectLine) }
         return try readText(bytes)
     }
 

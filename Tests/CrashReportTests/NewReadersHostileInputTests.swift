@@ -164,6 +164,14 @@ import Testing
         }
     }
 
+    /// The program's own `{…}` output before a text backtrace is not taken for the JSON form.
+    @Test func programOutputThatLooksLikeJSON() throws {
+        let text = "{\"a\": 1}\n" + Self.swiftText
+        let document = try CrashReportParser.parse(Array(text.utf8))
+        #expect(document.report.format == .swiftBacktrace)
+        #expect(document.report.threads.first?.frames.first?.line == 12)
+    }
+
     @Test func noiseIsRefusedByEveryReader() {
         for format in [CrashReport.Format.swiftBacktrace, .sanitizer, .addressList, .appleText] {
             #expect(throws: CrashReportError.self, "\(format)") { try CrashReportParser.parse(Array("hello\nworld\n".utf8), as: format) }

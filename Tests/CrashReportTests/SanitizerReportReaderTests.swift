@@ -126,7 +126,7 @@ import Testing
     @Test func frameForms() throws {
         let text = """
             ==1234==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000018 (pc 0x55d0c0a1b2c3 bp 0x1 sp 0x2 T0)
-                #0 0x55d0c0a1b2c3 in foo(int, char) /src/ab/a.cc:12:5
+                #0 0x55d0c0a1b2c3 in foo(int, char) /src/a b/a.cc:12:5
                 #1 0x7f0000001234 in __libc_start_main (/lib/x86_64-linux-gnu/libc.so.6+0x2724a) (BuildId: 93AC61EC)
                 #2 0x55d0c0a00000 (/path/bin+0x1234)
                 #3 0xZZ in nothing
@@ -135,7 +135,7 @@ import Testing
         let frames = document.report.threads.first?.frames ?? []
         #expect(document.report.exception?.signal == "SIGSEGV" && document.report.exception?.faultAddress == 0x18)
         #expect(frames.count == 3)
-        #expect(frames[0].symbol == "foo(int, char)" && frames[0].sourceLocation == "/src/ab/a.cc:12:5")
+        #expect(frames[0].symbol == "foo(int, char)" && frames[0].sourceLocation == "/src/a b/a.cc:12:5")
         #expect(frames[1].symbol == "__libc_start_main" && frames[1].imageName == "libc.so.6" && frames[1].imageOffset == 0x2724a)
         #expect(frames[2].symbol == nil && frames[2].imageName == "bin" && frames[2].imageOffset == 0x1234)
         #expect(document.report.binaryImages.first { $0.name == "libc.so.6" }?.uuid == "93ac61ec")
