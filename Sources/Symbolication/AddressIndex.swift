@@ -26,7 +26,7 @@ struct AddressIndex: @unchecked Sendable {
         var file: UInt32       // string id
         var line: UInt32
         var column: UInt32
-        var flags: UInt32      // bit 0: end of sequence; bit 1: follows an end at the same address
+        var flags: UInt32      // bit 0: end of sequence
     }
     struct RangeRecord: Sendable {
         var start: UInt64
@@ -80,8 +80,6 @@ struct AddressIndex: @unchecked Sendable {
     }
 
     static let endSequenceFlag: UInt32 = 1
-    /// The row directly follows an end of sequence at the same address (see `add(_:)`).
-    static let afterEndFlag: UInt32 = 2
 
     // MARK: lookup
 
@@ -194,31 +192,31 @@ struct AddressIndexBuilder {
     mutating func add(_ unit: DWARFUnit) {
         var fileIDs: [UInt32] = []
         fileIDs.reserveCapacity(unit.files.count)
+        // Names under directory 0 already start with it (libdw joined them), and directory 0
+        // is the compilation directory: prefixing that again gave glibc's (relative comp dir
+        // "./stdio-common") "./stdio-common/./stdio-common/vfprintf-internal.c".
+        let firstDirectoryPrefix = unit.firstDirectory.flatMap { $0.isEmpty ? nil : $0 + "/" }
         for file in unit.files {
-            // A relative name is relative to the unit's compilation directory (libdw leaves
-            // DWARF 5 names relative when their directory entry is).
+            // A relative name under another directory is relative to the unit's compilation
+            // directory, as llvm-symbolizer has it (libdw leaves it relative when its directory
+            // entry is). A directory other than 0 whose name starts with directory 0's would be
+            // taken for it; compilers write those relative to it ("../sysdeps/x86") or absolute.
             var path = file
-            if !path.hasPrefix("/"), !path.isEmpty, !path.hasPrefix("<"), let directory = unit.compilationDirectory, !directory.isEmpty {
+            if !path.hasPrefix("/"), !path.isEmpty, !path.hasPrefix("<"), let directory = unit.compilationDirectory, !directory.isEmpty,
+               !(firstDirectoryPrefix.map { path.hasPrefix($0) } ?? false) {
                 path = directory + "/" + path
             }
             fileIDs.append(intern(Self.normalizedPath(path)))
         }
         func fileID(_ index: Int) -> UInt32 { index >= 0 && index < fileIDs.count ? fileIDs[index] : StringTable.none }
 
-        // Line rows: split into sequences (each ends with an end-of-sequence row).
+        // Line rows: split into sequences (each ends with an end-of-sequence row; the reader
+        // already told a sequence starting where another ended from that one's zero-length tail).
         var sequenceStart = lines.count
-        var previous: DWARFLineRow?
         for row in unit.lineRows {
-            var flags = row.isEndSequence ? AddressIndex.endSequenceFlag : 0
-            // libdw sorts a sequence's end before other rows at the same address, so a row
-            // there either starts the next sequence or is a zero-length last row of the one
-            // that just ended; `frames(at:)` decides by whether a function covers the address.
-            if !row.isEndSequence, let previous, previous.isEndSequence, previous.address == row.address {
-                flags |= AddressIndex.afterEndFlag
-            }
-            previous = row
             lines.append(AddressIndex.LineRecord(
-                address: row.address, file: fileID(Int(row.file)), line: row.line, column: row.column, flags: flags))
+                address: row.address, file: fileID(Int(row.file)), line: row.line, column: row.column,
+                flags: row.isEndSequence ? AddressIndex.endSequenceFlag : 0))
             if row.isEndSequence {
                 // Sequences of discarded code (tombstone addresses) are dropped.
                 if isCode(lines[sequenceStart].address) {
@@ -309,14 +307,30 @@ struct AddressIndexBuilder {
         sequences.sort { $0.address < $1.address }
         var ordered = true
         var next = 0
+        var previousEnd: UInt64 = 0
         for sequence in sequences {
-            if sequence.start != next { ordered = false; break }
+            // Overlapping sequences need the cut below. Each sequence's last row is its end.
+            if sequence.start != next || sequence.address < previousEnd { ordered = false; break }
             next += sequence.count
+            previousEnd = lines[next - 1].address
         }
         if !ordered {
             var sorted: [AddressIndex.LineRecord] = []
             sorted.reserveCapacity(lines.count)
-            for sequence in sequences { sorted.append(contentsOf: lines[sequence.start..<(sequence.start + sequence.count)]) }
+            for sequence in sequences {
+                // `line(at:)` binary-searches all rows at once, so rows must never go back in
+                // address. Sequences of different units should not overlap; when they do (bad
+                // DWARF), the earlier one is cut short where the later one starts.
+                if let last = sorted.last, last.address > sequence.address {
+                    var end = last
+                    while let row = sorted.last, row.address >= sequence.address { sorted.removeLast() }
+                    if let row = sorted.last, row.flags & AddressIndex.endSequenceFlag == 0 {
+                        end.address = sequence.address
+                        sorted.append(end)
+                    }
+                }
+                sorted.append(contentsOf: lines[sequence.start..<(sequence.start + sequence.count)])
+            }
             lines = sorted
         }
         sequences = []

@@ -166,10 +166,8 @@ public final class ImageSymbolizer: Sendable {
     /// The frames at `fileAddress`, innermost inlined function first. An address that nothing
     /// describes gives one frame with `source == .unknown`.
     public func frames(at fileAddress: UInt64) throws(SymbolicationError) -> [SymbolicatedFrame] {
-        var row = index.line(at: fileAddress)
+        let row = index.line(at: fileAddress)
         let chain = index.subroutineChain(at: fileAddress)
-        // A row that may be the zero-length tail of an ended sequence only counts inside a function.
-        if let found = row, found.flags & AddressIndex.afterEndFlag != 0, chain.isEmpty { row = nil }
         guard let innermost = chain.last else {
             if let symbol = index.symbol(at: fileAddress) {
                 let path = row.flatMap { self.file($0.file) } ?? self.file(symbol.file)

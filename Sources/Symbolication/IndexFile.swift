@@ -24,7 +24,7 @@ import Glibc
 /// checksum: a cache that fails any check is rebuilt, never trusted.
 enum IndexFile {
     static let magic = Array("DKSYMIDX".utf8)
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
     static let headerSize = 256
     static let sectionCount = 7
 
