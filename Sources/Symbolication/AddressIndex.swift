@@ -47,6 +47,15 @@ struct AddressIndex: @unchecked Sendable {
         var name: UInt32
         /// For a local symbol, the `STT_FILE` symbol before it (its source file), else `StringTable.none`.
         var file: UInt32
+        /// `SymbolRecord.imageTableFlag` or 0.
+        var flags: UInt32 = 0
+        var reserved: UInt32 = 0
+
+        /// The symbol is in the image's own table (`.symtab`, or `.dynsym` when stripped), not
+        /// only in its separate debug file's: such a name is the one to show for a function
+        /// (see `ImageSymbolizer.frames(at:)`).
+        static let imageTableFlag: UInt32 = 1
+        var isInImageTable: Bool { flags & Self.imageTableFlag != 0 }
     }
     struct StringSpan: Sendable {
         var offset: UInt32
@@ -263,27 +272,41 @@ struct AddressIndexBuilder {
         return result
     }
 
-    mutating func add(symbols: [ELFSymbol]) {
-        var records: [AddressIndex.SymbolRecord] = []
-        var currentFile = StringTable.none
-        for symbol in symbols {
-            // Local symbols follow the STT_FILE symbol of their translation unit.
-            if symbol.type == ELFSymbol.fileType {
-                currentFile = symbol.name.isEmpty ? StringTable.none : intern(symbol.name)
-                continue
+    /// Adds the image's own symbols and, for a stripped image, those of its separate debug
+    /// file (`debugSymbols`, which name local functions the image's `.dynsym` does not have).
+    mutating func add(symbols: [ELFSymbol], debugSymbols: [ELFSymbol] = []) {
+        var records: [(record: AddressIndex.SymbolRecord, order: Int)] = []
+        records.reserveCapacity(symbols.count + debugSymbols.count)
+        for (table, flags) in [(symbols, AddressIndex.SymbolRecord.imageTableFlag), (debugSymbols, 0)] {
+            var currentFile = StringTable.none
+            for symbol in table {
+                // Local symbols follow the STT_FILE symbol of their translation unit.
+                if symbol.type == ELFSymbol.fileType {
+                    currentFile = symbol.name.isEmpty ? StringTable.none : intern(symbol.name)
+                    continue
+                }
+                guard symbol.isDefinedFunction, !symbol.name.isEmpty, isCode(symbol.value) else { continue }
+                let file = symbol.binding == ELFSymbol.localBinding ? currentFile : StringTable.none
+                records.append((AddressIndex.SymbolRecord(start: symbol.value, end: symbol.size, name: intern(symbol.name), file: file, flags: flags),
+                                records.count))
             }
-            guard symbol.isDefinedFunction, !symbol.name.isEmpty, isCode(symbol.value) else { continue }
-            let file = symbol.binding == ELFSymbol.localBinding ? currentFile : StringTable.none
-            records.append(AddressIndex.SymbolRecord(start: symbol.value, end: symbol.size, name: intern(symbol.name), file: file))
         }
-        // Sorted by start; among aliases at one address, prefer the one with a size, then a
-        // global one (as llvm-symbolizer does).
-        records.sort { ($0.start, $0.end) < ($1.start, $1.end) }
+        // Sorted by start; among aliases at one address the image's own table wins, then the
+        // one with a size, then the larger size, then the one later in its table. llvm-symbolizer
+        // keeps the last of (address, size)-equal symbols in table order: `_IO_getc` over
+        // `getc` and `fgetc`, `aligned_alloc` over `__libc_memalign` in libc's `.dynsym`; in a
+        // `.symtab` the globals come after the locals, so a global wins.
+        records.sort { a, b in
+            if a.record.start != b.record.start { return a.record.start < b.record.start }
+            if a.record.flags != b.record.flags { return a.record.flags < b.record.flags }
+            if a.record.end != b.record.end { return a.record.end < b.record.end }
+            return a.order < b.order
+        }
         var unique: [AddressIndex.SymbolRecord] = []
         unique.reserveCapacity(records.count)
-        for record in records {
+        for (record, _) in records {
             if let last = unique.last, last.start == record.start {
-                if record.end >= last.end { unique[unique.count - 1] = record }
+                unique[unique.count - 1] = record
             } else {
                 unique.append(record)
             }
