@@ -181,9 +181,13 @@ public final class DWARFReader {
                 }
             case DWHandle.Tag.lexicalBlock, DWHandle.Tag.tryBlock, DWHandle.Tag.catchBlock:
                 descend = depth > 0
-            case DWHandle.Tag.namespace, DWHandle.Tag.module, DWHandle.Tag.structure, DWHandle.Tag.classType, DWHandle.Tag.union:
-                // Class types only matter outside functions (C++/Swift methods defined inside).
+            case DWHandle.Tag.namespace, DWHandle.Tag.module:
                 descend = depth == 0
+            case DWHandle.Tag.structure, DWHandle.Tag.classType, DWHandle.Tag.union:
+                // Methods defined inside (C++, Swift). Inside functions too: a lambda's
+                // operator() is a function of its closure type, a class local to the function
+                // that encloses the lambda (libstdc++'s fast_float.h).
+                descend = true
             default:
                 descend = false
             }
