@@ -36,7 +36,12 @@ public struct DWARFUnit: Sendable {
     public var compilationDirectory: String?
     /// File names of the unit's line table, joined with their directories by libdw.
     public var files: [String]
-    /// The line table, sorted by address within each sequence.
+    /// The line table's directory 0 (DWARF 5: as the table has it; before: `DW_AT_comp_dir`).
+    /// libdw leaves names relative when their directory is: one under directory 0 is already
+    /// joined with what the unit's compilation directory is; one under another is not.
+    public var firstDirectory: String?
+    /// The line table: sequences in address order, each ending with its end-of-sequence row.
+    /// Rows a sequence has at its own end address (zero-length, describing no code) are left out.
     public var lineRows: [DWARFLineRow]
     /// Functions and inlined calls in DIE order (a parent before its children).
     public var subroutines: [DWARFSubroutine]
@@ -68,11 +73,14 @@ public final class DWARFReader {
             var cu = die
             let tag = handle.tag(&cu)
             guard tag == DWHandle.Tag.compileUnit || tag == DWHandle.Tag.partialUnit else { continue }
+            let files = handle.files(of: &cu)
             var unit = DWARFUnit(version: version, name: handle.string(DWHandle.Attribute.name, of: &cu),
                                  compilationDirectory: handle.string(DWHandle.Attribute.compilationDirectory, of: &cu),
-                                 files: handle.files(of: &cu), lineRows: [], subroutines: [], ranges: [])
-            readLines(&cu, into: &unit)
+                                 files: files.names, firstDirectory: files.firstDirectory, lineRows: [], subroutines: [], ranges: [])
+            // Subroutines first: their ranges tell line rows that start a sequence from the
+            // zero-length tail of the one before (see `readLines`).
             readSubroutines(&cu, into: &unit)
+            readLines(&cu, into: &unit)
             body(unit)
             // libdw keeps every unit's line table (~60 bytes a row) until dwarf_end: start
             // afresh every few units so a large binary's tables are not all in memory at once.
@@ -91,13 +99,60 @@ public final class DWARFReader {
     private func readLines(_ cu: inout DIE, into unit: inout DWARFUnit) {
         // A unit without a line table (no DW_AT_stmt_list) is normal: no rows.
         guard let lines = try? handle.lines(of: &cu) else { return }
+        let code = unitCode(&cu, unit)
         unit.lineRows.reserveCapacity(lines.count)
         for index in 0..<lines.count {
             guard let row = handle.row(index, of: lines) else { continue }
+            // libdw sorts all of a unit's rows by address, putting an end of sequence before
+            // other rows at its address, so sequences are no longer apart: a row there is
+            // either the first of a sequence starting where the last one ended, or a row the
+            // ended sequence had at its end address (GCC emits them after a final call to a
+            // noreturn function). Kept as the latter, it would start a "sequence" reaching
+            // to the unit's next end of sequence and cover other units' code (glibc's
+            // loadmsgcat.c: 0x2639f to 0x38552). A sequence starting there describes code of
+            // this unit; a zero-length row describes none and llvm-symbolizer never uses it.
+            if !row.endSequence, let last = unit.lineRows.last, last.isEndSequence, last.address == row.address,
+               !Self.contains(code, row.address) {
+                continue
+            }
             unit.lineRows.append(DWARFLineRow(
                 address: row.address, file: Int32(clamping: row.file),
                 line: UInt32(clamping: row.line), column: UInt32(clamping: row.column), isEndSequence: row.endSequence))
         }
+    }
+
+    /// The unit's code as sorted, disjoint ranges: the unit DIE's own (`DW_AT_ranges` or
+    /// `DW_AT_low_pc`/`high_pc`), else its functions'.
+    private func unitCode(_ cu: inout DIE, _ unit: DWARFUnit) -> [(UInt64, UInt64)] {
+        var ranges: [(UInt64, UInt64)] = []
+        if !handle.appendRanges(of: &cu, to: &ranges) {
+            for subroutine in unit.subroutines where subroutine.depth == 0 {
+                for range in unit.ranges[subroutine.ranges] { ranges.append((range.start, range.end)) }
+            }
+        }
+        ranges.removeAll { $0.0 >= $0.1 }
+        ranges.sort { $0.0 < $1.0 }
+        // Merged, so a lookup needs only the one range starting last at or before an address.
+        var merged: [(UInt64, UInt64)] = []
+        merged.reserveCapacity(ranges.count)
+        for range in ranges {
+            if let last = merged.last, range.0 <= last.1 {
+                merged[merged.count - 1].1 = max(last.1, range.1)
+            } else {
+                merged.append(range)
+            }
+        }
+        return merged
+    }
+
+    /// Whether one of `ranges` (sorted by start) contains `address`.
+    private static func contains(_ ranges: [(UInt64, UInt64)], _ address: UInt64) -> Bool {
+        var low = 0, high = ranges.count
+        while low < high {
+            let mid = (low + high) / 2
+            if ranges[mid].0 <= address { low = mid + 1 } else { high = mid }
+        }
+        return low > 0 && address < ranges[low - 1].1
     }
 
     /// Walks the DIE tree without recursion (a corrupt file's nesting cannot exhaust the stack),
@@ -126,9 +181,13 @@ public final class DWARFReader {
                 }
             case DWHandle.Tag.lexicalBlock, DWHandle.Tag.tryBlock, DWHandle.Tag.catchBlock:
                 descend = depth > 0
-            case DWHandle.Tag.namespace, DWHandle.Tag.module, DWHandle.Tag.structure, DWHandle.Tag.classType, DWHandle.Tag.union:
-                // Class types only matter outside functions (C++/Swift methods defined inside).
+            case DWHandle.Tag.namespace, DWHandle.Tag.module:
                 descend = depth == 0
+            case DWHandle.Tag.structure, DWHandle.Tag.classType, DWHandle.Tag.union:
+                // Methods defined inside (C++, Swift). Inside functions too: a lambda's
+                // operator() is a function of its closure type, a class local to the function
+                // that encloses the lambda (libstdc++'s fast_float.h).
+                descend = true
             default:
                 descend = false
             }

@@ -26,7 +26,7 @@ struct AddressIndex: @unchecked Sendable {
         var file: UInt32       // string id
         var line: UInt32
         var column: UInt32
-        var flags: UInt32      // bit 0: end of sequence; bit 1: follows an end at the same address
+        var flags: UInt32      // bit 0: end of sequence
     }
     struct RangeRecord: Sendable {
         var start: UInt64
@@ -47,6 +47,15 @@ struct AddressIndex: @unchecked Sendable {
         var name: UInt32
         /// For a local symbol, the `STT_FILE` symbol before it (its source file), else `StringTable.none`.
         var file: UInt32
+        /// `SymbolRecord.imageTableFlag` or 0.
+        var flags: UInt32 = 0
+        var reserved: UInt32 = 0
+
+        /// The symbol is in the image's own table (`.symtab`, or `.dynsym` when stripped), not
+        /// only in its separate debug file's: such a name is the one to show for a function
+        /// (see `ImageSymbolizer.frames(at:)`).
+        static let imageTableFlag: UInt32 = 1
+        var isInImageTable: Bool { flags & Self.imageTableFlag != 0 }
     }
     struct StringSpan: Sendable {
         var offset: UInt32
@@ -80,8 +89,6 @@ struct AddressIndex: @unchecked Sendable {
     }
 
     static let endSequenceFlag: UInt32 = 1
-    /// The row directly follows an end of sequence at the same address (see `add(_:)`).
-    static let afterEndFlag: UInt32 = 2
 
     // MARK: lookup
 
@@ -194,31 +201,31 @@ struct AddressIndexBuilder {
     mutating func add(_ unit: DWARFUnit) {
         var fileIDs: [UInt32] = []
         fileIDs.reserveCapacity(unit.files.count)
+        // Names under directory 0 already start with it (libdw joined them), and directory 0
+        // is the compilation directory: prefixing that again gave glibc's (relative comp dir
+        // "./stdio-common") "./stdio-common/./stdio-common/vfprintf-internal.c".
+        let firstDirectoryPrefix = unit.firstDirectory.flatMap { $0.isEmpty ? nil : $0 + "/" }
         for file in unit.files {
-            // A relative name is relative to the unit's compilation directory (libdw leaves
-            // DWARF 5 names relative when their directory entry is).
+            // A relative name under another directory is relative to the unit's compilation
+            // directory, as llvm-symbolizer has it (libdw leaves it relative when its directory
+            // entry is). A directory other than 0 whose name starts with directory 0's would be
+            // taken for it; compilers write those relative to it ("../sysdeps/x86") or absolute.
             var path = file
-            if !path.hasPrefix("/"), !path.isEmpty, !path.hasPrefix("<"), let directory = unit.compilationDirectory, !directory.isEmpty {
+            if !path.hasPrefix("/"), !path.isEmpty, !path.hasPrefix("<"), let directory = unit.compilationDirectory, !directory.isEmpty,
+               !(firstDirectoryPrefix.map { path.hasPrefix($0) } ?? false) {
                 path = directory + "/" + path
             }
             fileIDs.append(intern(Self.normalizedPath(path)))
         }
         func fileID(_ index: Int) -> UInt32 { index >= 0 && index < fileIDs.count ? fileIDs[index] : StringTable.none }
 
-        // Line rows: split into sequences (each ends with an end-of-sequence row).
+        // Line rows: split into sequences (each ends with an end-of-sequence row; the reader
+        // already told a sequence starting where another ended from that one's zero-length tail).
         var sequenceStart = lines.count
-        var previous: DWARFLineRow?
         for row in unit.lineRows {
-            var flags = row.isEndSequence ? AddressIndex.endSequenceFlag : 0
-            // libdw sorts a sequence's end before other rows at the same address, so a row
-            // there either starts the next sequence or is a zero-length last row of the one
-            // that just ended; `frames(at:)` decides by whether a function covers the address.
-            if !row.isEndSequence, let previous, previous.isEndSequence, previous.address == row.address {
-                flags |= AddressIndex.afterEndFlag
-            }
-            previous = row
             lines.append(AddressIndex.LineRecord(
-                address: row.address, file: fileID(Int(row.file)), line: row.line, column: row.column, flags: flags))
+                address: row.address, file: fileID(Int(row.file)), line: row.line, column: row.column,
+                flags: row.isEndSequence ? AddressIndex.endSequenceFlag : 0))
             if row.isEndSequence {
                 // Sequences of discarded code (tombstone addresses) are dropped.
                 if isCode(lines[sequenceStart].address) {
@@ -265,27 +272,41 @@ struct AddressIndexBuilder {
         return result
     }
 
-    mutating func add(symbols: [ELFSymbol]) {
-        var records: [AddressIndex.SymbolRecord] = []
-        var currentFile = StringTable.none
-        for symbol in symbols {
-            // Local symbols follow the STT_FILE symbol of their translation unit.
-            if symbol.type == ELFSymbol.fileType {
-                currentFile = symbol.name.isEmpty ? StringTable.none : intern(symbol.name)
-                continue
+    /// Adds the image's own symbols and, for a stripped image, those of its separate debug
+    /// file (`debugSymbols`, which name local functions the image's `.dynsym` does not have).
+    mutating func add(symbols: [ELFSymbol], debugSymbols: [ELFSymbol] = []) {
+        var records: [(record: AddressIndex.SymbolRecord, order: Int)] = []
+        records.reserveCapacity(symbols.count + debugSymbols.count)
+        for (table, flags) in [(symbols, AddressIndex.SymbolRecord.imageTableFlag), (debugSymbols, 0)] {
+            var currentFile = StringTable.none
+            for symbol in table {
+                // Local symbols follow the STT_FILE symbol of their translation unit.
+                if symbol.type == ELFSymbol.fileType {
+                    currentFile = symbol.name.isEmpty ? StringTable.none : intern(symbol.name)
+                    continue
+                }
+                guard symbol.isDefinedFunction, !symbol.name.isEmpty, isCode(symbol.value) else { continue }
+                let file = symbol.binding == ELFSymbol.localBinding ? currentFile : StringTable.none
+                records.append((AddressIndex.SymbolRecord(start: symbol.value, end: symbol.size, name: intern(symbol.name), file: file, flags: flags),
+                                records.count))
             }
-            guard symbol.isDefinedFunction, !symbol.name.isEmpty, isCode(symbol.value) else { continue }
-            let file = symbol.binding == ELFSymbol.localBinding ? currentFile : StringTable.none
-            records.append(AddressIndex.SymbolRecord(start: symbol.value, end: symbol.size, name: intern(symbol.name), file: file))
         }
-        // Sorted by start; among aliases at one address, prefer the one with a size, then a
-        // global one (as llvm-symbolizer does).
-        records.sort { ($0.start, $0.end) < ($1.start, $1.end) }
+        // Sorted by start; among aliases at one address the image's own table wins, then the
+        // one with a size, then the larger size, then the one later in its table. llvm-symbolizer
+        // keeps the last of (address, size)-equal symbols in table order: `_IO_getc` over
+        // `getc` and `fgetc`, `aligned_alloc` over `__libc_memalign` in libc's `.dynsym`; in a
+        // `.symtab` the globals come after the locals, so a global wins.
+        records.sort { a, b in
+            if a.record.start != b.record.start { return a.record.start < b.record.start }
+            if a.record.flags != b.record.flags { return a.record.flags < b.record.flags }
+            if a.record.end != b.record.end { return a.record.end < b.record.end }
+            return a.order < b.order
+        }
         var unique: [AddressIndex.SymbolRecord] = []
         unique.reserveCapacity(records.count)
-        for record in records {
+        for (record, _) in records {
             if let last = unique.last, last.start == record.start {
-                if record.end >= last.end { unique[unique.count - 1] = record }
+                unique[unique.count - 1] = record
             } else {
                 unique.append(record)
             }
@@ -309,14 +330,30 @@ struct AddressIndexBuilder {
         sequences.sort { $0.address < $1.address }
         var ordered = true
         var next = 0
+        var previousEnd: UInt64 = 0
         for sequence in sequences {
-            if sequence.start != next { ordered = false; break }
+            // Overlapping sequences need the cut below. Each sequence's last row is its end.
+            if sequence.start != next || sequence.address < previousEnd { ordered = false; break }
             next += sequence.count
+            previousEnd = lines[next - 1].address
         }
         if !ordered {
             var sorted: [AddressIndex.LineRecord] = []
             sorted.reserveCapacity(lines.count)
-            for sequence in sequences { sorted.append(contentsOf: lines[sequence.start..<(sequence.start + sequence.count)]) }
+            for sequence in sequences {
+                // `line(at:)` binary-searches all rows at once, so rows must never go back in
+                // address. Sequences of different units should not overlap; when they do (bad
+                // DWARF), the earlier one is cut short where the later one starts.
+                if let last = sorted.last, last.address > sequence.address {
+                    var end = last
+                    while let row = sorted.last, row.address >= sequence.address { sorted.removeLast() }
+                    if let row = sorted.last, row.flags & AddressIndex.endSequenceFlag == 0 {
+                        end.address = sequence.address
+                        sorted.append(end)
+                    }
+                }
+                sorted.append(contentsOf: lines[sequence.start..<(sequence.start + sequence.count)])
+            }
             lines = sorted
         }
         sequences = []

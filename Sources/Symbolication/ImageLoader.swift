@@ -23,7 +23,8 @@ struct LoadedImage {
     var dwarfImage: MappedFile?
     /// Size of the line-table section (a bound on the number of rows).
     var lineTableSize: UInt64
-    var symbols: () throws(SymbolicationError) -> [ELFSymbol]
+    /// The image's own symbol table, and a stripped image's separate debug file's (else empty).
+    var symbols: () throws(SymbolicationError) -> (image: [ELFSymbol], debug: [ELFSymbol])
 }
 
 enum ImageLoader {
@@ -76,15 +77,14 @@ enum ImageLoader {
             codeRanges: image.sections.filter { $0.isAllocated && $0.isExecutable && $0.size > 0 }.map { ($0.address, $0.address &+ $0.size) },
             debugFile: separate?.file, debugInfoPath: debugImage?.file.path, dwarfImage: debugImage?.file,
             lineTableSize: lineTable.map { $0.compression?.uncompressedSize ?? $0.size } ?? 0,
-            symbols: { () throws(SymbolicationError) -> [ELFSymbol] in
+            symbols: { () throws(SymbolicationError) -> (image: [ELFSymbol], debug: [ELFSymbol]) in
                 do throws(DecodeError) {
                     // A stripped image keeps only .dynsym; the debug file has the full .symtab.
                     let symbols = try image.symbols()
                     if !image.sections.contains(where: { $0.type == ELFSection.symbolTableType }), let separate {
-                        let debugSymbols = try separate.symbols()
-                        if !debugSymbols.isEmpty { return debugSymbols }
+                        return (symbols, try separate.symbols())
                     }
-                    return symbols
+                    return (symbols, [])
                 } catch {
                     throw .malformed(error, path: path)
                 }
@@ -195,13 +195,14 @@ enum ImageLoader {
             codeRanges: codeSections.map { ($0.address, $0.address &+ $0.size) },
             debugFile: debug.flatMap { $0.file === file ? nil : $0.file }, debugInfoPath: debug?.file.path,
             dwarfImage: dwarfImage, lineTableSize: lineTableSize,
-            symbols: { () throws(SymbolicationError) -> [ELFSymbol] in
+            symbols: { () throws(SymbolicationError) -> (image: [ELFSymbol], debug: [ELFSymbol]) in
                 // C and Swift symbols carry a leading underscore on Mach-O; shown without it.
-                (contents.symbols.isEmpty ? debugSymbols : contents.symbols).map { symbol in
+                let symbols = (contents.symbols.isEmpty ? debugSymbols : contents.symbols).map { symbol in
                     var symbol = symbol
                     if symbol.name.hasPrefix("_") { symbol.name.removeFirst() }
                     return symbol
                 }
+                return (symbols, [])
             })
     }
 }

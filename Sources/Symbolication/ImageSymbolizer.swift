@@ -154,7 +154,8 @@ public final class ImageSymbolizer: Sendable {
                 throw .debugInfo(error, path: image.debugInfoPath ?? dwarf.path)
             }
         }
-        builder.add(symbols: try image.symbols())
+        let symbols = try image.symbols()
+        builder.add(symbols: symbols.image, debugSymbols: symbols.debug)
         return IndexFile.serialize(builder.finish(identity: identity))
     }
 
@@ -166,10 +167,8 @@ public final class ImageSymbolizer: Sendable {
     /// The frames at `fileAddress`, innermost inlined function first. An address that nothing
     /// describes gives one frame with `source == .unknown`.
     public func frames(at fileAddress: UInt64) throws(SymbolicationError) -> [SymbolicatedFrame] {
-        var row = index.line(at: fileAddress)
+        let row = index.line(at: fileAddress)
         let chain = index.subroutineChain(at: fileAddress)
-        // A row that may be the zero-length tail of an ended sequence only counts inside a function.
-        if let found = row, found.flags & AddressIndex.afterEndFlag != 0, chain.isEmpty { row = nil }
         guard let innermost = chain.last else {
             if let symbol = index.symbol(at: fileAddress) {
                 let path = row.flatMap { self.file($0.file) } ?? self.file(symbol.file)
@@ -191,10 +190,13 @@ public final class ImageSymbolizer: Sendable {
         while true {
             let record = index.subroutines[Int(current)]
             var functionName = name(record.name)
-            // The outermost frame is named by the symbol table when a symbol covers the
-            // address, as llvm-symbolizer does: it names split-off parts (`main.cold`) and
-            // functions whose DWARF has no linkage name.
-            if position == 0, let symbol = index.symbol(at: fileAddress) { functionName = name(symbol.name) }
+            // The outermost frame is named by the image's own symbol table when a symbol there
+            // covers the address, as llvm-symbolizer does: it names split-off parts (`main.cold`)
+            // and functions whose DWARF has no linkage name. A stripped image's table is its
+            // .dynsym, whose names are the exported ones (`mtx_init`, not the debug file's
+            // `mtx_init@GLIBC_2.28` or `__mtx_init`); a function only the debug file's .symtab
+            // names (`__malloc_info.part.0`) keeps its DWARF name (`__malloc_info`).
+            if position == 0, let symbol = index.symbol(at: fileAddress), symbol.isInImageTable { functionName = name(symbol.name) }
             frames.append(SymbolicatedFrame(function: functionName, file: file, line: line, column: column,
                                             isInlined: position > 0, source: .debugInfo))
             guard position > 0 else { break }

@@ -24,7 +24,7 @@ import Glibc
 /// checksum: a cache that fails any check is rebuilt, never trusted.
 enum IndexFile {
     static let magic = Array("DKSYMIDX".utf8)
-    static let version: UInt32 = 1
+    static let version: UInt32 = 3
     static let headerSize = 256
     static let sectionCount = 7
 
@@ -60,7 +60,8 @@ enum IndexFile {
         let parts = [MemoryLayout<L>.stride, MemoryLayout<L>.offset(of: \L.file) ?? 99, MemoryLayout<L>.offset(of: \L.flags) ?? 99,
                      MemoryLayout<R>.stride, MemoryLayout<R>.offset(of: \R.maxEnd) ?? 99, MemoryLayout<R>.offset(of: \R.subroutine) ?? 99,
                      MemoryLayout<S>.stride, MemoryLayout<S>.offset(of: \S.callColumn) ?? 99,
-                     MemoryLayout<Y>.stride, MemoryLayout<Y>.offset(of: \Y.file) ?? 99, MemoryLayout<P>.stride]
+                     MemoryLayout<Y>.stride, MemoryLayout<Y>.offset(of: \Y.file) ?? 99,
+                     MemoryLayout<Y>.offset(of: \Y.flags) ?? 99, MemoryLayout<P>.stride]
         return parts.reduce(UInt32(17)) { $0 &* 31 &+ UInt32(truncatingIfNeeded: $1) }
     }()
 

@@ -107,17 +107,24 @@ final class DWHandle {
     }
 
     /// The unit's file names (`dwarf_getsrcfiles` + `dwarf_filesrc`), as libdw joins them with
-    /// their directory; "" for an entry libdw cannot name.
-    func files(of cu: inout DIE) -> [String] {
+    /// their directory ("" for an entry libdw cannot name), and the table's directory 0
+    /// (`dwarf_getsrcdirs`; before DWARF 5 libdw puts `DW_AT_comp_dir` there).
+    func files(of cu: inout DIE) -> (names: [String], firstDirectory: String?) {
         var files: OpaquePointer?
         var count = 0
-        guard dwarf_getsrcfiles(&cu.raw, &files, &count) == 0 else { return [] }
+        guard dwarf_getsrcfiles(&cu.raw, &files, &count) == 0 else { return ([], nil) }
         var names: [String] = []
         names.reserveCapacity(min(count, 1 << 20))
         for index in 0..<count {
             if let name = dwarf_filesrc(files, index, nil, nil) { names.append(String(cString: name)) } else { names.append("") }
         }
-        return names
+        var directories: UnsafePointer<UnsafePointer<CChar>?>?
+        var directoryCount = 0
+        var first: String?
+        if dwarf_getsrcdirs(files, &directories, &directoryCount) == 0, directoryCount > 0, let directories, let name = directories[0] {
+            first = String(cString: name)
+        }
+        return (names, first)
     }
 
     // MARK: DIE tree
