@@ -44,6 +44,26 @@ import Testing
         }
     }
 
+    @Test func anAddressListWithItsBinary() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let list = directory.appendingPathComponent("backtrace.txt")
+        try "# a backtrace of crashy-arm64\n0x100000390\n1 1000003a8\n".write(to: list, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["symbolicate", "--no-cache", "--binary", "\(Self.fixtures)/crashy-arm64", "--format", "same", list.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == """
+            Thread 0 crashed:
+            #0   0x0000000100000390 crashy-arm64         field at /src/crashy.c:11:12 [inlined]
+            #0   0x0000000100000390 crashy-arm64         load_model + 0 at /src/crashy.c:15:18
+            #1   0x00000001000003a8 crashy-arm64         controller + 12 at /src/crashy.c:20:18
+
+            """)
+        // With a load address, the same frames from runtime addresses.
+        try "0x104f6c390\n0x104f6c3a8\n".write(to: list, atomically: true, encoding: .utf8)
+        let slid = try CLI.run(["symbolicate", "--no-cache", "--binary", "\(Self.fixtures)/crashy-arm64", "--load-address", "0x104f6c000", list.path])
+        #expect(slid.stdout.contains("1   crashy-arm64             0x0000000104f6c3a8 controller + 12 (crashy.c:20:18)"))
+    }
+
     @Test func summaryOfACorpusIPSLog() throws {
         guard Self.corpusPresent else { return }
         let r = try CLI.run(["symbolicate", "--no-cache", "\(Self.corpus)/ips/lldb-multithread-test.ips"])

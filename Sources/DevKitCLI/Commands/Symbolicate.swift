@@ -9,7 +9,9 @@ struct Symbolicate: ParsableCommand {
         commandName: "symbolicate",
         abstract: "Turn addresses into functions, files and lines (inlined calls included).",
         discussion: """
-            With --binary, the arguments are addresses (hex, 0x optional); with none, addresses \
+            With --binary, the arguments are addresses (hex, 0x optional), or files listing them \
+            (read like crash logs, as a backtrace: the first address a PC, the others return \
+            addresses looked up one byte back; --format summary|same|json); with none, addresses \
             are read from standard input, one per line, and answered as they arrive, so devkit \
             can sit in a pipe like llvm-symbolizer. Addresses are file (link-time) addresses \
             unless --load-address gives where the image was loaded; then they are runtime addresses.
@@ -105,13 +107,20 @@ struct Symbolicate: ParsableCommand {
     }
 
     func run() throws {
-        guard let binary else {
+        // With --binary, an argument that is a file (not an address) is a list of addresses
+        // in that image, read like a crash log (`--format` applies).
+        let addressFiles = binary == nil ? [] : inputs.filter { parseAddress(Substring($0)) == nil && DirectoryWalk.type(of: $0) == .file }
+        guard let binary, addressFiles.isEmpty else {
             var options = SymbolicationOptions()
             options.demangle = !noDemangle
             options.debugDirectories = debugDir
             options.cacheDirectory = noCache ? nil : Self.cacheDirectory()
-            let run = CrashLogRun(format: format, searchPaths: searchPath, executable: executable, output: output, options: options)
-            return try run.symbolicate(inputs)
+            options.architecture = arch
+            var run = CrashLogRun(format: format, searchPaths: searchPath, executable: executable, output: output, options: options)
+            if let binary {
+                run.addressListImage = .init(path: binary, loadAddress: loadAddress.flatMap { parseAddress(Substring($0)) }, identifier: uuid)
+            }
+            return try run.symbolicate(binary == nil ? inputs : addressFiles)
         }
         var options = SymbolicationOptions()
         options.demangle = !noDemangle

@@ -19,6 +19,16 @@ struct CrashLogRun {
     var executable: String?
     var output: String?
     var options: SymbolicationOptions
+    /// `--binary BIN` with address-list files: the image every address belongs to.
+    var addressListImage: AddressListImage?
+
+    struct AddressListImage {
+        var path: String
+        /// `--load-address`; nil: the addresses are file (link-time) addresses.
+        var loadAddress: UInt64?
+        /// `--uuid`/`--build-id`, checked like a crash log's.
+        var identifier: String?
+    }
 
     func symbolicate(_ paths: [String]) throws(CommandFailure) {
         let catalog = ImageCatalog(searchPaths: searchPaths)
@@ -58,6 +68,9 @@ struct CrashLogRun {
             do { document = try CoreDumpReader.read(corePath: path, executable: executable, searchPaths: searchPaths) } catch {
                 throw CommandFailure.input("\(error)")
             }
+        } else if let image = addressListImage {
+            bytes = try readLog(path)
+            document = try addressList(bytes, path: path, image: image, symbolicator: symbolicator)
         } else {
             bytes = try readLog(path)
             document = try read(bytes, path: path)
@@ -93,6 +106,26 @@ struct CrashLogRun {
             }
             throw CommandFailure.io(error)
         }
+    }
+
+    /// The list's frames tied to `image`: its load address is `--load-address`, else its own
+    /// link address (so the addresses are file addresses).
+    private func addressList(_ bytes: [UInt8], path: String, image: AddressListImage,
+                             symbolicator: CrashSymbolicator) throws(CommandFailure) -> CrashReportDocument {
+        var document: CrashReportDocument
+        do { document = try CrashReportParser.parse(bytes, as: .addressList) } catch {
+            throw CommandFailure.input("\(path):\(error.line.map { "\($0):" } ?? "") error: \(error.message)")
+        }
+        let symbolizer: ImageSymbolizer
+        do { symbolizer = try symbolicator.session.image(at: image.path, identifier: image.identifier, architecture: options.architecture) } catch {
+            throw CommandFailure.input("\(error)")
+        }
+        var binary = CrashBinaryImage(name: image.path.split(separator: "/").last.map(String.init) ?? image.path)
+        binary.path = image.path.hasPrefix("/") ? image.path : DirectoryWalk.currentDirectory() + "/" + image.path
+        binary.loadAddress = image.loadAddress ?? symbolizer.imageBase
+        binary.uuid = image.identifier ?? symbolizer.identifier
+        document.report.binaryImages = [binary]
+        return document
     }
 
     private func read(_ bytes: [UInt8], path: String) throws(CommandFailure) -> CrashReportDocument {
