@@ -102,9 +102,12 @@ public enum FileIO {
     /// Replaces `path` with `bytes` atomically: a temp file in the same directory, fsync,
     /// rename. An existing file keeps its permission bits (and owner, when allowed); a
     /// symlink is followed so its target is replaced, not the link. `-` writes stdout.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileIOError) {
+    /// `durable: false` skips the fsync (outputs made in bulk, which are cheap to make again).
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = true) throws(FileIOError) {
         if path == standardStream { return try writeStandardOutput(bytes) }
-        try withBytes(bytes) { buffer throws(FileIOError) in try writeAtomically(buffer, toTarget: resolvedTarget(path), path: path, modeLike: nil) }
+        try withBytes(bytes) { buffer throws(FileIOError) in
+            try writeAtomically(buffer, toTarget: resolvedTarget(path), path: path, modeLike: nil, durable: durable)
+        }
     }
 
     /// `writeAtomically(_:to:)` for bytes that are not in an array (a built index, a mapping).

@@ -44,7 +44,9 @@ struct CrashLogRun {
                 let text = try render(path, symbolicator: symbolicator)
                 if let output {
                     let target = paths.count > 1 ? "\(output)/\(path.split(separator: "/").last.map(String.init) ?? path)" : output
-                    do { try FileIO.writeAtomically(text, to: target) } catch { throw CommandFailure.io(error) }
+                    // Atomic (temp + rename) always; fsynced only for one log: a thousand symbolicated
+                    // logs would wait on the disk a thousand times, and are cheap to make again.
+                    do { try FileIO.writeAtomically(text, to: target, durable: paths.count == 1) } catch { throw CommandFailure.io(error) }
                 } else {
                     written.bytes += text
                     written.flushIfFull()
