@@ -65,7 +65,7 @@ public struct SameFormatRenderer: Sendable {
         let prefix = line[..<address.upperBound]
         let rest = line[address.upperBound...]
         // Sanitizer lines end with `(module+0xoffset)`, kept as written.
-        let moduleTail = format == .sanitizer ? rest.lastIndex(of: "(").map { " " + rest[$0...] } ?? "" : ""
+        let moduleTail = format == .sanitizer ? rest.firstIndex(of: "(").map { " " + rest[$0...] } ?? "" : ""
         let mark = symbols.verified ? "" : " [unverified]"
         return FrameText.entries(symbols).map { entry in
             var text: String
