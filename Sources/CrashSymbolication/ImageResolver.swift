@@ -52,7 +52,7 @@ public struct ImageResolver: Sendable {
             if entry.kind == .binary, binary == nil { binary = entry.path; slice = entry.architecture }
             if entry.kind == .debugSymbols, symbols == nil { symbols = entry.path; slice = slice ?? entry.architecture }
         }
-        if useLoggedPaths, binary == nil, let path = image.path, path.hasPrefix("/"),
+        if useLoggedPaths, binary == nil, let path = image.path, !path.isEmpty,
            ObjectIdentity.read(path: path).contains(where: { $0.identifier == identifier && $0.kind == .binary }) {
             binary = path
         }
@@ -70,7 +70,7 @@ public struct ImageResolver: Sendable {
         }
         // A file with the image's name but another identity is reported, never used.
         var candidates = catalog.entries(named: image.name)
-        if useLoggedPaths, let path = image.path, path.hasPrefix("/") { candidates += ObjectIdentity.read(path: path) }
+        if useLoggedPaths, let path = image.path, !path.isEmpty { candidates += ObjectIdentity.read(path: path) }
         if let other = candidates.first(where: { architecture == nil || $0.architecture == nil || $0.architecture == architecture }) {
             return ImageResolution(status: .mismatched(path: other.path, identifier: other.identifier),
                                    symbolsPath: nil, binaryPath: nil, architecture: architecture, verified: false)

@@ -55,9 +55,12 @@ public struct SwiftRuntimeTrapRule: CrashDecodingRule {
         }
         let inRuntime = names.contains { Self.isRuntime($0.name) }
         guard message != nil || inRuntime else { return [] }
+        // The first frame outside the Swift runtime: by its functions' names, and by its image
+        // (libswiftCore, libswiftSwiftOnoneSupport, …: specialisations there carry any name).
         let user = frames.indices.first { position in
             let own = names.filter { $0.position == position }.map(\.name)
-            return !own.isEmpty && !own.contains(where: Self.isRuntime)
+            let image = frames[position].imageIndex.map { context.report.binaryImages[$0].name } ?? thread.frames[position].imageName ?? ""
+            return !own.isEmpty && !own.contains(where: Self.isRuntime) && !Self.isRuntimeImage(image)
         }
         var words = message.map { "Swift runtime error: \($0)" } ?? "Swift runtime error (the message went to standard error, not into this report)"
         if let user { words += ", in " + context.describe(frames[user], thread.frames[user]) }
@@ -72,6 +75,11 @@ public struct SwiftRuntimeTrapRule: CrashDecodingRule {
             }
         }
         return nil
+    }
+
+    /// The Swift runtime's and standard library's own images (Linux and Apple names).
+    static func isRuntimeImage(_ name: String) -> Bool {
+        name.hasPrefix("libswift") && !name.hasPrefix("libswiftUI")
     }
 
     /// Functions of the Swift runtime and standard library, in any of the forms logs use.
