@@ -111,7 +111,8 @@ public enum HeapHTMLReport {
         return Array(html.utf8)
     }
 
-    /// System fonts only: the page must render offline, exactly as written.
+    /// System fonts only: the page must render offline, exactly as written. Flame graphs keep
+    /// their size (a narrow window scrolls them) so labels stay readable.
     static let style = """
 
         body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 24px; color: #1d1d1f; background: #fff; }
@@ -120,14 +121,14 @@ public enum HeapHTMLReport {
         .meta { color: #555; font-family: ui-monospace, Menlo, monospace; font-size: 12px; overflow-wrap: anywhere; }
         table { border-collapse: collapse; margin: 8px 0; font-family: ui-monospace, Menlo, monospace; font-size: 12px; }
         th, td { padding: 3px 10px; border-bottom: 1px solid #e3e3e8; text-align: left; vertical-align: top; }
-        th { background: #f4f4f7; font-weight: 600; }
+        th { background: #f4f4f7; font-weight: 600; white-space: nowrap; }
         td.n { text-align: right; white-space: nowrap; }
         td.key { overflow-wrap: anywhere; }
         td.grew { color: #b3261e; }
         .note { color: #666; }
         .warnings { color: #8a5300; }
-        div.flame { overflow-x: auto; border: 1px solid #e3e3e8; padding: 4px; }
-        svg.flame { display: block; max-width: 100%; height: auto; font: 12px ui-monospace, Menlo, monospace; }
+        div.flame { overflow-x: auto; border: 1px solid #e3e3e8; padding: 4px; max-width: 1170px; }
+        svg.flame { display: block; font: 12px ui-monospace, Menlo, monospace; }
         svg.flame text { fill: #000; pointer-events: none; }
         svg.flame g:hover rect { stroke: #000; stroke-width: 1; }
 
