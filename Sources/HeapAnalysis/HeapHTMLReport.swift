@@ -111,8 +111,8 @@ public enum HeapHTMLReport {
         return Array(html.utf8)
     }
 
-    /// System fonts only: the page must render offline, exactly as written. Flame graphs keep
-    /// their size (a narrow window scrolls them) so labels stay readable.
+    /// System fonts only: the page must render offline, exactly as written. Flame graphs shrink
+    /// a little with the window, then scroll (below 800px labels would be unreadable).
     static let style = """
 
         body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 24px; color: #1d1d1f; background: #fff; }
@@ -128,7 +128,7 @@ public enum HeapHTMLReport {
         .note { color: #666; }
         .warnings { color: #8a5300; }
         div.flame { overflow-x: auto; border: 1px solid #e3e3e8; padding: 4px; max-width: 1170px; }
-        svg.flame { display: block; font: 12px ui-monospace, Menlo, monospace; }
+        svg.flame { display: block; width: 100%; min-width: 800px; height: auto; font: 12px ui-monospace, Menlo, monospace; }
         svg.flame text { fill: #000; pointer-events: none; }
         svg.flame g:hover rect { stroke: #000; stroke-width: 1; }
 
