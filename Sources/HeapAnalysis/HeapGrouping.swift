@@ -88,6 +88,17 @@ public final class HeapGrouper {
         }
     }
 
+    /// Function names of `stack` from the outermost frame to the call site, a frame's inlined
+    /// callees after it: the path of the stack in a flame graph.
+    public func callPath(stack: UInt32, at seq: UInt64) -> [String] {
+        var names: [String] = []
+        for location in siteFrames(stack: stack, at: seq).reversed() {
+            if location.frames.isEmpty { names.append(location.unresolved) }
+            for frame in location.frames.reversed() { names.append(frame.function ?? location.unresolved) }
+        }
+        return names
+    }
+
     /// Collapsed stacks (`root;…;site bytes`), the input of flamegraph.pl and speedscope.
     public func collapsedStacks(_ blocks: [HeapTimeline.Block], prefix: String? = nil) -> [String] {
         var bytesByStack: [UInt32: (UInt64, UInt64)] = [:]
@@ -97,12 +108,7 @@ public final class HeapGrouper {
         }
         var lines: [String: UInt64] = [:]
         for (stack, (bytes, seq)) in bytesByStack {
-            var names: [String] = []
-            for location in siteFrames(stack: stack, at: seq).reversed() {
-                // Outermost first; a frame's inlined callees follow it.
-                if location.frames.isEmpty { names.append(location.unresolved) }
-                for frame in location.frames.reversed() { names.append(frame.function ?? location.unresolved) }
-            }
+            var names = callPath(stack: stack, at: seq)
             if let prefix { names.insert(prefix, at: 0) }
             let line = names.map { $0.replacingSemicolons() }.joined(separator: ";")
             lines[line, default: 0] &+= bytes

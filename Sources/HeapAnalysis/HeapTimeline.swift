@@ -47,7 +47,9 @@ public struct HeapTimeline: Sendable {
 
     /// Replays `recording` in sequence order. Blocks freed within their own generation are
     /// counted but not kept, unless `keepingEveryBlock` (tests, small recordings).
-    public init(_ recording: HeapRecording, keepingEveryBlock: Bool = false) {
+    /// `progress` gets (events replayed, all events) every 2^16 events.
+    public init(_ recording: HeapRecording, keepingEveryBlock: Bool = false,
+                progress: ((_ eventsDone: Int, _ eventCount: Int) -> Void)? = nil) {
         var marks = recording.marks
         if marks.first.map({ $0.kind != .start }) ?? true {
             // A recording cut before its start mark still has a first generation.
@@ -56,6 +58,9 @@ public struct HeapTimeline: Sendable {
         var replay = Replay(generations: marks.indices.map { index in
             Generation(index: index, mark: marks[index], endSeq: index + 1 < marks.count ? marks[index + 1].seq : .max)
         }, keepingEveryBlock: keepingEveryBlock)
+        if let progress {
+            replay.progress = { progress($0, recording.eventCount) }
+        }
         recording.replay(into: &replay)
         replay.finish()
         generations = replay.generations
@@ -100,6 +105,9 @@ private struct Replay: HeapEventSink {
     var heapBytes: UInt64 = 0
     var unmatchedFrees = 0
     var missedFrees = 0
+    /// Called every 2^16 events (a counter test per event, not a call).
+    var progress: ((Int) -> Void)?
+    var received = 0
 
     init(generations: [HeapTimeline.Generation], keepingEveryBlock: Bool) {
         self.generations = generations
@@ -108,6 +116,8 @@ private struct Replay: HeapEventSink {
     }
 
     mutating func receive(_ event: HeapEvent) {
+        received &+= 1
+        if received & 0xFFFF == 0, let progress { progress(received) }
         while event.seq >= generationEnd, generation + 1 < generations.count {
             generations[generation].heapBytesAtEnd = heapBytes
             generation += 1

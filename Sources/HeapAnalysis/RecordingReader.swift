@@ -17,10 +17,13 @@ public struct RecordingError: Error, Sendable, Equatable, CustomStringConvertibl
 /// naming the offset where it stops. A malformed record also stops reading there, with a
 /// warning: what came before is kept.
 public enum RecordingReader {
-    public static func read(_ bytes: [UInt8], path: String) throws(RecordingError) -> HeapRecording {
+    /// `progress` is called with (bytes read, total bytes) about every MiB: reading checks
+    /// every event, which takes seconds for a big recording.
+    public static func read(_ bytes: [UInt8], path: String,
+                            progress: ((_ bytesRead: Int, _ totalBytes: Int) -> Void)? = nil) throws(RecordingError) -> HeapRecording {
         let result = bytes.withUnsafeBytes { buffer -> Result<HeapRecording, DecodeError> in
             var cursor = ByteCursor(buffer, section: "recording")
-            do throws(DecodeError) { return .success(try read(&cursor, path: path, storage: bytes)) } catch { return .failure(error) }
+            do throws(DecodeError) { return .success(try read(&cursor, path: path, storage: bytes, progress: progress)) } catch { return .failure(error) }
         }
         switch result {
         case .success(let recording): return recording
@@ -29,10 +32,16 @@ public enum RecordingReader {
         }
     }
 
-    private static func read(_ cursor: inout ByteCursor, path: String, storage: [UInt8]) throws(DecodeError) -> HeapRecording {
+    private static func read(_ cursor: inout ByteCursor, path: String, storage: [UInt8],
+                             progress: ((Int, Int) -> Void)?) throws(DecodeError) -> HeapRecording {
         var recording = HeapRecording(path: path, header: try readHeader(&cursor), storage: storage)
+        var nextProgress = 0
         while cursor.remaining > 0 {
             let recordOffset = cursor.offset
+            if let progress, recordOffset >= nextProgress {
+                progress(recordOffset, storage.count)
+                nextProgress = recordOffset + (1 << 20)
+            }
             // Invariant: a record is an 8-byte header and `length` payload bytes, all present.
             guard cursor.remaining >= DKH_RECORD_HEADER_SIZE else {
                 recording.warnings.append(RecordingWarning(

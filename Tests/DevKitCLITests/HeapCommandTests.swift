@@ -50,6 +50,55 @@ import Testing
         #expect(again.stdout.hasSuffix("no differences by site\n"))
     }
 
+    @Test func htmlReportIsWrittenAndNothingPrinted() throws {
+        let directory = try CLI.temporaryDirectory()
+        guard let recording = try Self.recordSample(in: directory) else { return }
+        let page = directory.appendingPathComponent("report.html").path
+        let result = try CLI.run(["heapdiff", recording, "--group-by", "function", "--html", page])
+        #expect(result.status == 0)
+        #expect(result.stdout == "")
+        // No progress line either: stderr is a pipe.
+        #expect(result.stderr == "devkit: HTML report written to \(page)\n")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.hasPrefix("<!DOCTYPE html>"))
+        for label in ["open/close 1", "open/close 2", "open/close 3", "idle"] { #expect(html.contains(label)) }
+        #expect(html.components(separatedBy: "<title>open_document — 1 block, 16384 bytes (16.0 KiB)</title>").count == 4)
+        #expect(html.components(separatedBy: "<td class=\"key\">open_document</td>").count == 4)
+
+        let compared = try CLI.run(["heapdiff", recording, recording, "--html", page])
+        #expect(compared.status == 0)
+        #expect(compared.stdout == "")
+        #expect(try String(contentsOfFile: page, encoding: .utf8).contains("no differences by site"))
+
+        let both = try CLI.run(["heapdiff", recording, "--html", page, "--format", "json"])
+        #expect(both.status != 0)
+        #expect(both.stderr.contains("--html and --format are alternatives"))
+    }
+
+    /// The progress line is drawn only on a terminal: under script(1) it appears and is
+    /// erased before the final message; through a pipe (every other test) it never does.
+    @Test func progressOnlyOnATerminal() throws {
+        let directory = try CLI.temporaryDirectory()
+        guard let recording = try Self.recordSample(in: directory) else { return }
+        let piped = try CLI.run(["heapdiff", recording])
+        #expect(!piped.stderr.contains("\r") && !piped.stderr.contains("reading"))
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        let page = directory.appendingPathComponent("tty.html").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", "'\(CLI.binary.path)' heapdiff '\(recording)' --html '\(page)'", "/dev/null"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let terminal = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        // The first update is drawn at once, after the file header: "reading 2% (0 MB of 0 MB)".
+        #expect(terminal.contains("\rreading ") && terminal.contains("% (0 MB of 0 MB)\u{1B}[K"))
+        #expect(terminal.contains("\r\u{1B}[Kdevkit: HTML report written to \(page)"))
+    }
+
     @Test func truncatedRecordingWarnsAndReportsWhatItHas() throws {
         let directory = try CLI.temporaryDirectory()
         guard let recording = try Self.recordSample(in: directory) else { return }

@@ -18,6 +18,7 @@ struct Heapdiff: ParsableCommand {
               devkit heapdiff app.dkheap --group-by function --until next --top 5
               devkit heapdiff before.dkheap after.dkheap --format json
               devkit heapdiff app.dkheap --format collapsed | flamegraph.pl > heap.svg
+              devkit heapdiff app.dkheap --html heap.html
             """
     )
 
@@ -40,7 +41,10 @@ struct Heapdiff: ParsableCommand {
     var top: Int = 10
 
     @Option(name: .long, help: "Output: text, json, or collapsed (collapsed stacks of surviving bytes).")
-    var format: HeapdiffFormat = .text
+    var format: HeapdiffFormat?
+
+    @Option(name: .long, help: ArgumentHelp("Write a self-contained HTML page (tables and flame graphs) instead of printing.", valueName: "file"))
+    var html: String?
 
     @Flag(name: .long, help: "Show frames as module+0xOFFSET without reading symbols.")
     var noSymbolicate = false
@@ -51,6 +55,7 @@ struct Heapdiff: ParsableCommand {
     func validate() throws {
         guard depth >= 1 else { throw ValidationError("--depth must be at least 1.") }
         guard top >= 1 else { throw ValidationError("--top must be at least 1.") }
+        if html != nil, format != nil { throw ValidationError("--html and --format are alternatives; give one.") }
     }
 
     func run() throws {
@@ -62,26 +67,46 @@ struct Heapdiff: ParsableCommand {
         }
         defer { symbolizer.problems.forEach { FileHandleOutput.standardError("warning: not symbolicated: \($0)\n") } }
         let horizon: HeapTimeline.Horizon = until == .end ? .end : .nextMark
-        let first = try HeapRecordingLoader.load(recording)
-        let (firstTimeline, firstGrouper) = (HeapTimeline(first), grouper(first))
+        let progress = HeapdiffProgress()
+        defer { progress.clear() }
+        let first = try HeapRecordingLoader.load(recording, progress: progress)
+        let (firstTimeline, firstGrouper) = (HeapRecordingLoader.replay(first, progress: progress), grouper(first))
         guard let other else {
             let report = HeapReport(recording: first, timeline: firstTimeline, grouper: firstGrouper, horizon: horizon, top: top)
+            if let html {
+                let graphs = firstTimeline.generations.map { g in
+                    FlameGraph(blocks: firstTimeline.survivors(of: g.index, until: horizon), grouper: firstGrouper)
+                }
+                return try write(HeapHTMLReport.render(report, flameGraphs: graphs), to: html, progress: progress)
+            }
             return try render(text: report.textReport, json: report.jsonValue) {
                 firstTimeline.generations.flatMap { g in
                     firstGrouper.collapsedStacks(firstTimeline.survivors(of: g.index, until: horizon), prefix: "gen \(g.index) \(g.mark.label)")
                 }
             }
         }
-        let second = try HeapRecordingLoader.load(other)
-        let (secondTimeline, secondGrouper) = (HeapTimeline(second), grouper(second))
+        let second = try HeapRecordingLoader.load(other, progress: progress)
+        let (secondTimeline, secondGrouper) = (HeapRecordingLoader.replay(second, progress: progress), grouper(second))
         let diff = HeapDiff(before: (firstTimeline, firstGrouper), after: (secondTimeline, secondGrouper))
+        if let html {
+            let before = FlameGraph(blocks: firstTimeline.blocks.filter(\.isAliveAtEnd), grouper: firstGrouper)
+            let after = FlameGraph(blocks: secondTimeline.blocks.filter(\.isAliveAtEnd), grouper: secondGrouper)
+            return try write(HeapHTMLReport.render(diff, before: (recording, before), after: (other, after)), to: html, progress: progress)
+        }
         try render(text: diff.textReport, json: diff.jsonValue) {
             secondGrouper.collapsedStacks(secondTimeline.blocks.filter(\.isAliveAtEnd))
         }
     }
 
+    /// The page replaces the file atomically: a browser reloading it never sees half a page.
+    private func write(_ page: [UInt8], to path: String, progress: HeapdiffProgress) throws(CommandFailure) {
+        do { try FileIO.writeAtomically(page, to: path) } catch { throw .io(error) }
+        progress.clear()
+        if path != FileIO.standardStream { FileHandleOutput.standardError("devkit: HTML report written to \(path)\n") }
+    }
+
     private func render(text: String, json: PlistValue, collapsed: () -> [String]) throws(CommandFailure) {
-        switch format {
+        switch format ?? .text {
         case .text: try FileHandleOutput.standardOutput(text)
         case .json: try FileHandleOutput.standardOutput(PlistLoader.serialize(json, as: .json, source: recording))
         case .collapsed: try FileHandleOutput.standardOutput(collapsed().map { $0 + "\n" }.joined())
@@ -110,17 +135,25 @@ struct GroupKeyArgument: ExpressibleByArgument {
 
 /// Loads one recording, printing its warnings (a truncated tail) on stderr.
 enum HeapRecordingLoader {
-    static func load(_ path: String) throws(CommandFailure) -> HeapRecording {
+    static func load(_ path: String, progress: HeapdiffProgress = HeapdiffProgress(enabled: false)) throws(CommandFailure) -> HeapRecording {
         let bytes: [UInt8]
         do { bytes = try FileIO.read(path) } catch { throw .io(error) }
         do {
-            let recording = try RecordingReader.read(bytes, path: path)
+            let recording = try RecordingReader.read(bytes, path: path) { progress.bytes("reading", $0, of: $1) }
+            progress.clear()
             for warning in recording.warnings {
                 FileHandleOutput.standardError("\(path): offset 0x\(String(warning.offset, radix: 16)): warning: \(warning.message)\n")
             }
             return recording
         } catch {
+            progress.clear()
             throw .input("\(path): offset 0x\(String(error.offset, radix: 16)): error: \(error.message)")
         }
+    }
+
+    /// Replays a recording into its timeline, showing progress.
+    static func replay(_ recording: HeapRecording, progress: HeapdiffProgress) -> HeapTimeline {
+        defer { progress.clear() }
+        return HeapTimeline(recording) { progress.events("replaying", $0, of: $1) }
     }
 }

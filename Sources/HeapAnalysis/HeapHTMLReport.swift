@@ -1,0 +1,136 @@
+/// `devkit heapdiff --html`: one self-contained page (inline CSS and SVG, no script, nothing
+/// fetched) with what the text report shows plus a flame graph of each generation's survivors.
+/// Every string from the recording is escaped: the recorded program chose its labels,
+/// function names and command line.
+public enum HeapHTMLReport {
+    /// The page for one recording; `flameGraphs[i]` draws the survivors of
+    /// `report.generations[i]`.
+    public static func render(_ report: HeapReport, flameGraphs: [FlameGraph]) -> [UInt8] {
+        let aliveTitle = report.horizon == .end ? "alive at end" : "alive at next mark"
+        var body = "<h1>Heap generations</h1>\n<p class=\"meta\">\(HTMLText.escape(headline(report)))</p>\n"
+        body += "<table class=\"generations\">\n<thead><tr><th>gen</th><th>label</th><th>allocated</th><th>bytes</th>"
+        body += "<th>\(aliveTitle)</th><th>bytes</th><th>heap growth</th></tr></thead>\n<tbody>\n"
+        for summary in report.generations {
+            let g = summary.generation
+            let label = HTMLText.escape(displayLabel(g))
+            body += "<tr><td class=\"n\">\(g.index)</td>"
+            body += summary.survivorCount > 0 ? "<td><a href=\"#gen-\(g.index)\">\(label)</a></td>" : "<td>\(label)</td>"
+            body += "<td class=\"n\">\(g.allocatedCount)</td><td class=\"n\">\(formatBytes(g.allocatedBytes))</td>"
+            body += "<td class=\"n\">\(summary.survivorCount)</td><td class=\"n\">\(formatBytes(summary.survivorBytes))</td>"
+            body += "<td class=\"n\(g.growth > 0 ? " grew" : "")\">\(formatSignedBytes(g.growth))</td></tr>\n"
+        }
+        body += "</tbody>\n</table>\n"
+        for (index, summary) in report.generations.enumerated() where summary.survivorCount > 0 {
+            let g = summary.generation
+            body += "<section id=\"gen-\(g.index)\">\n<h2>Generation \(g.index): \(HTMLText.escape(displayLabel(g)))</h2>\n"
+            body += "<p>\(summary.survivorCount) block\(summary.survivorCount == 1 ? "" : "s"), \(formatBytes(summary.survivorBytes)) \(aliveTitle)</p>\n"
+            if index < flameGraphs.count { body += flame(flameGraphs[index], id: "flame-\(g.index)") }
+            body += groupsTable(summary.groups, key: report.groupKey, omitted: summary.omittedGroups)
+            body += "</section>\n"
+        }
+        if report.unmatchedFrees > 0 {
+            body += "<p class=\"note\">note: \(report.unmatchedFrees) frees of blocks allocated before recording started</p>\n"
+        }
+        body += warnings(report.warnings.map(\.description))
+        return page(title: "heapdiff \(report.path)", body: body)
+    }
+
+    /// The page for two recordings: the groups that changed, and what each left alive.
+    public static func render(_ diff: HeapDiff, before: (path: String, graph: FlameGraph),
+                              after: (path: String, graph: FlameGraph)) -> [UInt8] {
+        var body = "<h1>Heap comparison</h1>\n"
+        body += "<p class=\"meta\">\(HTMLText.escape(before.path)) → \(HTMLText.escape(after.path))</p>\n"
+        body += "<p>alive at end: \(diff.before.count) blocks, \(formatBytes(diff.before.bytes)) → "
+        body += "\(diff.after.count) blocks, \(formatBytes(diff.after.bytes)) "
+        body += "(\(formatSignedBytes(Int64(bitPattern: diff.after.bytes &- diff.before.bytes))))</p>\n"
+        if diff.rows.isEmpty {
+            body += "<p>no differences by \(diff.groupKey.rawValue)</p>\n"
+        } else {
+            body += "<table class=\"sites\">\n<thead><tr><th>bytes</th><th>blocks</th><th>before</th><th>after</th>"
+            body += "<th>\(diff.groupKey.rawValue)</th></tr></thead>\n<tbody>\n"
+            for row in diff.rows {
+                body += "<tr><td class=\"n\(row.bytesDelta > 0 ? " grew" : "")\">\(formatSignedBytes(row.bytesDelta))</td>"
+                body += "<td class=\"n\">\(row.countDelta >= 0 ? "+" : "")\(row.countDelta)</td>"
+                body += "<td class=\"n\">\(formatBytes(row.before.bytes))</td><td class=\"n\">\(formatBytes(row.after.bytes))</td>"
+                body += "<td class=\"key\">\(HTMLText.escape(row.key))</td></tr>\n"
+            }
+            body += "</tbody>\n</table>\n"
+        }
+        for (name, side) in [("after", after), ("before", before)] {
+            body += "<section id=\"\(name)\">\n<h2>Alive at the end of \(HTMLText.escape(side.path))</h2>\n"
+            body += flame(side.graph, id: "flame-\(name)") + "</section>\n"
+        }
+        return page(title: "heapdiff \(before.path) \(after.path)", body: body)
+    }
+
+    static func headline(_ report: HeapReport) -> String {
+        var out = "\(report.path): pid \(report.pid)"
+        if !report.command.isEmpty { out += ", \(report.command.joined(separator: " "))" }
+        return out + ", \(report.end.map(HeapReport.describe) ?? "no end record (killed, crashed or cut short)")"
+    }
+
+    static func displayLabel(_ g: HeapTimeline.Generation) -> String {
+        g.mark.label.isEmpty ? "(\(HeapReport.describe(g.mark.kind)))" : g.mark.label
+    }
+
+    static func flame(_ graph: FlameGraph, id: String) -> String {
+        guard graph.root.bytes > 0 else { return "<p class=\"note\">nothing alive</p>\n" }
+        return "<div class=\"flame\">\n" + FlameGraphSVG.render(graph, id: id) + "</div>\n"
+    }
+
+    static func groupsTable(_ groups: [HeapGroup], key: HeapGroupKey, omitted: Int) -> String {
+        var out = "<table class=\"sites\">\n<thead><tr><th>bytes</th><th>blocks</th><th>\(key.rawValue)</th></tr></thead>\n<tbody>\n"
+        for group in groups {
+            out += "<tr><td class=\"n\">\(formatBytes(group.bytes))</td><td class=\"n\">\(group.count)</td>"
+            out += "<td class=\"key\">\(HTMLText.escape(group.key))</td></tr>\n"
+        }
+        if omitted > 0 { out += "<tr><td></td><td></td><td class=\"note\">… \(omitted) more</td></tr>\n" }
+        return out + "</tbody>\n</table>\n"
+    }
+
+    static func warnings(_ messages: [String]) -> String {
+        guard !messages.isEmpty else { return "" }
+        return "<ul class=\"warnings\">\n" + messages.map { "<li>warning: \(HTMLText.escape($0))</li>\n" }.joined() + "</ul>\n"
+    }
+
+    static func page(title: String, body: String) -> [UInt8] {
+        let html = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(HTMLText.escape(title))</title>
+            <style>\(style)</style>
+            </head>
+            <body>
+            \(body)</body>
+            </html>
+
+            """
+        return Array(html.utf8)
+    }
+
+    /// System fonts only: the page must render offline, exactly as written. Flame graphs shrink
+    /// a little with the window, then scroll (below 800px labels would be unreadable).
+    static let style = """
+
+        body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 24px; color: #1d1d1f; background: #fff; }
+        h1 { font-size: 20px; margin: 0 0 4px; }
+        h2 { font-size: 16px; margin: 28px 0 4px; }
+        .meta { color: #555; font-family: ui-monospace, Menlo, monospace; font-size: 12px; overflow-wrap: anywhere; }
+        table { border-collapse: collapse; margin: 8px 0; font-family: ui-monospace, Menlo, monospace; font-size: 12px; }
+        th, td { padding: 3px 10px; border-bottom: 1px solid #e3e3e8; text-align: left; vertical-align: top; }
+        th { background: #f4f4f7; font-weight: 600; white-space: nowrap; }
+        td.n { text-align: right; white-space: nowrap; }
+        td.key { overflow-wrap: anywhere; }
+        td.grew { color: #b3261e; }
+        .note { color: #666; }
+        .warnings { color: #8a5300; }
+        div.flame { overflow-x: auto; border: 1px solid #e3e3e8; padding: 4px; max-width: 1170px; }
+        svg.flame { display: block; width: 100%; min-width: 800px; height: auto; font: 12px ui-monospace, Menlo, monospace; }
+        svg.flame text { fill: #000; pointer-events: none; }
+        svg.flame g:hover rect { stroke: #000; stroke-width: 1; }
+
+        """
+}
