@@ -18,6 +18,13 @@ struct Heapdiff: ParsableCommand {
               devkit heapdiff app.dkheap --group-by function --until next --top 5
               devkit heapdiff before.dkheap after.dkheap --format json
               devkit heapdiff app.dkheap --format collapsed | flamegraph.pl > heap.svg
+              devkit heapdiff app.dkheap --leaks   (recorded with heap record --scan-at-exit)
+
+            With --leaks, each generation's blocks alive at exit are split by the recorder's \
+            exit scan into leaked (nothing pointed to them: unreachable, like memcheck's \
+            definitely and indirectly lost) and abandoned (still reachable, never freed; an \
+            interior pointer counts as a reference). --format collapsed then gives the leaked \
+            bytes' stacks.
             """
     )
 
@@ -42,6 +49,9 @@ struct Heapdiff: ParsableCommand {
     @Option(name: .long, help: "Output: text, json, or collapsed (collapsed stacks of surviving bytes).")
     var format: HeapdiffFormat = .text
 
+    @Flag(name: .long, help: "Split blocks alive at exit into leaked (unreachable) and abandoned (needs heap record --scan-at-exit).")
+    var leaks = false
+
     @Flag(name: .long, help: "Show frames as module+0xOFFSET without reading symbols.")
     var noSymbolicate = false
 
@@ -51,6 +61,10 @@ struct Heapdiff: ParsableCommand {
     func validate() throws {
         guard depth >= 1 else { throw ValidationError("--depth must be at least 1.") }
         guard top >= 1 else { throw ValidationError("--top must be at least 1.") }
+        if leaks {
+            guard other == nil else { throw ValidationError("--leaks takes one recording.") }
+            guard until == .end else { throw ValidationError("--leaks reports blocks alive at the end (--until end).") }
+        }
     }
 
     func run() throws {
@@ -64,6 +78,17 @@ struct Heapdiff: ParsableCommand {
         let horizon: HeapTimeline.Horizon = until == .end ? .end : .nextMark
         let first = try HeapRecordingLoader.load(recording)
         let (firstTimeline, firstGrouper) = (HeapTimeline(first), grouper(first))
+        if leaks {
+            guard let report = LeakReport(recording: first, timeline: firstTimeline, grouper: firstGrouper, top: top) else {
+                throw CommandFailure.input("\(recording): error: the recording has no exit scan; record with `devkit heap record --scan-at-exit` (and let the program exit normally: no scan after _exit, a crash or a kill)")
+            }
+            return try render(text: report.textReport, json: report.jsonValue) {
+                let leaked = LeakReport.split(firstTimeline, scan: report.scan).leaked
+                return firstTimeline.generations.flatMap { g in
+                    firstGrouper.collapsedStacks(leaked.filter { $0.generation == g.index }, prefix: "gen \(g.index) \(g.mark.label)")
+                }
+            }
+        }
         guard let other else {
             let report = HeapReport(recording: first, timeline: firstTimeline, grouper: firstGrouper, horizon: horizon, top: top)
             return try render(text: report.textReport, json: report.jsonValue) {

@@ -1,10 +1,14 @@
 // Known leaks for `devkit heap record --scan-at-exit` and `heapdiff --leaks`, checked against
-// valgrind memcheck. `leaks`: every kind below; `none`: only reachable blocks.
+// valgrind memcheck. `leaks`: every kind below; `none`: only reachable blocks; `thread`: as
+// `none`, plus a thread still running at exit whose only pointer to a 333-byte block is on its
+// own stack (abandoned: other threads' stacks are roots).
 //   leak_dropped    100 x 64 B, pointers dropped             leaked    (memcheck: definitely lost)
 //   keep_global      50 x 96 B, kept in a global array        abandoned (memcheck: still reachable)
 //   leak_list        20 x 32 B list, head dropped             leaked    (memcheck: 1 definitely + 19 indirectly)
 //   keep_interior     1 x 200 B, only base+16 kept in a global abandoned (memcheck: possibly lost)
+#include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 struct node {
@@ -47,18 +51,46 @@ __attribute__((noinline)) static void keep_interior(void) {
 }
 
 __attribute__((noinline)) static void churn(void) {
-    for (int i = 0; i < 100; i++) free(malloc(100));
+    for (int i = 0; i < 100; i++) {
+        void *volatile p = malloc(100);  // volatile: the pair is not optimized away
+        free(p);
+    }
 }
 
 /// Overwrites the stack the functions above used, so no stale copy of a dropped pointer
 /// remains below main's frame for a conservative scan (ours or memcheck's) to find.
 __attribute__((noinline)) static void scrub_stack(void) {
     volatile char area[16384];
-    memset((char *)area, 0, sizeof area);
+    for (size_t i = 0; i < sizeof area; i++) area[i] = 0;  // volatile stores: not elided
+}
+
+static pthread_mutex_t ready_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ready_cond = PTHREAD_COND_INITIALIZER;
+static int ready;
+
+/// Keeps its block in a stack slot and never returns (the process exits around it).
+static void *holder(void *unused) {
+    (void)unused;
+    char *volatile mine = malloc(333);
+    mine[0] = 1;
+    pthread_mutex_lock(&ready_lock);
+    ready = 1;
+    pthread_cond_signal(&ready_cond);
+    pthread_mutex_unlock(&ready_lock);
+    for (;;) pause();
+    return NULL;
 }
 
 int main(int argc, char **argv) {
-    int none = argc > 1 && strcmp(argv[1], "none") == 0;
+    const char *mode = argc > 1 ? argv[1] : "leaks";
+    int none = strcmp(mode, "leaks") != 0;
+    if (strcmp(mode, "thread") == 0) {
+        pthread_t thread;
+        pthread_create(&thread, NULL, holder, NULL);
+        pthread_mutex_lock(&ready_lock);
+        while (!ready) pthread_cond_wait(&ready_cond, &ready_lock);
+        pthread_mutex_unlock(&ready_lock);
+    }
     if (!none) leak_dropped();
     keep_global();
     if (!none) leak_list();
