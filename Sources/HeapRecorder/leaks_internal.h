@@ -27,8 +27,14 @@ DKH_INTERNAL size_t dkh_live_snapshot(dkh_live_block *out, size_t capacity);
 DKH_INTERNAL size_t dkh_live_count(void);
 /// Nonzero when an insert was dropped (the table could not grow): the scan is incomplete.
 DKH_INTERNAL int dkh_live_overflowed(void);
-/// The threads that allocated: a sample of each one's stack pointer, for the scan.
-DKH_INTERNAL size_t dkh_live_threads(uintptr_t *stack_samples, pid_t *tids, size_t capacity);
+/// A thread that allocated, for the scan: a stack address of it and its thread pointer.
+typedef struct dkh_thread_info {
+    uintptr_t stack_sample;
+    uintptr_t thread_pointer;
+    pid_t tid;
+    int alive;  // 0: it ended (its stack may be in glibc's cache, or unmapped)
+} dkh_thread_info;
+DKH_INTERNAL size_t dkh_live_threads(dkh_thread_info *out, size_t capacity);
 
 // scan.c
 /// At exit (not _exit or a crash): scans the roots, writes UNREACHABLE and SCAN records.

@@ -35,12 +35,15 @@ typedef struct shard {
 
 static shard shards[SHARDS] __attribute__((aligned(64)));
 
-/// A stack-pointer sample of every thread that allocated, for scanning other threads' stacks
-/// at exit; cleared by a key destructor when the thread ends (its stack may be unmapped).
+/// A stack-pointer sample and the thread pointer of every thread that allocated, for scanning
+/// other threads' stacks at exit. A key destructor marks the thread ended: glibc keeps the
+/// stacks of joined threads in a cache, with their thread descriptor, whose DTV (a block the
+/// recording saw allocated) glibc reuses; the scan then reads only that descriptor.
 typedef struct thread_entry {
-    atomic_int state;  // 0 free, 1 alive
+    atomic_int state;  // 0 free, 1 alive, 2 ended (reusable)
     pid_t tid;
     uintptr_t stack_sample;
+    uintptr_t thread_pointer;
 } thread_entry;
 static thread_entry threads[MAX_THREADS];
 static __thread thread_entry *this_thread __attribute__((tls_model("initial-exec")));
@@ -95,14 +98,17 @@ static int grow(shard *s) {
 
 static void register_thread(void) {
     thread_registered = 1;
+    // Free slots first; then ended ones (a new thread most likely reuses that cached stack).
+    for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < MAX_THREADS; i++) {
-        int expected = 0;
-        if (atomic_load_explicit(&threads[i].state, memory_order_relaxed) ||
+        int expected = pass == 0 ? 0 : 2;
+        if (atomic_load_explicit(&threads[i].state, memory_order_relaxed) != expected ||
             !atomic_compare_exchange_strong(&threads[i].state, &expected, 1))
             continue;
         volatile char here = 0;  // a stack address of this thread: finds its stack mapping later
         threads[i].tid = (pid_t)syscall(SYS_gettid);
         threads[i].stack_sample = (uintptr_t)&here;
+        threads[i].thread_pointer = (uintptr_t)__builtin_thread_pointer();
         this_thread = &threads[i];
         // Our key is created in the constructor, among the first: below PTHREAD_KEY_2NDLEVEL_SIZE,
         // so pthread_setspecific stores into the thread descriptor and never allocates.
@@ -113,7 +119,7 @@ static void register_thread(void) {
 
 static void thread_ended(void *value) {
     thread_entry *t = value;
-    if (t) atomic_store(&t->state, 0);
+    if (t) atomic_store(&t->state, 2);
     this_thread = NULL;
 }
 
@@ -185,12 +191,15 @@ int dkh_live_overflowed(void) {
     return 0;
 }
 
-size_t dkh_live_threads(uintptr_t *stack_samples, pid_t *tids, size_t capacity) {
+size_t dkh_live_threads(dkh_thread_info *out, size_t capacity) {
     size_t n = 0;
     for (int i = 0; i < MAX_THREADS && n < capacity; i++) {
-        if (!atomic_load(&threads[i].state)) continue;
-        stack_samples[n] = threads[i].stack_sample;
-        tids[n] = threads[i].tid;
+        int state = atomic_load(&threads[i].state);
+        if (!state) continue;
+        out[n].stack_sample = threads[i].stack_sample;
+        out[n].thread_pointer = threads[i].thread_pointer;
+        out[n].tid = threads[i].tid;
+        out[n].alive = state == 1;
         n++;
     }
     return n;

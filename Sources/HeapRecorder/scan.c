@@ -11,7 +11,9 @@
 //     (the main thread's lives outside its stack);
 //   - every other thread that allocated and has not ended: its whole stack mapping, stale
 //     frames included (we cannot stop it to learn its stack pointer; more conservative, never
-//     less). Their registers are not scanned, nor threads that never allocated.
+//     less). Their registers are not scanned, nor threads that never allocated;
+//   - of threads that allocated and ended, the descriptor at their thread pointer while glibc
+//     keeps their stack cached (its DTV is a malloc'd block glibc reuses, not a leak).
 // Only memory known mapped is read, and it is read with process_vm_readv on our own pid,
 // which fails with EFAULT instead of faulting if another thread unmapped it meanwhile (a
 // large block freed, a thread exiting): the scan never crashes the target. Where the kernel
@@ -306,16 +308,25 @@ static __attribute__((noinline)) void scan_own_stack(scan_state *s, const uconte
 }
 
 static void scan_other_threads(scan_state *s, uint64_t own_sp) {
-    static uintptr_t samples[MAX_SCAN_THREADS];
-    static pid_t tids[MAX_SCAN_THREADS];
-    size_t n = dkh_live_threads(samples, tids, MAX_SCAN_THREADS);
+    static dkh_thread_info threads[MAX_SCAN_THREADS];
+    size_t n = dkh_live_threads(threads, MAX_SCAN_THREADS);
     const map_range *own = map_containing(s, own_sp);
+    // Another thread's memory can be unmapped while we read it: only with process_vm_readv.
+    if (!s->vm_readv_ok) return;
     for (size_t i = 0; i < n; i++) {
-        const map_range *m = map_containing(s, samples[i]);
-        if (!m || m == own || !m->readable || !m->writable || m->is_heap) continue;
-        if (!s->vm_readv_ok) continue;  // could be unmapped while we read: only with process_vm_readv
-        scan_memory(s, m->start, m->end, 0);
-        s->threads_scanned++;
+        if (threads[i].alive) {
+            const map_range *m = map_containing(s, threads[i].stack_sample);
+            if (!m || m == own || !m->readable || !m->writable || m->is_heap) continue;
+            scan_memory(s, m->start, m->end, 0);
+            s->threads_scanned++;
+        } else {
+            // An ended thread: only its descriptor at the thread pointer (4 KiB holds glibc's
+            // struct pthread and the DTV pointer), if its stack is still mapped (cached).
+            uint64_t tp = threads[i].thread_pointer;
+            const map_range *m = map_containing(s, tp);
+            if (!m || m == own || !m->readable || !m->writable || m->is_heap) continue;
+            scan_memory(s, tp, tp + 4096 < m->end ? tp + 4096 : m->end, 0);
+        }
     }
 }
 
