@@ -50,6 +50,7 @@ typedef struct map_range {
 
 typedef struct scan_state {
     dkh_live_block *blocks;  // sorted by address
+    dkh_live_block *scratch; // for the sort
     size_t count, capacity;
     uint8_t *marked;
     uint32_t *work;
@@ -72,29 +73,25 @@ static void *map_pages(size_t size) {
 
 // ---- the sorted block array ---------------------------------------------------------------
 
-/// Heapsort by address: no recursion, no allocation (qsort may malloc).
-static void sift_down(dkh_live_block *a, size_t root, size_t n) {
-    for (;;) {
-        size_t child = 2 * root + 1;
-        if (child >= n) return;
-        if (child + 1 < n && a[child + 1].addr > a[child].addr) child++;
-        if (a[root].addr >= a[child].addr) return;
-        dkh_live_block t = a[root];
-        a[root] = a[child];
-        a[child] = t;
-        root = child;
+/// LSD radix sort by address, 11 bits a pass over bits 4..47 (blocks are 16-aligned; user
+/// addresses fit in 47 bits): linear time, and no qsort (which may malloc). `scratch` holds n.
+static void sort_blocks(dkh_live_block *a, dkh_live_block *scratch, size_t n) {
+    dkh_live_block *from = a, *to = scratch;
+    for (int shift = 4; shift < 48; shift += 11) {
+        size_t counts[2048] = {0};
+        for (size_t i = 0; i < n; i++) counts[(from[i].addr >> shift) & 2047]++;
+        size_t total = 0;
+        for (size_t d = 0; d < 2048; d++) {
+            size_t c = counts[d];
+            counts[d] = total;
+            total += c;
+        }
+        for (size_t i = 0; i < n; i++) to[counts[(from[i].addr >> shift) & 2047]++] = from[i];
+        dkh_live_block *swap = from;
+        from = to;
+        to = swap;
     }
-}
-
-static void sort_blocks(dkh_live_block *a, size_t n) {
-    if (n < 2) return;
-    for (size_t i = n / 2; i-- > 0;) sift_down(a, i, n);
-    for (size_t end = n - 1; end > 0; end--) {
-        dkh_live_block t = a[0];
-        a[0] = a[end];
-        a[end] = t;
-        sift_down(a, 0, end);
-    }
+    if (from != a) memcpy(a, from, n * sizeof *a);  // an odd number of passes
 }
 
 /// The block whose [start, start + size) holds `value` (a zero-size block: its start only).
@@ -370,7 +367,7 @@ __attribute__((noinline)) static void run_scan(scan_state *s, const ucontext_t *
     s->vm_readv_ok = 1;
     if (dkh_live_overflowed()) s->flags |= SCAN_TABLE_INCOMPLETE;
     s->count = dkh_live_snapshot(s->blocks, s->capacity);
-    sort_blocks(s->blocks, s->count);
+    sort_blocks(s->blocks, s->scratch, s->count);
     if (s->count) {
         s->lowest = s->blocks[0].addr;
         for (size_t i = 0; i < s->count; i++) {
@@ -413,13 +410,15 @@ __attribute__((noinline)) void dkh_scan_at_exit(void) {
     // may be inside an insert).
     s->capacity = dkh_live_count() + 1024;
     s->blocks = map_pages(s->capacity * sizeof(dkh_live_block));
+    s->scratch = map_pages(s->capacity * sizeof(dkh_live_block));
     s->marked = map_pages(s->capacity);
     s->work = map_pages(s->capacity * sizeof(uint32_t));
     s->buffer = map_pages(BUFFER_BYTES);
     s->maps = map_pages(MAX_MAPS * sizeof(map_range));
     // Without memory there is no scan record: the reader then says "no scan".
-    if (s->blocks && s->marked && s->work && s->buffer && s->maps) run_scan(s, &context, seq, started_ns);
+    if (s->blocks && s->scratch && s->marked && s->work && s->buffer && s->maps) run_scan(s, &context, seq, started_ns);
     if (s->blocks) munmap(s->blocks, s->capacity * sizeof(dkh_live_block));
+    if (s->scratch) munmap(s->scratch, s->capacity * sizeof(dkh_live_block));
     if (s->marked) munmap(s->marked, s->capacity);
     if (s->work) munmap(s->work, s->capacity * sizeof(uint32_t));
     if (s->buffer) munmap(s->buffer, BUFFER_BYTES);
