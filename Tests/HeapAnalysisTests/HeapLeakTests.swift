@@ -174,4 +174,26 @@ import Testing
         #expect(nodes.count >= 998)
         #expect(nodes.count + abandoned.filter { $0.generation == 1 }.count == 1000)
     }
+
+    /// 220k live blocks (the table grows past its first size), blocks reached only through a
+    /// 2.3 MiB block (scanned in pieces), leaks from threads that ended, a leaked 1 MiB block
+    /// that alone points to a 77-byte one.
+    @Test func manyBlocks() throws {
+        let recording = try Self.record("many")
+        let scan = try #require(recording.scan)
+        #expect(scan.flags.isEmpty)
+        let entries = stride(from: 1, to: 30000, by: 3).reduce(UInt64(0)) { $0 + 16 + UInt64($1 % 4) * 16 }
+        #expect(scan.unreachableBlocks == 10000 + 10 + 1 + 20000)
+        #expect(scan.unreachableBytes == entries + 10 << 20 + 77 + 20000 * 40)
+        let (leaked, abandoned) = try Self.classified(recording)
+        #expect(leaked["many_blocks"]?.count == 10011)
+        #expect(leaked["many_blocks"]?.bytes == entries + 10 << 20 + 77)
+        #expect(leaked["leak_per_thread"]?.count == 20000)
+        #expect(leaked["leak_per_thread"]?.bytes == 800_000)
+        #expect(leaked.count == 2)
+        // The table and its 190000 remaining entries (and glibc's per-thread blocks, made under
+        // pthread_create, whose stacks it caches).
+        #expect((abandoned["many_blocks"]?.count ?? 0) >= 190_001)
+        #expect(abandoned["keep_global"]?.count == 50)
+    }
 }

@@ -1,7 +1,9 @@
 // Known leaks for `devkit heap record --scan-at-exit` and `heapdiff --leaks`, checked against
 // valgrind memcheck. `leaks`: every kind below; `none`: only reachable blocks; `thread`: as
 // `none`, plus a thread still running at exit whose only pointer to a 333-byte block is on its
-// own stack (abandoned: other threads' stacks are roots).
+// own stack (abandoned: other threads' stacks are roots); `many`: scale (the live table grows,
+// blocks reached only through other blocks, a pointer array larger than the scan's buffer,
+// threads that leak and end) — see many_blocks().
 //   leak_dropped    100 x 64 B, pointers dropped             leaked    (memcheck: definitely lost)
 //   keep_global      50 x 96 B, kept in a global array        abandoned (memcheck: still reachable)
 //   leak_list        20 x 32 B list, head dropped             leaked    (memcheck: 1 definitely + 19 indirectly)
@@ -81,9 +83,44 @@ static void *holder(void *unused) {
     return NULL;
 }
 
+void **table;  // 300000 pointers: a 2.3 MiB block, the only way to its entries
+
+__attribute__((noinline)) static void *leak_per_thread(void *unused) {
+    (void)unused;
+    for (int i = 0; i < 5000; i++) {
+        char *volatile p = malloc(40);
+        p[0] = 1;
+    }
+    return NULL;
+}
+
+/// Leaked: 10000 table entries (i < 30000, i % 3 == 1; 16 + (i % 4) * 16 bytes), 4 threads x
+/// 5000 x 40 B, 10 x 1 MiB and a 77-byte block only the last 1 MiB block points to (from its
+/// last word). Freed: every third entry. Abandoned: the other 190000 entries and the table.
+__attribute__((noinline)) static void many_blocks(void) {
+    table = malloc(300000 * sizeof *table);
+    for (int i = 0; i < 300000; i++) table[i] = malloc(16 + (size_t)(i % 4) * 16);
+    for (int i = 0; i < 300000; i += 3) {
+        free(table[i]);
+        table[i] = NULL;
+    }
+    for (int i = 1; i < 30000; i += 3) table[i] = NULL;
+    pthread_t threads[4];
+    for (int i = 0; i < 4; i++) pthread_create(&threads[i], NULL, leak_per_thread, NULL);
+    for (int i = 0; i < 4; i++) pthread_join(threads[i], NULL);
+    for (int i = 0; i < 10; i++) {
+        // Stores through volatile: a block nothing reads is otherwise not even allocated. No
+        // memset: its end pointers, left in registers, look like references to memcheck (the
+        // block comes fresh from mmap, zeroed, in both allocators).
+        void *volatile *big = malloc(1 << 20);
+        big[0] = NULL;
+        if (i == 9) big[(1 << 20) / sizeof(void *) - 1] = malloc(77);
+    }
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "leaks";
-    int none = strcmp(mode, "leaks") != 0;
+    int none = strcmp(mode, "leaks") != 0;  // `many` adds its own to `none`'s
     if (strcmp(mode, "thread") == 0) {
         pthread_t thread;
         pthread_create(&thread, NULL, holder, NULL);
@@ -91,6 +128,7 @@ int main(int argc, char **argv) {
         while (!ready) pthread_cond_wait(&ready_cond, &ready_lock);
         pthread_mutex_unlock(&ready_lock);
     }
+    if (strcmp(mode, "many") == 0) many_blocks();
     if (!none) leak_dropped();
     keep_global();
     if (!none) leak_list();
