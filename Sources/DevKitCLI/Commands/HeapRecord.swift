@@ -16,7 +16,7 @@ extension Heap {
                 Examples:
                   devkit heap record -o app.dkheap -- ./app --serve
                   devkit heap record --interval 10 -- ./app
-                  devkit heap record --scan-at-exit -- ./app && devkit heapdiff app.dkheap --leaks
+                  devkit heap record --scan-at-exit -- ./app
                   devkit heapdiff app.dkheap
                 """
         )

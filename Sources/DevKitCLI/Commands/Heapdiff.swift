@@ -18,9 +18,10 @@ struct Heapdiff: ParsableCommand {
               devkit heapdiff app.dkheap --group-by function --until next --top 5
               devkit heapdiff before.dkheap after.dkheap --format json
               devkit heapdiff app.dkheap --format collapsed | flamegraph.pl > heap.svg
-              devkit heapdiff app.dkheap --leaks   (recorded with heap record --scan-at-exit)
+              devkit heapdiff app.dkheap --leaks
 
-            With --leaks, each generation's blocks alive at exit are split by the recorder's \
+            With --leaks (a recording made with `devkit heap record --scan-at-exit`), each \
+            generation's blocks alive at exit are split by the recorder's \
             exit scan into leaked (nothing pointed to them: unreachable, like memcheck's \
             definitely and indirectly lost) and abandoned (still reachable, never freed; an \
             interior pointer counts as a reference). --format collapsed then gives the leaked \
