@@ -23,6 +23,11 @@ public struct HeapRecording: Sendable {
     public var end: RecordingEnd?
     /// Problems that did not stop reading: a truncated tail, a malformed record.
     public var warnings: [RecordingWarning] = []
+    /// The exit scan (`devkit heap record --scan-at-exit`); nil when the recording has none
+    /// (not requested, or the program ended by `_exit`, a signal or a kill).
+    public var scan: ExitScan?
+    /// UNREACHABLE addresses by scan seq, until their SCAN record arrives.
+    var pendingUnreachable: [UInt64: [UInt64]] = [:]
 
     public struct Header: Sendable, Equatable {
         public var version: UInt32
@@ -154,4 +159,32 @@ public struct RecordingWarning: Sendable, Equatable, CustomStringConvertible {
     public var message: String
 
     public var description: String { "offset 0x\(String(offset, radix: 16)): \(message)" }
+}
+
+/// What the recorder's exit scan found: the live blocks nothing in the program pointed to.
+public struct ExitScan: Sendable, Equatable {
+    public struct Flags: OptionSet, Sendable, Equatable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        /// The live table dropped blocks: the result cannot be trusted.
+        public static let tableIncomplete = Flags(rawValue: 1)
+        /// process_vm_readv was refused: other threads' stacks were not scanned.
+        public static let noProcessVMReadv = Flags(rawValue: 2)
+        /// /proc/self/maps was unreadable: no stack was scanned.
+        public static let noMaps = Flags(rawValue: 4)
+    }
+
+    public var seq: UInt64
+    public var flags: Flags
+    /// Stacks of threads other than the exiting one that were scanned.
+    public var otherThreadsScanned: UInt32
+    /// Blocks the recorder knew alive when it scanned.
+    public var liveBlocks: UInt64
+    public var unreachableBlocks: UInt64
+    public var unreachableBytes: UInt64
+    /// Bytes of roots and blocks read.
+    public var bytesRead: UInt64
+    public var durationNanoseconds: UInt64
+    /// Start addresses of the unreachable blocks.
+    public var unreachable: Set<UInt64>
 }

@@ -140,6 +140,34 @@ public enum RecordingReader {
             let reason = try payload.read(UInt32.self, endian: .little)
             let status = try payload.read(Int32.self, endian: .little)
             recording.end = RecordingEnd(seq: seq, reason: endReason(reason, status: status))
+        case DKH_RECORD_UNREACHABLE.rawValue:
+            let seq = try payload.read(UInt64.self, endian: .little)
+            // Invariant: whole 8-byte addresses follow the seq.
+            guard payload.remaining % 8 == 0 else {
+                throw payload.error("unreachable-blocks record has \(payload.remaining) bytes of addresses, not a multiple of 8")
+            }
+            var addresses: [UInt64] = []
+            addresses.reserveCapacity(payload.remaining / 8)
+            while payload.remaining > 0 { addresses.append(try payload.read(UInt64.self, endian: .little)) }
+            recording.pendingUnreachable[seq, default: []].append(contentsOf: addresses)
+        case DKH_RECORD_SCAN.rawValue:
+            let seq = try payload.read(UInt64.self, endian: .little)
+            let flags = try payload.read(UInt32.self, endian: .little)
+            let threads = try payload.read(UInt32.self, endian: .little)
+            let live = try payload.read(UInt64.self, endian: .little)
+            let count = try payload.read(UInt64.self, endian: .little)
+            let bytes = try payload.read(UInt64.self, endian: .little)
+            let read = try payload.read(UInt64.self, endian: .little)
+            let duration = try payload.read(UInt64.self, endian: .little)
+            let addresses = recording.pendingUnreachable.removeValue(forKey: seq) ?? []
+            // Invariant: the scan's UNREACHABLE records, all before it, hold `count` addresses.
+            guard addresses.count == count else {
+                throw payload.error("scan announces \(count) unreachable blocks but its records list \(addresses.count)")
+            }
+            recording.scan = ExitScan(
+                seq: seq, flags: ExitScan.Flags(rawValue: flags), otherThreadsScanned: threads, liveBlocks: live,
+                unreachableBlocks: count, unreachableBytes: bytes, bytesRead: read, durationNanoseconds: duration,
+                unreachable: Set(addresses))
         case DKH_RECORD_COMMAND.rawValue:
             let bytes = try payload.readBytes(payload.remaining)
             recording.command = bytes.split(separator: 0, omittingEmptySubsequences: false)

@@ -16,6 +16,8 @@ public struct HeapLauncher {
         public var stackDepth: Int = 64
         /// A forked child records to OUTPUT.PID (true) or not at all (false).
         public var followForks = false
+        /// Keep a live-block table and scan for unreachable blocks at exit (--scan-at-exit).
+        public var scanAtExit = false
 
         public init(agentPath: String, outputPath: String) {
             self.agentPath = agentPath
@@ -105,6 +107,7 @@ public struct HeapLauncher {
         entries.append("DEVKIT_HEAP_STACK_DEPTH=\(configuration.stackDepth)")
         entries.append("DEVKIT_HEAP_MARK_SIGNAL=\(configuration.markSignal)")
         entries.append("DEVKIT_HEAP_FORK=\(configuration.followForks ? "follow" : "stop")")
+        if configuration.scanAtExit { entries.append("DEVKIT_HEAP_SCAN_AT_EXIT=1") }
         return entries
     }
 

@@ -2,6 +2,7 @@
 // fork, exit and crash handling.
 #include "recorder_internal.h"
 #include "devkit_heap.h"
+#include "leaks_internal.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -90,6 +91,7 @@ static void record_alloc(void *ptr, size_t size) {
     pending_type = 0;
     if (!ptr || in_recorder || !atomic_load_explicit(&dkh.active, memory_order_relaxed)) return;
     in_recorder = 1;
+    dkh_live_insert((uintptr_t)ptr, size);  // --scan-at-exit only
     dkh_thread *t = dkh_current_thread();
     if (t) {
         void *raw[DKH_MAX_STACK_DEPTH + 16];
@@ -111,6 +113,7 @@ static void record_alloc(void *ptr, size_t size) {
 static void record_free(void *ptr) {
     if (!ptr || in_recorder || !atomic_load_explicit(&dkh.active, memory_order_relaxed)) return;
     in_recorder = 1;
+    dkh_live_remove((uintptr_t)ptr);  // --scan-at-exit only
     dkh_thread *t = dkh_current_thread();
     if (t) dkh_append_free(t, atomic_fetch_add_explicit(&dkh.seq, 1, memory_order_relaxed), (uintptr_t)ptr);
     in_recorder = 0;
@@ -308,6 +311,9 @@ static void finish(uint32_t reason, int32_t status, int from_signal) {
     int expected = 1;
     if (!atomic_compare_exchange_strong(&dkh.active, &expected, 0)) return;
     dkh_flush_all(from_signal);
+    // Only a normal exit: after _exit or a crash the program's state is not worth trusting,
+    // and a crash handler must stay async-signal-safe.
+    if (reason == DKH_END_EXIT) dkh_scan_at_exit();
     write_end(reason, status);
 }
 
@@ -447,6 +453,7 @@ __attribute__((constructor)) static void recorder_start(void) {
     start_file();
     dkh_modules_refresh();
     install_signal_handlers();
+    dkh_leaks_init();
     atomic_store(&dkh.active, 1);
 }
 

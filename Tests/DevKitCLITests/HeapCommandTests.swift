@@ -135,4 +135,65 @@ import Testing
         #expect(try CLI.run(["heap", "record", "-o", output, "--", "/bin/sh", "-c", "exit 7"]).status == 7)
         #expect(try CLI.run(["heap", "record", "-o", output, "--", "/bin/sh", "-c", "kill -TERM $$"]).status == 128 + 15)
     }
+
+    /// Tests/HeapAnalysisTests/Programs/leaks.c built and recorded with or without the exit scan.
+    static func recordLeaks(in directory: URL, scan: Bool) throws -> String? {
+        guard let cc = ["/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/clang"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            print("skipped: no C compiler")
+            return nil
+        }
+        let program = directory.appendingPathComponent("leaks").path
+        let build = Process()
+        build.executableURL = URL(fileURLWithPath: cc)
+        build.arguments = ["-g", "-O1", "-pthread", CLI.repoRoot.appendingPathComponent("Tests/HeapAnalysisTests/Programs/leaks.c").path, "-o", program]
+        try build.run()
+        build.waitUntilExit()
+        try #require(build.terminationStatus == 0)
+        let recording = directory.appendingPathComponent(scan ? "leaks.dkheap" : "noscan.dkheap").path
+        let result = try CLI.run(["heap", "record", "-o", recording] + (scan ? ["--scan-at-exit"] : []) + ["--", program, "leaks"])
+        #expect(result.status == 0)
+        return recording
+    }
+
+    @Test func heapdiffLeaksSplitsLeakedFromAbandoned() throws {
+        let directory = try CLI.temporaryDirectory()
+        guard let recording = try Self.recordLeaks(in: directory, scan: true) else { return }
+        let text = try CLI.run(["heapdiff", recording, "--leaks", "--group-by", "function"])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("exit scan: 171 live blocks, 120 unreachable (6.9 KiB)"))
+        #expect(text.stdout.contains("generation 0 (start): 120 leaked blocks, 6.9 KiB, by function\n"))
+        #expect(text.stdout.contains("  6.3 KiB  100  leak_dropped\n"))
+        #expect(text.stdout.contains("    640 B   20  leak_list\n"))
+        #expect(text.stdout.contains("generation 0 (start): 51 abandoned blocks, 4.9 KiB, by function\n"))
+        #expect(text.stdout.contains("  4.7 KiB  50  keep_global\n"))
+        #expect(text.stdout.contains("    200 B   1  keep_interior\n"))
+        #expect(!text.stdout.contains("warning"))
+
+        let json = try CLI.run(["heapdiff", recording, "--leaks", "--group-by", "function", "--format", "json"])
+        #expect(json.status == 0)
+        let value = try #require(try JSONSerialization.jsonObject(with: json.stdoutBytes) as? [String: Any])
+        #expect((value["leaked"] as? [String: Int]) == ["count": 120, "bytes": 7040])
+        #expect((value["abandoned"] as? [String: Int]) == ["count": 51, "bytes": 5000])
+        let generation = try #require((value["generations"] as? [[String: Any]])?.first)
+        let leakedGroups = (generation["leaked"] as? [String: Any])?["groups"] as? [[String: Any]]
+        #expect(leakedGroups?.map { $0["key"] as? String } == ["leak_dropped", "leak_list"])
+        #expect(leakedGroups?.map { $0["bytes"] as? Int } == [6400, 640])
+        let abandonedGroups = (generation["abandoned"] as? [String: Any])?["groups"] as? [[String: Any]]
+        #expect(abandonedGroups?.map { $0["count"] as? Int } == [50, 1])
+
+        let collapsed = try CLI.run(["heapdiff", recording, "--leaks", "--format", "collapsed"])
+        #expect(collapsed.stdout.split(separator: "\n").map { $0.split(separator: " ").last } == ["6400", "640"])
+    }
+
+    @Test func heapdiffLeaksWithoutAScanExitsTwo() throws {
+        let directory = try CLI.temporaryDirectory()
+        guard let recording = try Self.recordLeaks(in: directory, scan: false) else { return }
+        let result = try CLI.run(["heapdiff", recording, "--leaks"])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("\(recording): error: the recording has no exit scan; record with `devkit heap record --scan-at-exit`"))
+        let two = try CLI.run(["heapdiff", recording, recording, "--leaks"])
+        #expect(two.status == 2)
+        #expect(two.stderr.contains("--leaks takes one recording"))
+    }
 }

@@ -16,6 +16,7 @@ extension Heap {
                 Examples:
                   devkit heap record -o app.dkheap -- ./app --serve
                   devkit heap record --interval 10 -- ./app
+                  devkit heap record --scan-at-exit -- ./app
                   devkit heapdiff app.dkheap
                 """
         )
@@ -34,6 +35,9 @@ extension Heap {
 
         @Option(name: .long, help: "A forked child: stop recording it, or follow it into OUTPUT.PID (stop|follow).")
         var fork: ForkPolicy = .stop
+
+        @Flag(name: .long, help: "At exit, scan for blocks nothing points to any more (for heapdiff --leaks); keeps a live-block table while recording.")
+        var scanAtExit = false
 
         @Argument(parsing: .captureForPassthrough, help: "The program and its arguments (after --).")
         var command: [String] = []
@@ -55,6 +59,7 @@ extension Heap {
             configuration.interval = interval?.seconds
             configuration.stackDepth = stackDepth
             configuration.followForks = fork == .follow
+            configuration.scanAtExit = scanAtExit
             let termination: HeapLauncher.Termination
             do { termination = try HeapLauncher(configuration: configuration).run(arguments) } catch {
                 throw CommandFailure.input(error.message)

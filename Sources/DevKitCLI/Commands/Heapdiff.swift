@@ -19,6 +19,14 @@ struct Heapdiff: ParsableCommand {
               devkit heapdiff before.dkheap after.dkheap --format json
               devkit heapdiff app.dkheap --format collapsed | flamegraph.pl > heap.svg
               devkit heapdiff app.dkheap --html heap.html
+              devkit heapdiff app.dkheap --leaks
+
+            With --leaks (a recording made with `devkit heap record --scan-at-exit`), each \
+            generation's blocks alive at exit are split by the recorder's \
+            exit scan into leaked (nothing pointed to them: unreachable, like memcheck's \
+            definitely and indirectly lost) and abandoned (still reachable, never freed; an \
+            interior pointer counts as a reference). --format collapsed then gives the leaked \
+            bytes' stacks.
             """
     )
 
@@ -46,6 +54,9 @@ struct Heapdiff: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write a self-contained HTML page (tables and flame graphs) instead of printing.", valueName: "file"))
     var html: String?
 
+    @Flag(name: .long, help: "Split blocks alive at exit into leaked (unreachable) and abandoned (needs heap record --scan-at-exit).")
+    var leaks = false
+
     @Flag(name: .long, help: "Show frames as module+0xOFFSET without reading symbols.")
     var noSymbolicate = false
 
@@ -56,6 +67,11 @@ struct Heapdiff: ParsableCommand {
         guard depth >= 1 else { throw ValidationError("--depth must be at least 1.") }
         guard top >= 1 else { throw ValidationError("--top must be at least 1.") }
         if html != nil, format != nil { throw ValidationError("--html and --format are alternatives; give one.") }
+        if leaks {
+            guard other == nil else { throw ValidationError("--leaks takes one recording.") }
+            guard until == .end else { throw ValidationError("--leaks reports blocks alive at the end (--until end).") }
+            guard html == nil else { throw ValidationError("--leaks has text, json and collapsed output; --html is not one of them yet.") }
+        }
     }
 
     func run() throws {
@@ -71,6 +87,17 @@ struct Heapdiff: ParsableCommand {
         defer { progress.clear() }
         let first = try HeapRecordingLoader.load(recording, progress: progress)
         let (firstTimeline, firstGrouper) = (HeapRecordingLoader.replay(first, progress: progress), grouper(first))
+        if leaks {
+            guard let report = LeakReport(recording: first, timeline: firstTimeline, grouper: firstGrouper, top: top) else {
+                throw CommandFailure.input("\(recording): error: the recording has no exit scan; record with `devkit heap record --scan-at-exit` (and let the program exit normally: no scan after _exit, a crash or a kill)")
+            }
+            return try render(text: report.textReport, json: report.jsonValue) {
+                let leaked = LeakReport.split(firstTimeline, scan: report.scan).leaked
+                return firstTimeline.generations.flatMap { g in
+                    firstGrouper.collapsedStacks(leaked.filter { $0.generation == g.index }, prefix: "gen \(g.index) \(g.mark.label)")
+                }
+            }
+        }
         guard let other else {
             let report = HeapReport(recording: first, timeline: firstTimeline, grouper: firstGrouper, horizon: horizon, top: top)
             if let html {

@@ -54,6 +54,20 @@ enum dkh_record_type {
     DKH_RECORD_MARK = 6,
     /// Payload: u64 seq, u32 dkh_end_reason, i32 status (exit status or signal number).
     DKH_RECORD_END = 7,
+    /// Payload: u64 scan seq, then u64 addresses of live blocks the exit scan could not reach,
+    /// ascending. Several records for one scan; all precede its DKH_RECORD_SCAN.
+    DKH_RECORD_UNREACHABLE = 8,
+    /// Payload: u64 scan seq, u32 dkh_scan_flags, u32 other threads' stacks scanned, u64 live
+    /// blocks, u64 unreachable blocks, u64 unreachable bytes, u64 root and block bytes read,
+    /// u64 scan duration in ns. Written once, after the scan's UNREACHABLE records.
+    DKH_RECORD_SCAN = 9,
+};
+
+/// DKH_RECORD_SCAN flags.
+enum dkh_scan_flags {
+    DKH_SCAN_TABLE_INCOMPLETE = 1,  // the live table dropped blocks: "unreachable" may be wrong
+    DKH_SCAN_NO_VM_READV = 2,       // process_vm_readv refused: other threads' stacks not scanned
+    DKH_SCAN_NO_MAPS = 4,           // /proc/self/maps unreadable: no stack scanned
 };
 
 /// Events inside DKH_RECORD_EVENTS: a tag byte, then ULEB128 / zigzag-SLEB128 fields.

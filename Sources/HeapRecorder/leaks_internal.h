@@ -1,0 +1,50 @@
+// The leak scan (`devkit heap record --scan-at-exit`): a table of live blocks kept by the
+// hooks (livetable.c) and a conservative reachability scan at exit (scan.c). Kept apart from
+// recorder_internal.h so the event buffering can change without touching it. Nothing here
+// calls malloc: memory comes from mmap.
+#ifndef DEVKIT_HEAP_LEAKS_INTERNAL_H
+#define DEVKIT_HEAP_LEAKS_INTERNAL_H
+
+#include "recorder_internal.h"
+
+/// Set once at start when DEVKIT_HEAP_SCAN_AT_EXIT=1: the hooks keep the live table only then,
+/// so a recording without --scan-at-exit pays one predictable branch per call.
+extern int dkh_live_enabled DKH_INTERNAL;
+
+/// One live block (a snapshot entry; the table stores the same pair).
+typedef struct dkh_live_block {
+    uint64_t addr;
+    uint64_t size;
+} dkh_live_block;
+
+// livetable.c
+DKH_INTERNAL void dkh_leaks_init(void);
+DKH_INTERNAL void dkh_live_insert_slow(uintptr_t addr, uint64_t size);
+DKH_INTERNAL void dkh_live_remove_slow(uintptr_t addr);
+/// Copies every live block into `out` (at most `capacity`); returns how many were copied.
+DKH_INTERNAL size_t dkh_live_snapshot(dkh_live_block *out, size_t capacity);
+/// Blocks in the table now (approximate while other threads allocate).
+DKH_INTERNAL size_t dkh_live_count(void);
+/// Nonzero when an insert was dropped (the table could not grow): the scan is incomplete.
+DKH_INTERNAL int dkh_live_overflowed(void);
+/// A thread that allocated, for the scan: a stack address of it and its thread pointer.
+typedef struct dkh_thread_info {
+    uintptr_t stack_sample;
+    uintptr_t thread_pointer;
+    pid_t tid;
+    int alive;  // 0: it ended (its stack may be in glibc's cache, or unmapped)
+} dkh_thread_info;
+DKH_INTERNAL size_t dkh_live_threads(dkh_thread_info *out, size_t capacity);
+
+// scan.c
+/// At exit (not _exit or a crash): scans the roots, writes UNREACHABLE and SCAN records.
+DKH_INTERNAL void dkh_scan_at_exit(void);
+
+static inline void dkh_live_insert(uintptr_t addr, uint64_t size) {
+    if (__builtin_expect(dkh_live_enabled, 0)) dkh_live_insert_slow(addr, size);
+}
+static inline void dkh_live_remove(uintptr_t addr) {
+    if (__builtin_expect(dkh_live_enabled, 0)) dkh_live_remove_slow(addr);
+}
+
+#endif
