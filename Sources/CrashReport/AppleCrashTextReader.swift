@@ -31,15 +31,10 @@ enum AppleCrashTextReader {
 
         func warn(_ message: String) { warnings.append(CrashDiagnostic(line: lineNumber, message: message)) }
 
-        for rawLine in Lines(bytes) {
-            lineNumber += 1
-            var lineBytes = rawLine
-            if lineBytes.count > CrashReportLimits.maxLineLength {
-                warn("line of \(lineBytes.count) bytes cut to \(CrashReportLimits.maxLineLength)")
-                lineBytes = lineBytes.prefix(CrashReportLimits.maxLineLength)
-            }
-            let line = String(decoding: lineBytes, as: UTF8.self)
-            let trimmed = line.trimmedWhitespace
+        for logLine in LogLines(bytes) {
+            lineNumber = logLine.number
+            if let cut = logLine.cutWarning { warnings.append(cut) }
+            let trimmed = logLine.trimmed
 
             if trimmed.isEmpty {
                 switch section {
@@ -422,6 +417,39 @@ func parseHex(_ text: Substring) -> UInt64? {
     if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
     guard !digits.isEmpty, digits.count <= 16 else { return nil }
     return UInt64(digits, radix: 16)
+}
+
+/// One line of a text log, as the line readers see it: numbered from 1, cut to
+/// `CrashReportLimits.maxLineLength` (with the length it had, for a warning), trimmed.
+struct LogLine {
+    var number: Int
+    var trimmed: Substring
+    /// The line's length when it was longer than the limit and cut.
+    var cutFrom: Int?
+
+    /// The warning every reader gives for a cut line.
+    var cutWarning: CrashDiagnostic? {
+        cutFrom.map { CrashDiagnostic(line: number, message: "line of \($0) bytes cut to \(CrashReportLimits.maxLineLength)") }
+    }
+}
+
+/// The lines of a log as `LogLine`s: the bounding and trimming the text readers share.
+struct LogLines: Sequence, IteratorProtocol {
+    private var lines: Lines
+    private var number = 0
+
+    init(_ bytes: ArraySlice<UInt8>) { lines = Lines(bytes) }
+
+    mutating func next() -> LogLine? {
+        guard var bytes = lines.next() else { return nil }
+        number += 1
+        var cutFrom: Int?
+        if bytes.count > CrashReportLimits.maxLineLength {
+            cutFrom = bytes.count
+            bytes = bytes.prefix(CrashReportLimits.maxLineLength)
+        }
+        return LogLine(number: number, trimmed: String(decoding: bytes, as: UTF8.self).trimmedWhitespace, cutFrom: cutFrom)
+    }
 }
 
 /// The lines of a byte buffer split at `\n` (a trailing `\r` dropped), without copying.

@@ -27,14 +27,10 @@ enum SanitizerReportReader {
 
         func warn(_ message: String) { warnings.append(CrashDiagnostic(line: lineNumber, message: message)) }
 
-        for rawLine in Lines(bytes) {
-            lineNumber += 1
-            var lineBytes = rawLine
-            if lineBytes.count > CrashReportLimits.maxLineLength {
-                warn("line of \(lineBytes.count) bytes cut to \(CrashReportLimits.maxLineLength)")
-                lineBytes = lineBytes.prefix(CrashReportLimits.maxLineLength)
-            }
-            let trimmed = String(decoding: lineBytes, as: UTF8.self).trimmedWhitespace
+        for logLine in LogLines(bytes) {
+            lineNumber = logLine.number
+            if let cut = logLine.cutWarning { warnings.append(cut) }
+            let trimmed = logLine.trimmed
             if trimmed.isEmpty {
                 current = nil
                 continue
