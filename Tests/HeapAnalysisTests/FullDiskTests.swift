@@ -1,0 +1,49 @@
+import Foundation
+import HeapAnalysis
+import Testing
+
+/// The recording's disk fills up while the program runs: the recorder must stop recording
+/// and the program must run to its end undisturbed, and what was written must stay readable
+/// up to its last complete record. The disk is a 64 KiB tmpfs mounted in a private mount
+/// namespace (`unshare --mount`, so nothing is mounted on the machine); root only, skipped
+/// otherwise.
+@Suite struct FullDiskTests {
+    @Test func aFullDiskStopsTheRecordingNotTheProgram() throws {
+        guard getuid() == 0, let unshare = ["/usr/bin/unshare", "/bin/unshare"].first(where: FileManager.default.isExecutableFile) else {
+            print("skipped: mounting a small tmpfs needs root and unshare")
+            return
+        }
+        let directory = try HeapFixture.built.get()
+        let workload = directory.appendingPathComponent("workload").path
+        let out = try HeapFixture.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let disk = out.appendingPathComponent("disk").path
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        // 8 threads × 200k malloc/free pairs: megabytes of events for a 64 KiB disk. The
+        // recording is copied out before the namespace (and its mount) goes away.
+        let script = """
+            mount -t tmpfs -o size=64k tmpfs "$1" || exit 97
+            "$2" heap record -o "$1/full.dkheap" -- "$3" threads; status=$?
+            cp "$1/full.dkheap" "$4/full.dkheap"
+            exit $status
+            """
+        let result = try HeapFixture.run(unshare, ["--mount", "sh", "-c", script, "sh", disk, HeapFixture.devkit, workload, out.path])
+        if result.status == 97 {
+            print("skipped: cannot mount a tmpfs here: \(result.stderr)")
+            return
+        }
+        // The program finished normally: heap record exits with its status, 0.
+        #expect(result.status == 0, "\(result.stderr)")
+        let path = out.appendingPathComponent("full.dkheap").path
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+        #expect(size > 0 && size <= 64 * 1024)
+        // Readable up to its last complete record: the start mark and the command line are there.
+        let recording = try HeapFixture.load(path)
+        #expect(recording.marks.first?.label == "start")
+        let report = try HeapFixture.run(HeapFixture.devkit, ["heapdiff", path])
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.stdout.contains("start"))
+        // The disk had no room left for the end record: the reader says so.
+        #expect(report.stdout.contains("no end record"))
+    }
+}
