@@ -42,6 +42,19 @@ static void *thread_main(void *arg) {
     return NULL;
 }
 
+/// Frees the 5 blocks kept from index *arg on: frees from a thread that did not allocate.
+static void *free_kept(void *arg) {
+    int first = *(int *)arg;
+    for (int i = first; i < first + 5; i++) free(kept[i]);
+    return NULL;
+}
+
+static void *mark_from_thread(void *arg) {
+    (void)arg;
+    devkit_heap_mark_generation("from-thread");
+    return NULL;
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "leaks";
     if (!strcmp(mode, "leaks")) {
@@ -107,6 +120,35 @@ int main(int argc, char **argv) {
         leak_n(1, 131);
         usleep(400000);
         leak_n(1, 137);
+    } else if (!strcmp(mode, "pairs")) {
+        // Short-lived pairs the recorder cancels, in three generations, and blocks freed by
+        // another thread (never cancelled).
+        churn(1000, 171);
+        leak_n(4, 173);
+        devkit_heap_mark_generation("second");
+        churn(3000, 175);
+        churn(7, 171);
+        int first = kept_count;
+        leak_n(5, 177);
+        pthread_t freer;
+        pthread_create(&freer, NULL, free_kept, &first);
+        pthread_join(freer, NULL);
+        devkit_heap_mark_generation("third");
+        churn(50, 179);
+    } else if (!strcmp(mode, "straddle")) {
+        // Blocks allocated before a mark and freed after it by the same thread, without a
+        // flush in between: the mark signal raised here (its handler writes the mark and
+        // flushes nothing), then a mark made by another thread. Alive at each mark.
+        void *blocks[20];
+        for (int i = 0; i < 20; i++) blocks[i] = malloc(211);
+        raise(SIGUSR2);
+        for (int i = 0; i < 20; i++) free(blocks[i]);
+        for (int i = 0; i < 15; i++) blocks[i] = malloc(213);
+        pthread_t marker;
+        pthread_create(&marker, NULL, mark_from_thread, NULL);
+        pthread_join(marker, NULL);
+        for (int i = 0; i < 15; i++) free(blocks[i]);
+        churn(9, 215);
     } else if (!strcmp(mode, "small")) {
         leak_n(3, 31);
         devkit_heap_mark_generation("second");
