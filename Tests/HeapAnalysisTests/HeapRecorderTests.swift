@@ -133,6 +133,17 @@ import Testing
         #expect(timeline.unmatchedFrees == 0)
     }
 
+    @Test func freeOfABlockThatChangedHandsIsNotCancelled() throws {
+        let (run, recording) = try HeapFixture.workload("handoff")
+        #expect(run.status == 0)
+        let timeline = HeapTimeline(recording, keepingEveryBlock: true)
+        // 20 blocks of 219 bytes, all freed: none alive, none unmatched, none cancelled wrongly.
+        #expect(HeapFixture.survivors(recording)["malloc 219 bytes"] == nil)
+        #expect(Self.allocated(timeline, generation: 0, size: 219).events + Self.allocated(timeline, generation: 0, size: 219).pairs == 20)
+        #expect(timeline.unmatchedFrees == 0)
+        #expect(timeline.missedFrees == 0)
+    }
+
     @Test func generationFromTheMarkSignal() throws {
         let (run, recording) = try HeapFixture.workload("signal", [HeapFixture.devkit])
         #expect(run.status == 0)

@@ -49,6 +49,16 @@ static void *free_kept(void *arg) {
     return NULL;
 }
 
+/// Frees *arg, allocates the same size and returns the new block through *arg (remembering
+/// the freed address in kept[] to compare).
+static void *free_and_reallocate(void *arg) {
+    void **block = arg;
+    keep(*block);
+    free(*block);
+    *block = malloc(219);
+    return NULL;
+}
+
 static void *mark_from_thread(void *arg) {
     (void)arg;
     devkit_heap_mark_generation("from-thread");
@@ -149,6 +159,20 @@ int main(int argc, char **argv) {
         pthread_join(marker, NULL);
         for (int i = 0; i < 15; i++) free(blocks[i]);
         churn(9, 215);
+    } else if (!strcmp(mode, "handoff")) {
+        // A block allocated here (pending in this thread's buffer) is freed by another thread,
+        // which allocates again (glibc's per-thread cache hands back the same address) and
+        // hands that block back to be freed here: this free is not of the pending block.
+        int same = 0;
+        for (int i = 0; i < 10; i++) {
+            void *block = malloc(219);
+            pthread_t other;
+            pthread_create(&other, NULL, free_and_reallocate, &block);
+            pthread_join(other, NULL);
+            same += block == kept[kept_count - 1];
+            free(block);
+        }
+        printf("same address %d of 10\n", same);
     } else if (!strcmp(mode, "small")) {
         leak_n(3, 31);
         devkit_heap_mark_generation("second");
