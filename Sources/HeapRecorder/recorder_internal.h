@@ -30,6 +30,9 @@
 /// Cancelled-pair counters per (stack, size); flushed as a record at 3/4 full.
 #define DKH_PAIR_TABLE_SIZE 1024
 #define DKH_PAIR_TABLE_LIMIT (DKH_PAIR_TABLE_SIZE / 4 * 3)
+/// Pairs counted before the counters are written anyway: a thread that only churns would
+/// otherwise hold its counts until it ends, and a SIGKILL would lose all of them.
+#define DKH_PAIR_FLUSH_COUNT (1u << 20)
 /// Process-wide "seq of the last allocation at an address hashing here" (see hooks.c).
 #define DKH_LAST_ALLOC_BITS 16
 /// Largest encoded event: tag + 5 ULEB128 numbers of at most 10 bytes.
@@ -88,6 +91,7 @@ typedef struct dkh_thread {
     uint32_t event_count;       // events[0..event_count) hold events, some cancelled
     uint32_t cancelled;         // of those, cancelled (tag 0)
     uint32_t pair_count;        // used slots of pairs
+    uint32_t pairs_counted;     // pairs counted since the counters were last written
     uint32_t pair_marks;        // the marks value every counted pair shares (see writer.c)
     uint64_t pair_seq;          // seq of the first counted pair's allocation: its generation
     dkh_stack_cache_entry cache[DKH_STACK_CACHE_SIZE];

@@ -117,6 +117,7 @@ void dkh_reset_thread(dkh_thread *t) {
     memset(t->index, 0xff, sizeof(uint16_t) * DKH_PENDING_INDEX_SIZE);
     if (t->pair_count) memset(t->pairs, 0, sizeof(dkh_pair_entry) * DKH_PAIR_TABLE_SIZE);
     t->pair_count = 0;
+    t->pairs_counted = 0;
 }
 
 /// This thread's slot, claimed on first use; NULL when the pool is exhausted.
@@ -202,13 +203,16 @@ static void flush_pairs_locked(dkh_thread *t) {
     if (dkh.fd >= 0) dkh_write_all(b, n);
     memset(t->pairs, 0, sizeof(dkh_pair_entry) * DKH_PAIR_TABLE_SIZE);
     t->pair_count = 0;
+    t->pairs_counted = 0;
 }
 
 /// Counts a cancelled allocation/free pair. Every pair counted together shares `marks`
 /// (dkh.marks_finished at its allocation, equal to marks_started at its free), which puts
 /// them all in one generation; a pair with another value flushes the counters first.
 static void count_pair(dkh_thread *t, const dkh_pending_event *e) {
-    if (t->pair_count && (t->pair_marks != e->marks || t->pair_count >= DKH_PAIR_TABLE_LIMIT)) flush_pairs_locked(t);
+    if (t->pair_count && (t->pair_marks != e->marks || t->pair_count >= DKH_PAIR_TABLE_LIMIT ||
+                          t->pairs_counted >= DKH_PAIR_FLUSH_COUNT))
+        flush_pairs_locked(t);
     if (!t->pair_count) {
         t->pair_marks = e->marks;
         t->pair_seq = e->seq;
@@ -223,6 +227,7 @@ static void count_pair(dkh_thread *t, const dkh_pending_event *e) {
         t->pair_count++;
     }
     t->pairs[i].count++;
+    t->pairs_counted++;
 }
 
 // ---- flushing ---------------------------------------------------------------------------
