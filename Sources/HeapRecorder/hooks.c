@@ -110,6 +110,10 @@ static void record_alloc(void *ptr, size_t size) {
         // allocated at the same address sees that the address changed hands.
         if (dkh.last_alloc) atomic_store_explicit(dkh_last_alloc_slot((uintptr_t)ptr), seq, memory_order_relaxed);
         dkh_append_alloc(t, seq, marks, (uintptr_t)ptr, size, stack, type);
+    } else if (dkh.last_alloc) {
+        // Unrecorded (no thread slot left), but the address still changed hands: no pending
+        // allocation elsewhere may be cancelled by a free of this block. No seq is UINT64_MAX.
+        atomic_store_explicit(dkh_last_alloc_slot((uintptr_t)ptr), UINT64_MAX, memory_order_relaxed);
     }
     in_recorder = 0;
 }

@@ -117,6 +117,29 @@ import Testing
         }
     }
 
+    /// The same program recorded with cancelling and with every event kept
+    /// (DEVKIT_HEAP_PAIRS=keep): identical allocated totals per generation and survivors.
+    @Test func cancellingChangesNoTotal() throws {
+        let program = try HeapFixture.built.get().appendingPathComponent("workload").path
+        let cancelled = try HeapFixture.preloaded(program, ["pairs"], environment: [:], name: "cancel")
+        let kept = try HeapFixture.preloaded(program, ["pairs"], environment: ["DEVKIT_HEAP_PAIRS": "keep"], name: "keep")
+        #expect(cancelled.status == 0 && kept.status == 0)
+        let a = try HeapFixture.load(cancelled.recordingPath), b = try HeapFixture.load(kept.recordingPath)
+        #expect(a.cancelledPairCount >= 4000)
+        #expect(b.cancelledPairCount == 0)
+        #expect(a.eventCount + 2 * a.cancelledPairCount == b.eventCount)
+        let ta = HeapTimeline(a), tb = HeapTimeline(b)
+        #expect(ta.generations.map(\.allocatedCount) == tb.generations.map(\.allocatedCount))
+        #expect(ta.generations.map(\.allocatedBytes) == tb.generations.map(\.allocatedBytes))
+        #expect(ta.generations.map(\.heapBytesAtEnd) == tb.generations.map(\.heapBytesAtEnd))
+        for generation in ta.generations.indices {
+            for horizon in [HeapTimeline.Horizon.end, .nextMark] {
+                let sa = ta.survivors(of: generation, until: horizon), sb = tb.survivors(of: generation, until: horizon)
+                #expect(sa.map(\.size) == sb.map(\.size))
+            }
+        }
+    }
+
     @Test func markBetweenAllocationAndFreeIsNotCancelled() throws {
         let (run, recording) = try HeapFixture.workload("straddle")
         #expect(run.status == 0)
