@@ -12,32 +12,70 @@ struct EventRecord: Sendable {
 }
 
 /// Decodes the events of one record (format: FORMAT.md, "Events").
+///
+/// Works on the raw bytes with its own bounds checks rather than through `ByteCursor`: a
+/// recording of every event decodes millions of tags and varints, twice (validation, then the
+/// replay), and the per-byte calls dominated `heapdiff`'s profile.
 struct EventDecoder {
-    var cursor: ByteCursor
+    let bytes: UnsafeRawBufferPointer
+    /// Offset of `bytes` in the whole recording, for error messages.
+    let baseOffset: Int
+    var position = 0
     let thread: UInt32
     var seq: UInt64
     var address: UInt64 = 0
 
-    init(_ cursor: ByteCursor, thread: UInt32, baseSeq: UInt64) {
-        self.cursor = cursor
+    init(_ bytes: UnsafeRawBufferPointer, baseOffset: Int, thread: UInt32, baseSeq: UInt64) {
+        self.bytes = bytes
+        self.baseOffset = baseOffset
         self.thread = thread
         self.seq = baseSeq
     }
 
-    /// A ULEB128 number; most are one byte (deltas, small sizes), read here without a call.
+    /// The events of a validated record, in the recording's bytes.
+    init(_ record: EventRecord, in buffer: UnsafeRawBufferPointer) {
+        self.init(UnsafeRawBufferPointer(rebasing: buffer[record.events]), baseOffset: record.events.lowerBound,
+                  thread: record.thread, baseSeq: record.baseSeq)
+    }
+
+    func error(_ reason: String, at relative: Int? = nil) -> DecodeError {
+        DecodeError(section: "events", offset: baseOffset + (relative ?? position), reason: reason)
+    }
+
+    /// A ULEB128 number; most are one byte (deltas, small sizes).
     @inline(__always)
     private mutating func varint() throws(DecodeError) -> UInt64 {
-        let first = try cursor.readUInt8()
+        guard position < bytes.count else { throw error("truncated: an event is cut short") }
+        let first = bytes[position]
+        position += 1
         if first < 0x80 { return UInt64(first) }
-        try cursor.seek(to: cursor.position - 1)
-        return try cursor.readULEB128()
+        return try varintTail(first)
+    }
+
+    private mutating func varintTail(_ first: UInt8) throws(DecodeError) -> UInt64 {
+        let start = position - 1
+        var result = UInt64(first & 0x7f)
+        var shift: UInt64 = 7
+        while true {
+            guard position < bytes.count else { throw error("truncated: an event is cut short") }
+            let byte = bytes[position]
+            position += 1
+            guard shift < 63 || (shift == 63 && byte & 0x7e == 0) else {
+                throw error("ULEB128 number does not fit in 64 bits", at: start)
+            }
+            result |= UInt64(byte & 0x7f) << shift
+            if byte & 0x80 == 0 { return result }
+            shift += 7
+        }
     }
 
     /// The next event, nil at the end of the record.
+    @inline(__always)
     mutating func next() throws(DecodeError) -> HeapEvent? {
-        guard cursor.remaining > 0 else { return nil }
-        let tagOffset = cursor.position
-        let tag = try cursor.readUInt8()
+        guard position < bytes.count else { return nil }
+        let tagOffset = position
+        let tag = bytes[position]
+        position += 1
         seq &+= try varint()
         let delta = try varint()
         address &+= (delta >> 1) ^ (0 &- (delta & 1))  // zigzag
@@ -46,14 +84,14 @@ struct EventDecoder {
             let size = try varint()
             let stack = try varint()
             // Invariant: stack ids are 32-bit.
-            guard stack <= UInt32.max else { throw cursor.error("stack id \(stack) is out of range") }
+            guard stack <= UInt32.max else { throw error("stack id \(stack) is out of range") }
             let type = tag == UInt8(DKH_EVENT_ALLOC_TYPED.rawValue) ? try varint() : 0
             return HeapEvent(seq: seq, kind: .allocation, address: address, size: size, stack: UInt32(stack),
                              typeMetadata: type, thread: thread)
         case UInt8(DKH_EVENT_FREE.rawValue):
             return HeapEvent(seq: seq, kind: .free, address: address, size: 0, stack: 0, typeMetadata: 0, thread: thread)
         default:
-            throw cursor.error("unknown event tag \(tag)", at: tagOffset)
+            throw error("unknown event tag \(tag)", at: tagOffset)
         }
     }
 
@@ -64,12 +102,12 @@ struct EventDecoder {
         _ = try payload.read(UInt32.self, endian: .little)
         let baseSeq = try payload.read(UInt64.self, endian: .little)
         let start = payload.offset
-        var decoder = EventDecoder(try payload.subCursor(count: payload.remaining), thread: thread, baseSeq: baseSeq)
+        var decoder = EventDecoder(try payload.readBytes(payload.remaining), baseOffset: start, thread: thread, baseSeq: baseSeq)
         var count = 0
         var previous = baseSeq
         while let event = try decoder.next() {
             // Invariant: a thread writes its events in the order it made them.
-            guard event.seq >= previous else { throw decoder.cursor.error("event sequence numbers go backwards") }
+            guard event.seq >= previous else { throw decoder.error("event sequence numbers go backwards") }
             previous = event.seq
             count += 1
         }
@@ -113,26 +151,24 @@ extension HeapRecording {
                 streams.append([index])
             }
         }
+        let records = eventRecords
         storage.withUnsafeBytes { buffer in
-            func decoder(_ index: Int) -> EventDecoder {
-                let record = eventRecords[index]
-                let cursor = ByteCursor(UnsafeRawBufferPointer(rebasing: buffer[record.events]), section: "events",
-                                        baseOffset: record.events.lowerBound)
-                return EventDecoder(cursor, thread: record.thread, baseSeq: record.baseSeq)
-            }
             guard inOrder else {
                 // A recorder that broke the per-thread order (not ours): sort everything.
                 var all: [HeapEvent] = []
-                for index in eventRecords.indices {
-                    var d = decoder(index)
+                for record in records {
+                    var d = EventDecoder(record, in: buffer)
                     while let event = try? d.next() { all.append(event) }
                 }
                 all.sort { $0.seq < $1.seq }
                 for event in all { sink.receive(event) }
                 return
             }
-            var merge = StreamMerge(streams: streams, decoder: decoder)
-            while let event = merge.next(decoder) { sink.receive(event) }
+            // The merge holds the records and the buffer itself: a closure capturing the
+            // recording here cost a retain/release per event.
+            var merge = StreamMerge(streams: streams, records: records, buffer: buffer)
+            while let event = merge.next() { sink.receive(event) }
+            merge.deallocate()
         }
     }
 }
@@ -140,21 +176,33 @@ extension HeapRecording {
 /// K-way merge of per-thread event streams by sequence number: a binary min-heap of stream
 /// indices keyed by each stream's current event.
 private struct StreamMerge {
+    private let all: [EventRecord]
+    private let buffer: UnsafeRawBufferPointer
     private var records: [ArraySlice<Int>]
-    private var decoders: [EventDecoder]
-    private var current: [HeapEvent]
+    // Per stream, mutated once per event: plain memory (trivial types), since array
+    // subscripts paid a uniqueness check on every event.
+    private let decoders: UnsafeMutableBufferPointer<EventDecoder>
+    private let current: UnsafeMutableBufferPointer<HeapEvent>
     private var heap: [Int] = []
 
-    init(streams: [[Int]], decoder make: (Int) -> EventDecoder) {
+    init(streams: [[Int]], records all: [EventRecord], buffer: UnsafeRawBufferPointer) {
+        self.all = all
+        self.buffer = buffer
         records = streams.map { $0[...] }
-        decoders = streams.map { make($0[0]) }
-        current = Array(repeating: HeapEvent(seq: 0, kind: .free, address: 0, size: 0, stack: 0, typeMetadata: 0, thread: 0),
-                        count: streams.count)
-        for stream in streams.indices where advance(stream, make) { push(stream) }
+        decoders = .allocate(capacity: streams.count)
+        for (i, stream) in streams.enumerated() { (decoders.baseAddress! + i).initialize(to: EventDecoder(all[stream[0]], in: buffer)) }
+        current = .allocate(capacity: streams.count)
+        current.initialize(repeating: HeapEvent(seq: 0, kind: .free, address: 0, size: 0, stack: 0, typeMetadata: 0, thread: 0))
+        for stream in streams.indices where advance(stream) { push(stream) }
+    }
+
+    func deallocate() {
+        decoders.deallocate()
+        current.deallocate()
     }
 
     /// Moves stream `i` to its next event (into its next record when needed); false at its end.
-    private mutating func advance(_ i: Int, _ make: (Int) -> EventDecoder) -> Bool {
+    private mutating func advance(_ i: Int) -> Bool {
         while true {
             // Records were validated when the recording was read: decoding cannot fail here.
             if let event = try? decoders[i].next() {
@@ -163,14 +211,14 @@ private struct StreamMerge {
             }
             records[i] = records[i].dropFirst()
             guard let next = records[i].first else { return false }
-            decoders[i] = make(next)
+            decoders[i] = EventDecoder(all[next], in: buffer)
         }
     }
 
-    mutating func next(_ make: (Int) -> EventDecoder) -> HeapEvent? {
+    mutating func next() -> HeapEvent? {
         guard let top = heap.first else { return nil }
         let event = current[top]
-        if advance(top, make) {
+        if advance(top) {
             siftDown(0)
         } else {
             heap[0] = heap[heap.count - 1]

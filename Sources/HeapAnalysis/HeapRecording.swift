@@ -12,6 +12,11 @@ public struct HeapRecording: Sendable {
     public var stacks = StackTable()
     /// Number of allocations and frees; `forEachEvent` visits them in order.
     public internal(set) var eventCount = 0
+    /// Allocation/free pairs the recorder cancelled (a block freed by its allocating thread
+    /// before any mark could see it): counted here, absent from `forEachEvent`.
+    public internal(set) var cancelledPairs: [CancelledPairs] = []
+    /// Sum of `cancelledPairs` counts.
+    public internal(set) var cancelledPairCount = 0
     /// The file's bytes: events are decoded from them when replayed, not stored twice.
     let storage: [UInt8]
     /// Where the events records are in `storage`, in file order.
@@ -93,6 +98,19 @@ public struct StackTable: Sendable {
     }
 
     public func contains(_ id: UInt32) -> Bool { ranges[id] != nil }
+}
+
+/// Allocation/free pairs of one thread, stack and size that the recorder counted instead of
+/// writing (a DKH_RECORD_PAIRS entry). All lie in the generation containing `seq`.
+public struct CancelledPairs: Sendable, Equatable {
+    /// A sequence number inside their generation.
+    public var seq: UInt64
+    public var thread: UInt32
+    public var stack: UInt32
+    /// Requested size of each block.
+    public var size: UInt64
+    public var count: Int
+    public var bytes: UInt64 { size &* UInt64(count) }
 }
 
 /// One allocation or free.

@@ -39,6 +39,18 @@ public struct HeapTimeline: Sendable {
     /// Blocks that outlived the generation they were made in (alive at its next mark or at
     /// the end), in allocation order; with `keepingEveryBlock`, every block.
     public var blocks: [Block] = []
+    /// Blocks allocated and freed by one thread with no mark in between, which the recorder
+    /// counted instead of recording (see `CancelledPairs`), merged per generation, stack and
+    /// size. They are in the generations' allocated totals; none is ever alive at a mark.
+    public struct ShortLived: Sendable, Equatable {
+        public var generation: Int
+        public var stack: UInt32
+        public var size: UInt64
+        public var count: Int
+        public var bytes: UInt64 { size &* UInt64(count) }
+    }
+
+    public var shortLived: [ShortLived] = []
     /// Frees of addresses the recording never saw allocated (made before recording started,
     /// or by another process image after fork).
     public var unmatchedFrees = 0
@@ -65,8 +77,38 @@ public struct HeapTimeline: Sendable {
         replay.finish()
         generations = replay.generations
         blocks = replay.kept
+        addCancelledPairs(recording.cancelledPairs)
         unmatchedFrees = replay.unmatchedFrees
         missedFrees = replay.missedFrees
+    }
+
+    /// Adds the recorder's cancelled pairs to their generations' allocated totals.
+    private mutating func addCancelledPairs(_ pairs: [CancelledPairs]) {
+        guard !pairs.isEmpty else { return }
+        struct Key: Hashable { var generation: Int, stack: UInt32, size: UInt64 }
+        var merged: [Key: Int] = [:]
+        var order: [Key] = []
+        let starts = generations.map(\.mark.seq)
+        for pair in pairs {
+            // The last generation starting at or before the pair's seq (the first one when none
+            // does: a recording cut before its start mark).
+            var low = 0, high = starts.count
+            while low < high {
+                let middle = (low + high) / 2
+                if starts[middle] <= pair.seq { low = middle + 1 } else { high = middle }
+            }
+            let generation = max(low - 1, 0)
+            generations[generation].allocatedCount += pair.count
+            generations[generation].allocatedBytes &+= pair.bytes
+            let key = Key(generation: generation, stack: pair.stack, size: pair.size)
+            if let count = merged[key] {
+                merged[key] = count + pair.count
+            } else {
+                merged[key] = pair.count
+                order.append(key)
+            }
+        }
+        shortLived = order.map { ShortLived(generation: $0.generation, stack: $0.stack, size: $0.size, count: merged[$0]!) }
     }
 
     /// Which blocks of a generation count as "still alive".

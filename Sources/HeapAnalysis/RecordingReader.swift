@@ -84,9 +84,10 @@ public enum RecordingReader {
             throw header.error("not a devkit heap recording (no DKITHEAP magic)", at: 0)
         }
         let version = try header.read(UInt32.self, endian: .little)
-        // Invariant: a version-1 reader reads only version-1 files.
-        guard version == DKH_FORMAT_VERSION else {
-            throw header.error("format version \(version) is not supported (this devkit reads version \(DKH_FORMAT_VERSION))", at: 8)
+        // Invariant: this reader reads versions DKH_FORMAT_VERSION_MIN through DKH_FORMAT_VERSION
+        // (version 2 only adds PAIRS records, which version 1 files simply lack).
+        guard version >= DKH_FORMAT_VERSION_MIN, version <= DKH_FORMAT_VERSION else {
+            throw header.error("format version \(version) is not supported (this devkit reads versions \(DKH_FORMAT_VERSION_MIN) to \(DKH_FORMAT_VERSION))", at: 8)
         }
         let headerSize = Int(try header.read(UInt32.self, endian: .little))
         let pid = try header.read(UInt32.self, endian: .little)
@@ -111,6 +112,26 @@ public enum RecordingReader {
             let record = try EventDecoder.validate(&payload)
             recording.eventRecords.append(record)
             recording.eventCount += record.count
+        case DKH_RECORD_PAIRS.rawValue:
+            let thread = try payload.read(UInt32.self, endian: .little)
+            _ = try payload.read(UInt32.self, endian: .little)
+            let seq = try payload.read(UInt64.self, endian: .little)
+            // Decoded into a local array first: a malformed entry drops the whole record, so
+            // totals never count half of one.
+            var pairs: [CancelledPairs] = []
+            while payload.remaining > 0 {
+                let stack = try payload.readULEB128()
+                let size = try payload.readULEB128()
+                let count = try payload.readULEB128()
+                // Invariant: stack ids are 32-bit; count × size fits 64 bits (bytes are exact).
+                guard stack <= UInt32.max else { throw payload.error("stack id \(stack) is out of range") }
+                guard count > 0, count <= UInt64(Int32.max), !size.multipliedReportingOverflow(by: count).overflow else {
+                    throw payload.error("pair count \(count) of size \(size) is out of range")
+                }
+                pairs.append(CancelledPairs(seq: seq, thread: thread, stack: UInt32(stack), size: size, count: Int(count)))
+            }
+            recording.cancelledPairs.append(contentsOf: pairs)
+            recording.cancelledPairCount += pairs.reduce(0) { $0 + $1.count }
         case DKH_RECORD_STACK.rawValue:
             let id = try payload.read(UInt32.self, endian: .little)
             let depth = Int(try payload.read(UInt32.self, endian: .little))

@@ -104,18 +104,30 @@ static void record_alloc(void *ptr, size_t size) {
             frames[depth++] = pc;
         }
         uint32_t stack = dkh_intern_stack(t, frames, depth);
-        uint64_t seq = atomic_fetch_add_explicit(&dkh.seq, 1, memory_order_relaxed);
-        dkh_append_alloc(t, seq, (uintptr_t)ptr, size, stack, type);
+        // Sequentially consistent, in this order (the marks count first): the free's test in
+        // dkh_append_free relies on it (FORMAT.md, "Cancelled pairs").
+        uint32_t marks = atomic_load(&dkh.marks_finished);
+        uint64_t seq = atomic_fetch_add(&dkh.seq, 1);
+        // Published before malloc returns, so a thread that later frees a block this thread
+        // allocated at the same address sees that the address changed hands.
+        if (dkh.last_alloc) atomic_store_explicit(dkh_last_alloc_slot((uintptr_t)ptr), seq, memory_order_relaxed);
+        dkh_append_alloc(t, seq, marks, (uintptr_t)ptr, size, stack, type);
+    } else if (dkh.last_alloc) {
+        // Unrecorded (no thread slot left), but the address still changed hands: no pending
+        // allocation elsewhere may be cancelled by a free of this block. No seq is UINT64_MAX.
+        atomic_store_explicit(dkh_last_alloc_slot((uintptr_t)ptr), UINT64_MAX, memory_order_relaxed);
     }
     in_recorder = 0;
 }
 
-static void record_free(void *ptr) {
+/// `cancellable`: a plain free may cancel its pending allocation; realloc's free of the old
+/// block is always written (the new block's allocation follows it).
+static void record_free(void *ptr, int cancellable) {
     if (!ptr || in_recorder || !atomic_load_explicit(&dkh.active, memory_order_relaxed)) return;
     in_recorder = 1;
     dkh_live_remove((uintptr_t)ptr);  // --scan-at-exit only
     dkh_thread *t = dkh_current_thread();
-    if (t) dkh_append_free(t, atomic_fetch_add_explicit(&dkh.seq, 1, memory_order_relaxed), (uintptr_t)ptr);
+    if (t) dkh_append_free(t, (uintptr_t)ptr, cancellable && dkh.cancel_pairs);
     in_recorder = 0;
 }
 
@@ -134,7 +146,7 @@ void *malloc(size_t size) {
 void free(void *ptr) {
     if (!ptr || in_bootstrap_arena(ptr)) return;
     ENSURE_REAL(free);
-    record_free(ptr);
+    record_free(ptr, 1);
     real_free(ptr);
 }
 
@@ -164,7 +176,7 @@ void *realloc(void *ptr, size_t size) {
     // Recorded as the free of the old block and the allocation of the new one, so the block
     // belongs to the generation and call site of its last resize.
     void *p = real_realloc(ptr, size);
-    if (ptr && (p || size == 0)) record_free(ptr);
+    if (ptr && (p || size == 0)) record_free(ptr, 0);
     if (p) record_alloc(p, size);
     return p;
 }
@@ -255,7 +267,11 @@ void *swift_allocObject(const void *metadata, size_t size, size_t alignment_mask
 static void write_mark(uint32_t kind, const char *label, size_t length) {
     uint8_t payload[12 + 256];
     if (length > 256) length = 256;
+    // Begun before the seq is taken, completed after: an allocation/free pair around this
+    // mark then never cancels (FORMAT.md, "Cancelled pairs").
+    atomic_fetch_add(&dkh.marks_started, 1);
     dkh_put_u64(payload, atomic_fetch_add(&dkh.seq, 1));
+    atomic_fetch_add(&dkh.marks_finished, 1);
     dkh_put_u32(payload + 8, kind);
     memcpy(payload + 12, label, length);
     dkh_write_record(DKH_RECORD_MARK, payload, (uint32_t)(12 + length));
@@ -446,6 +462,14 @@ __attribute__((constructor)) static void recorder_start(void) {
         dkh.threads = NULL;
         return;
     }
+    // DEVKIT_HEAP_PAIRS=keep writes every allocation and free (no cancelled pairs).
+    const char *pairs = getenv("DEVKIT_HEAP_PAIRS");
+    dkh.cancel_pairs = !(pairs && strcmp(pairs, "keep") == 0);
+    void *last_alloc = mmap(NULL, sizeof(uint64_t) << DKH_LAST_ALLOC_BITS, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    // Without it no pair can be proven safe to cancel: every event is written.
+    if (last_alloc == MAP_FAILED) dkh.cancel_pairs = 0;
+    else dkh.last_alloc = last_alloc;
     dkh_stacks_init();
     dkh_find_self();
     pthread_key_create(&dkh.thread_key, dkh_thread_destructor);

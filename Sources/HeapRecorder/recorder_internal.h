@@ -17,9 +17,24 @@
 #define DKH_INTERNAL __attribute__((visibility("hidden")))
 
 #define DKH_MAX_THREADS 1024
+/// Scratch space where a flush encodes records before write(2).
 #define DKH_THREAD_BUFFER_SIZE (64 * 1024)
 /// Room reserved at the start of a thread buffer for the record and events headers.
 #define DKH_EVENTS_HEADER_SIZE (DKH_RECORD_HEADER_SIZE + 16)
+/// Events a thread holds (decoded, so that a free can cancel its allocation) before a flush.
+#define DKH_PENDING_EVENTS 2048
+/// Address -> pending allocation index: open addressing, at most half full.
+#define DKH_PENDING_INDEX_BITS 12
+#define DKH_PENDING_INDEX_SIZE (1u << DKH_PENDING_INDEX_BITS)
+#define DKH_INDEX_EMPTY 0xffffu
+/// Cancelled-pair counters per (stack, size); flushed as a record at 3/4 full.
+#define DKH_PAIR_TABLE_SIZE 1024
+#define DKH_PAIR_TABLE_LIMIT (DKH_PAIR_TABLE_SIZE / 4 * 3)
+/// Pairs counted before the counters are written anyway: a thread that only churns would
+/// otherwise hold its counts until it ends, and a SIGKILL would lose all of them.
+#define DKH_PAIR_FLUSH_COUNT (1u << 20)
+/// Process-wide "seq of the last allocation at an address hashing here" (see hooks.c).
+#define DKH_LAST_ALLOC_BITS 16
 /// Largest encoded event: tag + 5 ULEB128 numbers of at most 10 bytes.
 #define DKH_MAX_EVENT_SIZE 64
 #define DKH_DEFAULT_STACK_DEPTH 64
@@ -45,16 +60,40 @@ typedef struct dkh_stack_cache_entry {
     uint32_t depth;
 } dkh_stack_cache_entry;
 
+/// A buffered event, kept decoded until the flush encodes it.
+typedef struct dkh_pending_event {
+    uint64_t seq;
+    uint64_t ptr;
+    uint64_t size;
+    uint64_t type;
+    uint32_t stack;
+    uint32_t marks;    // allocations: dkh.marks_finished just before the seq was taken
+    uint8_t tag;       // dkh_event_tag, 0 = cancelled (skipped when encoding)
+    uint8_t indexed;   // allocations: the address index points here
+} dkh_pending_event;
+
+/// Counters of the cancelled pairs of one (stack, size).
+typedef struct dkh_pair_entry {
+    uint64_t size;
+    uint64_t count;   // 0 = empty slot
+    uint32_t stack;
+} dkh_pair_entry;
+
 /// One thread's event buffer. Slots live in an mmap'd pool and are reused after a thread ends.
 typedef struct dkh_thread {
     atomic_int in_use;
     dkh_spinlock lock;
     pid_t tid;
-    uint8_t *buffer;      // DKH_THREAD_BUFFER_SIZE bytes, mmap'd once per slot
-    size_t used;          // bytes used, including the reserved header room
-    uint64_t base_seq;    // seq of the first event in the buffer
-    uint64_t last_seq;
-    uint64_t last_ptr;
+    uint8_t *buffer;      // DKH_THREAD_BUFFER_SIZE bytes of encoding scratch, mmap'd once per slot
+    dkh_pending_event *events;  // DKH_PENDING_EVENTS, mmap'd with the buffer
+    uint16_t *index;            // DKH_PENDING_INDEX_SIZE event indices by address
+    dkh_pair_entry *pairs;      // DKH_PAIR_TABLE_SIZE
+    uint32_t event_count;       // events[0..event_count) hold events, some cancelled
+    uint32_t cancelled;         // of those, cancelled (tag 0)
+    uint32_t pair_count;        // used slots of pairs
+    uint32_t pairs_counted;     // pairs counted since the counters were last written
+    uint32_t pair_marks;        // the marks value every counted pair shares (see writer.c)
+    uint64_t pair_seq;          // seq of the first counted pair's allocation: its generation
     dkh_stack_cache_entry cache[DKH_STACK_CACHE_SIZE];
 } dkh_thread;
 
@@ -68,6 +107,12 @@ typedef struct dkh_state {
     char output_path[4096];
     char mark_label_path[256];
     atomic_uint_fast64_t seq;  // global event order across threads
+    /// Marks begun / completed (a mark counts itself begun before taking its seq and
+    /// completed after): a free compares them with the allocation's to see a mark between.
+    atomic_uint marks_started;
+    atomic_uint marks_finished;
+    int cancel_pairs;          // DEVKIT_HEAP_PAIRS != "keep"
+    _Atomic uint64_t *last_alloc;  // 1 << DKH_LAST_ALLOC_BITS slots
     pthread_key_t thread_key;
     uintptr_t self_start, self_end;  // our own mapped range: frames there are dropped
     dkh_thread *threads;             // DKH_MAX_THREADS slots
@@ -77,6 +122,11 @@ typedef struct dkh_state {
 
 extern dkh_state dkh DKH_INTERNAL;
 
+/// The last-allocation slot of an address (blocks are 16-byte aligned: drop those bits).
+static inline _Atomic uint64_t *dkh_last_alloc_slot(uint64_t ptr) {
+    return &dkh.last_alloc[((ptr >> 4) * 0x9E3779B97F4A7C15ull) >> (64 - DKH_LAST_ALLOC_BITS)];
+}
+
 // writer.c
 DKH_INTERNAL int dkh_write_all(const void *bytes, size_t count);
 DKH_INTERNAL void dkh_write_record(uint32_t type, const void *payload, uint32_t length);
@@ -84,8 +134,10 @@ DKH_INTERNAL void dkh_write_header(void);
 DKH_INTERNAL dkh_thread *dkh_current_thread(void);
 DKH_INTERNAL void dkh_thread_flush_locked(dkh_thread *t);
 DKH_INTERNAL void dkh_flush_all(int trylock_only);
-DKH_INTERNAL void dkh_append_alloc(dkh_thread *t, uint64_t seq, uint64_t ptr, uint64_t size, uint32_t stack, uint64_t type);
-DKH_INTERNAL void dkh_append_free(dkh_thread *t, uint64_t seq, uint64_t ptr);
+DKH_INTERNAL void dkh_append_alloc(dkh_thread *t, uint64_t seq, uint32_t marks, uint64_t ptr, uint64_t size, uint32_t stack,
+                                   uint64_t type);
+DKH_INTERNAL void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable);
+DKH_INTERNAL void dkh_reset_thread(dkh_thread *t);
 DKH_INTERNAL void dkh_threads_after_fork_child(dkh_thread *self);
 DKH_INTERNAL void dkh_disable_after_write_failure(void);
 DKH_INTERNAL size_t dkh_put_u32(uint8_t *p, uint32_t v);

@@ -93,6 +93,33 @@ static void *map_pages(size_t size) {
     return p == MAP_FAILED ? NULL : p;
 }
 
+/// Per-slot memory, mapped once when a slot is first claimed and kept for reuse: the encoding
+/// scratch buffer, the pending events, their address index and the pair counters.
+static int map_thread_memory(dkh_thread *t) {
+    size_t events = sizeof(dkh_pending_event) * DKH_PENDING_EVENTS;
+    size_t index = sizeof(uint16_t) * DKH_PENDING_INDEX_SIZE;
+    size_t pairs = sizeof(dkh_pair_entry) * DKH_PAIR_TABLE_SIZE;
+    uint8_t *p = map_pages(DKH_THREAD_BUFFER_SIZE + events + index + pairs);
+    if (!p) return -1;
+    t->buffer = p;
+    t->events = (dkh_pending_event *)(p + DKH_THREAD_BUFFER_SIZE);
+    t->index = (uint16_t *)(p + DKH_THREAD_BUFFER_SIZE + events);
+    t->pairs = (dkh_pair_entry *)(p + DKH_THREAD_BUFFER_SIZE + events + index);
+    return 0;
+}
+
+/// Drops everything buffered (after a flush wrote it, or in a forked child, where it is the
+/// parent's).
+void dkh_reset_thread(dkh_thread *t) {
+    if (!t->buffer) return;
+    t->event_count = 0;
+    t->cancelled = 0;
+    memset(t->index, 0xff, sizeof(uint16_t) * DKH_PENDING_INDEX_SIZE);
+    if (t->pair_count) memset(t->pairs, 0, sizeof(dkh_pair_entry) * DKH_PAIR_TABLE_SIZE);
+    t->pair_count = 0;
+    t->pairs_counted = 0;
+}
+
 /// This thread's slot, claimed on first use; NULL when the pool is exhausted.
 dkh_thread *dkh_current_thread(void) {
     if (current) return current;
@@ -103,12 +130,12 @@ dkh_thread *dkh_current_thread(void) {
         if (atomic_load_explicit(&t->in_use, memory_order_relaxed) ||
             !atomic_compare_exchange_strong(&t->in_use, &expected, 1))
             continue;
-        if (!t->buffer && !(t->buffer = map_pages(DKH_THREAD_BUFFER_SIZE))) {
+        if (!t->buffer && map_thread_memory(t) != 0) {
             atomic_store(&t->in_use, 0);
             return NULL;
         }
         t->tid = (pid_t)syscall(SYS_gettid);
-        t->used = DKH_EVENTS_HEADER_SIZE;
+        dkh_reset_thread(t);
         current = t;
         // The key's destructor flushes the buffer when the thread ends.
         pthread_setspecific(dkh.thread_key, t);
@@ -117,56 +144,210 @@ dkh_thread *dkh_current_thread(void) {
     return NULL;
 }
 
-/// Writes the thread's buffered events as one DKH_RECORD_EVENTS record. Caller holds t->lock.
-void dkh_thread_flush_locked(dkh_thread *t) {
-    if (t->used <= DKH_EVENTS_HEADER_SIZE) return;
+// ---- the address index: pending allocations by address ---------------------------------
+// Open addressing with linear probing and backward-shift deletion; at most DKH_PENDING_EVENTS
+// entries in DKH_PENDING_INDEX_SIZE slots, so probes stay short and a free slot always exists.
+
+static inline uint32_t index_home(uint64_t ptr) {
+    return (uint32_t)(((ptr >> 4) * 0x9E3779B97F4A7C15ull) >> (64 - DKH_PENDING_INDEX_BITS));
+}
+
+/// The slot holding `ptr`, or the empty slot where it would go.
+static inline uint32_t index_probe(const dkh_thread *t, uint64_t ptr) {
+    uint32_t i = index_home(ptr);
+    while (t->index[i] != DKH_INDEX_EMPTY && t->events[t->index[i]].ptr != ptr) i = (i + 1) & (DKH_PENDING_INDEX_SIZE - 1);
+    return i;
+}
+
+static void index_remove_slot(dkh_thread *t, uint32_t hole) {
+    const uint32_t mask = DKH_PENDING_INDEX_SIZE - 1;
+    for (uint32_t j = (hole + 1) & mask; t->index[j] != DKH_INDEX_EMPTY; j = (j + 1) & mask) {
+        uint32_t home = index_home(t->events[t->index[j]].ptr);
+        // Move j into the hole unless its home lies cyclically in (hole, j].
+        if (((j - home) & mask) >= ((j - hole) & mask)) {
+            t->index[hole] = t->index[j];
+            hole = j;
+        }
+    }
+    t->index[hole] = DKH_INDEX_EMPTY;
+}
+
+static void index_rebuild(dkh_thread *t) {
+    memset(t->index, 0xff, sizeof(uint16_t) * DKH_PENDING_INDEX_SIZE);
+    for (uint32_t i = 0; i < t->event_count; i++) {
+        if (t->events[i].tag && t->events[i].indexed) t->index[index_probe(t, t->events[i].ptr)] = (uint16_t)i;
+    }
+}
+
+// ---- cancelled pairs ------------------------------------------------------------------
+
+/// Writes the pair counters as one DKH_RECORD_PAIRS record (encoded in the scratch buffer,
+/// which holds nothing between flushes) and clears them.
+static void flush_pairs_locked(dkh_thread *t) {
+    if (!t->pair_count) return;
     uint8_t *b = t->buffer;
-    uint32_t payload = (uint32_t)(t->used - DKH_RECORD_HEADER_SIZE);
+    size_t n = DKH_RECORD_HEADER_SIZE;
+    n += dkh_put_u32(b + n, (uint32_t)t->tid);
+    n += dkh_put_u32(b + n, 0);
+    n += dkh_put_u64(b + n, t->pair_seq);
+    // DKH_PAIR_TABLE_LIMIT entries of at most 3 x 10 bytes fit the 64 KiB buffer.
+    for (uint32_t i = 0; i < DKH_PAIR_TABLE_SIZE; i++) {
+        dkh_pair_entry *e = &t->pairs[i];
+        if (!e->count) continue;
+        n += put_uleb(b + n, e->stack);
+        n += put_uleb(b + n, e->size);
+        n += put_uleb(b + n, e->count);
+    }
+    dkh_put_u32(b, DKH_RECORD_PAIRS);
+    dkh_put_u32(b + 4, (uint32_t)(n - DKH_RECORD_HEADER_SIZE));
+    if (dkh.fd >= 0) dkh_write_all(b, n);
+    memset(t->pairs, 0, sizeof(dkh_pair_entry) * DKH_PAIR_TABLE_SIZE);
+    t->pair_count = 0;
+    t->pairs_counted = 0;
+}
+
+/// Counts a cancelled allocation/free pair. Every pair counted together shares `marks`
+/// (dkh.marks_finished at its allocation, equal to marks_started at its free), which puts
+/// them all in one generation; a pair with another value flushes the counters first.
+static void count_pair(dkh_thread *t, const dkh_pending_event *e) {
+    if (t->pair_count && (t->pair_marks != e->marks || t->pair_count >= DKH_PAIR_TABLE_LIMIT ||
+                          t->pairs_counted >= DKH_PAIR_FLUSH_COUNT))
+        flush_pairs_locked(t);
+    if (!t->pair_count) {
+        t->pair_marks = e->marks;
+        t->pair_seq = e->seq;
+    }
+    uint32_t i = (uint32_t)(((e->size * 0x9E3779B97F4A7C15ull) ^ e->stack) * 0xff51afd7ed558ccdull >> 54) & (DKH_PAIR_TABLE_SIZE - 1);
+    while (t->pairs[i].count && (t->pairs[i].stack != e->stack || t->pairs[i].size != e->size)) {
+        i = (i + 1) & (DKH_PAIR_TABLE_SIZE - 1);
+    }
+    if (!t->pairs[i].count) {
+        t->pairs[i].stack = e->stack;
+        t->pairs[i].size = e->size;
+        t->pair_count++;
+    }
+    t->pairs[i].count++;
+    t->pairs_counted++;
+}
+
+// ---- flushing ---------------------------------------------------------------------------
+
+static void write_events_record(dkh_thread *t, size_t used, uint64_t base_seq) {
+    uint8_t *b = t->buffer;
     dkh_put_u32(b, DKH_RECORD_EVENTS);
-    dkh_put_u32(b + 4, payload);
+    dkh_put_u32(b + 4, (uint32_t)(used - DKH_RECORD_HEADER_SIZE));
     dkh_put_u32(b + 8, (uint32_t)t->tid);
     dkh_put_u32(b + 12, 0);
-    dkh_put_u64(b + 16, t->base_seq);
-    if (dkh.fd >= 0) dkh_write_all(b, t->used);
-    t->used = DKH_EVENTS_HEADER_SIZE;
+    dkh_put_u64(b + 16, base_seq);
+    if (dkh.fd >= 0) dkh_write_all(b, used);
 }
 
-static inline uint8_t *event_space(dkh_thread *t, uint64_t seq) {
-    if (t->used + DKH_MAX_EVENT_SIZE > DKH_THREAD_BUFFER_SIZE) dkh_thread_flush_locked(t);
-    if (t->used == DKH_EVENTS_HEADER_SIZE) {
-        t->base_seq = seq;
-        t->last_seq = seq;
-        t->last_ptr = 0;
+/// Encodes the thread's pending events (skipping cancelled ones) as DKH_RECORD_EVENTS records,
+/// as many as the scratch buffer needs, then writes the pair counters. Caller holds t->lock.
+void dkh_thread_flush_locked(dkh_thread *t) {
+    if (!t->buffer) return;
+    size_t used = DKH_EVENTS_HEADER_SIZE;
+    uint64_t base_seq = 0, last_seq = 0, last_ptr = 0;
+    for (uint32_t i = 0; i < t->event_count; i++) {
+        const dkh_pending_event *e = &t->events[i];
+        if (!e->tag) continue;
+        if (used + DKH_MAX_EVENT_SIZE > DKH_THREAD_BUFFER_SIZE) {
+            write_events_record(t, used, base_seq);
+            used = DKH_EVENTS_HEADER_SIZE;
+        }
+        if (used == DKH_EVENTS_HEADER_SIZE) {
+            base_seq = last_seq = e->seq;
+            last_ptr = 0;
+        }
+        uint8_t *p = t->buffer + used;
+        size_t n = 0;
+        p[n++] = e->tag;
+        n += put_uleb(p + n, e->seq - last_seq);
+        n += put_uleb(p + n, zigzag((int64_t)(e->ptr - last_ptr)));
+        if (e->tag != DKH_EVENT_FREE) {
+            n += put_uleb(p + n, e->size);
+            n += put_uleb(p + n, e->stack);
+            if (e->tag == DKH_EVENT_ALLOC_TYPED) n += put_uleb(p + n, e->type);
+        }
+        used += n;
+        last_seq = e->seq;
+        last_ptr = e->ptr;
     }
-    return t->buffer + t->used;
+    if (used > DKH_EVENTS_HEADER_SIZE) write_events_record(t, used, base_seq);
+    flush_pairs_locked(t);
+    dkh_reset_thread(t);
 }
 
-void dkh_append_alloc(dkh_thread *t, uint64_t seq, uint64_t ptr, uint64_t size, uint32_t stack, uint64_t type) {
+/// Room for one more pending event: squeezes out cancelled events when they are a quarter
+/// of the buffer or more, else flushes.
+static inline dkh_pending_event *event_slot(dkh_thread *t) {
+    if (t->event_count == DKH_PENDING_EVENTS) {
+        if (t->cancelled >= DKH_PENDING_EVENTS / 4) {
+            uint32_t kept = 0;
+            for (uint32_t i = 0; i < t->event_count; i++) {
+                if (t->events[i].tag) t->events[kept++] = t->events[i];
+            }
+            t->event_count = kept;
+            t->cancelled = 0;
+            index_rebuild(t);
+        } else {
+            dkh_thread_flush_locked(t);
+        }
+    }
+    return &t->events[t->event_count++];
+}
+
+void dkh_append_alloc(dkh_thread *t, uint64_t seq, uint32_t marks, uint64_t ptr, uint64_t size, uint32_t stack,
+                      uint64_t type) {
     dkh_lock(&t->lock);
-    uint8_t *p = event_space(t, seq);
-    size_t n = 0;
-    p[n++] = type ? DKH_EVENT_ALLOC_TYPED : DKH_EVENT_ALLOC;
-    n += put_uleb(p + n, seq - t->last_seq);
-    n += put_uleb(p + n, zigzag((int64_t)(ptr - t->last_ptr)));
-    n += put_uleb(p + n, size);
-    n += put_uleb(p + n, stack);
-    if (type) n += put_uleb(p + n, type);
-    t->used += n;
-    t->last_seq = seq;
-    t->last_ptr = ptr;
+    dkh_pending_event *e = event_slot(t);
+    uint32_t index = (uint32_t)(e - t->events);
+    *e = (dkh_pending_event){.seq = seq, .ptr = ptr, .size = size, .type = type, .stack = stack, .marks = marks,
+                             .tag = type ? DKH_EVENT_ALLOC_TYPED : DKH_EVENT_ALLOC, .indexed = 1};
+    uint32_t slot = index_probe(t, ptr);
+    // An older pending allocation at this address was freed by another thread (or its free
+    // went unrecorded): it stays buffered, only the newest is found by address.
+    if (t->index[slot] != DKH_INDEX_EMPTY) t->events[t->index[slot]].indexed = 0;
+    t->index[slot] = (uint16_t)index;
     dkh_unlock(&t->lock);
 }
 
-void dkh_append_free(dkh_thread *t, uint64_t seq, uint64_t ptr) {
+/// A free. When this thread's allocation of the block is still pending, no mark came between
+/// the two and no other thread has allocated at this address since, the pair changes nothing
+/// a heapshot shows: both events are dropped and the pair is only counted (FORMAT.md, PAIRS).
+/// Otherwise the free is buffered as an event with its own seq.
+void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable) {
     dkh_lock(&t->lock);
-    uint8_t *p = event_space(t, seq);
-    size_t n = 0;
-    p[n++] = DKH_EVENT_FREE;
-    n += put_uleb(p + n, seq - t->last_seq);
-    n += put_uleb(p + n, zigzag((int64_t)(ptr - t->last_ptr)));
-    t->used += n;
-    t->last_seq = seq;
-    t->last_ptr = ptr;
+    uint32_t slot = index_probe(t, ptr);
+    if (t->index[slot] != DKH_INDEX_EMPTY) {
+        uint32_t i = t->index[slot];
+        dkh_pending_event *alloc = &t->events[i];
+        index_remove_slot(t, slot);
+        alloc->indexed = 0;
+        // marks_finished as read before the allocation took its seq equals marks_started now:
+        // no mark lies between the two (FORMAT.md, "Cancelled pairs", says why). The
+        // last-allocation slot still holding the allocation's seq: no other thread allocated
+        // at this address since, so this free is of that very block.
+        if (cancellable && alloc->marks == atomic_load(&dkh.marks_started) &&
+            atomic_load_explicit(dkh_last_alloc_slot(ptr), memory_order_relaxed) == alloc->seq) {
+            count_pair(t, alloc);
+            alloc->tag = 0;
+            if (i + 1 == t->event_count) {
+                // The usual case (allocate, use, free): the buffer just shrinks.
+                t->event_count--;
+                while (t->event_count && !t->events[t->event_count - 1].tag) {
+                    t->event_count--;
+                    t->cancelled--;
+                }
+            } else {
+                t->cancelled++;
+            }
+            dkh_unlock(&t->lock);
+            return;
+        }
+    }
+    dkh_pending_event *e = event_slot(t);
+    *e = (dkh_pending_event){.seq = atomic_fetch_add(&dkh.seq, 1), .ptr = ptr, .tag = DKH_EVENT_FREE};
     dkh_unlock(&t->lock);
 }
 
@@ -194,7 +375,7 @@ void dkh_threads_after_fork_child(dkh_thread *self) {
     for (int i = 0; i < DKH_MAX_THREADS; i++) {
         dkh_thread *t = &dkh.threads[i];
         atomic_store(&t->lock, 0);
-        t->used = DKH_EVENTS_HEADER_SIZE;
+        dkh_reset_thread(t);
         if (t != self) atomic_store(&t->in_use, 0);
     }
     if (self) self->tid = (pid_t)syscall(SYS_gettid);

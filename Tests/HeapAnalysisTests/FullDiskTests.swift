@@ -13,17 +13,36 @@ import Testing
             print("skipped: mounting a small tmpfs needs root and unshare")
             return
         }
-        let directory = try HeapFixture.built.get()
-        let workload = directory.appendingPathComponent("workload").path
+        guard let cc = HeapFixture.compiler() else {
+            print("skipped: no C compiler")
+            return
+        }
         let out = try HeapFixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
+        // 200,000 blocks kept alive (so no pair is cancelled in the recorder's buffers): some
+        // megabytes of events for a 64 KiB disk; the program says it finished.
+        let source = out.appendingPathComponent("keeper.c")
+        try """
+            #include <stdio.h>
+            #include <stdlib.h>
+            int main(void) {
+                static void *kept[200000];
+                for (int i = 0; i < 200000; i++) kept[i] = malloc(16 + i % 64);
+                long sum = 0;
+                for (int i = 0; i < 200000; i++) sum += kept[i] != NULL;
+                printf("done %ld\\n", sum);
+                return 0;
+            }
+
+            """.write(to: source, atomically: true, encoding: .utf8)
+        let workload = out.appendingPathComponent("keeper").path
+        #expect(try HeapFixture.run(cc, ["-O1", source.path, "-o", workload]).status == 0)
         let disk = out.appendingPathComponent("disk").path
         try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
-        // 8 threads × 200k malloc/free pairs: megabytes of events for a 64 KiB disk. The
-        // recording is copied out before the namespace (and its mount) goes away.
+        // The recording is copied out before the namespace (and its mount) goes away.
         let script = """
             mount -t tmpfs -o size=64k tmpfs "$1" || exit 97
-            "$2" heap record -o "$1/full.dkheap" -- "$3" threads; status=$?
+            "$2" heap record -o "$1/full.dkheap" -- "$3"; status=$?
             cp "$1/full.dkheap" "$4/full.dkheap"
             exit $status
             """
@@ -34,6 +53,7 @@ import Testing
         }
         // The program finished normally: heap record exits with its status, 0.
         #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "done 200000\n")
         let path = out.appendingPathComponent("full.dkheap").path
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
         #expect(size > 0 && size <= 64 * 1024)

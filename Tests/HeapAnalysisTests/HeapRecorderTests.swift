@@ -19,7 +19,8 @@ import Testing
         // The realloc chain: 10 buffers x 11 sizes (1 KiB ... 1 MiB) were allocated.
         let timeline = HeapTimeline(recording, keepingEveryBlock: true)
         #expect(timeline.blocks.filter { $0.size == 1024 }.count == 10)
-        #expect(timeline.blocks.filter { $0.size == 100 }.count == 100)
+        // churn(100, 100): pairs the recorder cancelled, still counted as allocated.
+        #expect(timeline.blocks.filter { $0.size == 100 }.count + timeline.shortLived.filter { $0.size == 100 }.reduce(0) { $0 + $1.count } == 100)
         // Symbolicated through the build-id in the module map: one group per leaking function.
         let functions = HeapFixture.survivors(recording, by: .function)
         #expect(functions["leak_small"]?.count == 1000)
@@ -46,6 +47,8 @@ import Testing
             previousSeq = event.seq
             if event.kind == .allocation, event.size == 24 { churned += 1 }
         }
+        // Most pairs were cancelled by the recorder (counted, not written as events).
+        churned += recording.cancelledPairs.filter { $0.size == 24 }.reduce(0) { $0 + $1.count }
         #expect(churned == 1_600_000)
         #expect(threads.count >= 8)
         #expect(ordered)
@@ -66,6 +69,102 @@ import Testing
         #expect(HeapFixture.survivors(recording, generation: 1, until: .nextMark)["malloc 203 bytes"]?.count == 20)
         #expect(HeapFixture.survivors(recording, generation: 2)["malloc 305 bytes"]?.bytes == 30 * 305)
         #expect(HeapFixture.survivors(recording, generation: 0)["malloc 305 bytes"] == nil)
+    }
+
+    /// Per generation, allocations of `size` as blocks (events) and as cancelled pairs.
+    static func allocated(_ timeline: HeapTimeline, generation: Int, size: UInt64) -> (events: Int, pairs: Int) {
+        (timeline.blocks.filter { $0.generation == generation && $0.size == size }.count,
+         timeline.shortLived.filter { $0.generation == generation && $0.size == size }.reduce(0) { $0 + $1.count })
+    }
+
+    @Test func cancelledPairsStillCountAsAllocated() throws {
+        let (run, recording) = try HeapFixture.workload("pairs")
+        #expect(run.status == 0)
+        #expect(recording.warnings.isEmpty)
+        #expect(recording.marks.map(\.label) == ["start", "second", "third"])
+        let timeline = HeapTimeline(recording, keepingEveryBlock: true)
+        func total(_ generation: Int, _ size: UInt64) -> Int {
+            let (events, pairs) = Self.allocated(timeline, generation: generation, size: size)
+            return events + pairs
+        }
+        #expect(total(0, 171) == 1000)
+        #expect(total(1, 171) == 7)
+        #expect(total(1, 175) == 3000)
+        #expect(total(2, 179) == 50)
+        #expect(total(0, 175) == 0 && total(2, 175) == 0)
+        // The churn really was cancelled: (nearly) none of it is in the events.
+        #expect(Self.allocated(timeline, generation: 1, size: 175).pairs >= 2900)
+        // Blocks freed by another thread are never cancelled: 5 events, alive at no mark.
+        #expect(Self.allocated(timeline, generation: 1, size: 177) == (5, 0))
+        #expect(HeapFixture.survivors(recording, generation: 1, until: .nextMark)["malloc 177 bytes"] == nil)
+        #expect(HeapFixture.survivors(recording, generation: 0)["malloc 173 bytes"]?.count == 4)
+        // Generation totals are the events plus the pairs, exactly.
+        for generation in timeline.generations {
+            let events = timeline.blocks.filter { $0.generation == generation.index }
+            let pairs = timeline.shortLived.filter { $0.generation == generation.index }
+            #expect(generation.allocatedCount == events.count + pairs.reduce(0) { $0 + $1.count })
+            #expect(generation.allocatedBytes == events.reduce(0) { $0 + $1.size } + pairs.reduce(0) { $0 + $1.bytes })
+        }
+        #expect(timeline.generations[1].allocatedBytes >= 3000 * 175 + 7 * 171 + 5 * 177)
+        #expect(timeline.unmatchedFrees == 0)
+        // Grouped by function: the cancelled pairs belong to churn's stack.
+        let resolver = FrameResolver(recording: recording, symbolizer: ImageHeapSymbolizer())
+        let grouper = HeapGrouper(resolver: resolver, key: .function)
+        let churnStacks = timeline.shortLived.filter { $0.size == 175 }.map(\.stack)
+        #expect(!churnStacks.isEmpty)
+        for stack in churnStacks {
+            #expect(grouper.siteFrames(stack: stack, at: recording.marks[1].seq, limit: 1).first?.functionName == "churn")
+        }
+    }
+
+    /// The same program recorded with cancelling and with every event kept
+    /// (DEVKIT_HEAP_PAIRS=keep): identical allocated totals per generation and survivors.
+    @Test func cancellingChangesNoTotal() throws {
+        let program = try HeapFixture.built.get().appendingPathComponent("workload").path
+        let cancelled = try HeapFixture.preloaded(program, ["pairs"], environment: [:], name: "cancel")
+        let kept = try HeapFixture.preloaded(program, ["pairs"], environment: ["DEVKIT_HEAP_PAIRS": "keep"], name: "keep")
+        #expect(cancelled.status == 0 && kept.status == 0)
+        let a = try HeapFixture.load(cancelled.recordingPath), b = try HeapFixture.load(kept.recordingPath)
+        #expect(a.cancelledPairCount >= 4000)
+        #expect(b.cancelledPairCount == 0)
+        #expect(a.eventCount + 2 * a.cancelledPairCount == b.eventCount)
+        let ta = HeapTimeline(a), tb = HeapTimeline(b)
+        #expect(ta.generations.map(\.allocatedCount) == tb.generations.map(\.allocatedCount))
+        #expect(ta.generations.map(\.allocatedBytes) == tb.generations.map(\.allocatedBytes))
+        #expect(ta.generations.map(\.heapBytesAtEnd) == tb.generations.map(\.heapBytesAtEnd))
+        for generation in ta.generations.indices {
+            for horizon in [HeapTimeline.Horizon.end, .nextMark] {
+                let sa = ta.survivors(of: generation, until: horizon), sb = tb.survivors(of: generation, until: horizon)
+                #expect(sa.map(\.size) == sb.map(\.size))
+            }
+        }
+    }
+
+    @Test func markBetweenAllocationAndFreeIsNotCancelled() throws {
+        let (run, recording) = try HeapFixture.workload("straddle")
+        #expect(run.status == 0)
+        #expect(recording.marks.map(\.kind) == [.start, .signal, .api])
+        #expect(recording.marks.last?.label == "from-thread")
+        // Alive at the next mark, freed before the end.
+        #expect(HeapFixture.survivors(recording, generation: 0, until: .nextMark)["malloc 211 bytes"]?.count == 20)
+        #expect(HeapFixture.survivors(recording, generation: 0)["malloc 211 bytes"] == nil)
+        #expect(HeapFixture.survivors(recording, generation: 1, until: .nextMark)["malloc 213 bytes"]?.count == 15)
+        #expect(HeapFixture.survivors(recording, generation: 1, until: .nextMark)["malloc 213 bytes"]?.bytes == 15 * 213)
+        #expect(!recording.cancelledPairs.contains { $0.size == 211 || $0.size == 213 })
+        let timeline = HeapTimeline(recording, keepingEveryBlock: true)
+        #expect(Self.allocated(timeline, generation: 2, size: 215).events + Self.allocated(timeline, generation: 2, size: 215).pairs == 9)
+        #expect(timeline.unmatchedFrees == 0)
+    }
+
+    @Test func freeOfABlockThatChangedHandsIsNotCancelled() throws {
+        let (run, recording) = try HeapFixture.workload("handoff")
+        #expect(run.status == 0)
+        let timeline = HeapTimeline(recording, keepingEveryBlock: true)
+        // 20 blocks of 219 bytes, all freed: none alive, none unmatched, none cancelled wrongly.
+        #expect(HeapFixture.survivors(recording)["malloc 219 bytes"] == nil)
+        #expect(Self.allocated(timeline, generation: 0, size: 219).events + Self.allocated(timeline, generation: 0, size: 219).pairs == 20)
+        #expect(timeline.unmatchedFrees == 0)
+        #expect(timeline.missedFrees == 0)
     }
 
     @Test func generationFromTheMarkSignal() throws {

@@ -79,6 +79,25 @@ enum HeapFixture {
         return Run(status: result.status, stderr: result.stderr, recordingPath: output)
     }
 
+    /// Runs `program` with the recorder preloaded by hand (not through `devkit heap record`,
+    /// which sets the recorder's environment itself), with `environment` added.
+    static func preloaded(_ program: String, _ arguments: [String], environment: [String: String], name: String) throws -> Run {
+        let directory = try temporaryDirectory()
+        let output = directory.appendingPathComponent("\(name).dkheap").path
+        let agent = URL(fileURLWithPath: devkit).deletingLastPathComponent().appendingPathComponent("libdevkit-heap.so").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("DEVKIT_HEAP_") }
+            .merging(["LD_PRELOAD": agent, "DEVKIT_HEAP_OUTPUT": output]) { $1 }.merging(environment) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stderr: "", recordingPath: output)
+    }
+
     static func workload(_ mode: String, _ extra: [String] = [], options: [String] = []) throws -> (Run, HeapRecording) {
         let directory = try built.get()
         let run = try record(directory.appendingPathComponent("workload").path, [mode] + extra, options: options, name: mode)

@@ -35,6 +35,34 @@ struct RecordingReaderTests {
         }
     }
 
+    /// Every prefix of a recording with cancelled-pair (PAIRS) records: reads or fails
+    /// clearly, and never counts more pairs than the whole file.
+    @Test func everyPrefixWithCancelledPairs() throws {
+        let (_, recording) = try HeapFixture.workload("pairs")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: recording.path)))
+        let full = try RecordingReader.read(bytes, path: "pairs.dkheap")
+        #expect(full.warnings.isEmpty)
+        #expect(full.cancelledPairCount >= 4000)
+        let fullAllocated = HeapTimeline(full).generations.reduce(0) { $0 + $1.allocatedCount }
+        var previousPairs = 0
+        for length in 0..<bytes.count {
+            do {
+                let partial = try RecordingReader.read(Array(bytes[..<length]), path: "cut")
+                #expect(length >= 40)
+                #expect(partial.cancelledPairCount >= previousPairs)
+                #expect(partial.cancelledPairCount <= full.cancelledPairCount)
+                previousPairs = partial.cancelledPairCount
+                let timeline = HeapTimeline(partial)
+                #expect(timeline.generations.reduce(0) { $0 + $1.allocatedCount } <= fullAllocated)
+                _ = HeapReport(recording: partial, timeline: timeline,
+                               grouper: HeapGrouper(resolver: FrameResolver(recording: partial), key: .function), horizon: .nextMark, top: 5).textReport
+            } catch {
+                #expect(length < 40, "prefix of \(length) bytes: \(error)")
+            }
+        }
+        #expect(previousPairs == full.cancelledPairCount)
+    }
+
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
     func corruptedBytesNeverCrash(seed: UInt64) throws {
         var bytes = try Self.smallRecording()

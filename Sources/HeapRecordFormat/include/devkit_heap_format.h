@@ -10,7 +10,9 @@
 #define DKH_MAGIC_SIZE 8
 /// Bumped when a reader of the previous version could misread a file. New record types do
 /// not bump it: readers skip record types they do not know.
-#define DKH_FORMAT_VERSION 1
+#define DKH_FORMAT_VERSION 2
+/// The oldest version this reader still reads (version 1 has no PAIRS records).
+#define DKH_FORMAT_VERSION_MIN 1
 
 /// File header (DKH_HEADER_SIZE bytes). `header_size` lets later versions grow it.
 typedef struct dkh_file_header {
@@ -61,6 +63,12 @@ enum dkh_record_type {
     /// blocks, u64 unreachable blocks, u64 unreachable bytes, u64 root and block bytes read,
     /// u64 scan duration in ns. Written once, after the scan's UNREACHABLE records.
     DKH_RECORD_SCAN = 9,
+    /// Payload: u32 thread id, u32 reserved, u64 seq, then to the end of the payload entries
+    /// of ULEB stack id, ULEB size, ULEB count: allocation/free pairs of that thread that the
+    /// recorder cancelled (neither event written) because the block was freed before any mark
+    /// could see it. All of a record's pairs belong to the generation containing `seq`.
+    /// Since version 2.
+    DKH_RECORD_PAIRS = 10,
 };
 
 /// DKH_RECORD_SCAN flags.

@@ -42,6 +42,29 @@ static void *thread_main(void *arg) {
     return NULL;
 }
 
+/// Frees the 5 blocks kept from index *arg on: frees from a thread that did not allocate.
+static void *free_kept(void *arg) {
+    int first = *(int *)arg;
+    for (int i = first; i < first + 5; i++) free(kept[i]);
+    return NULL;
+}
+
+/// Frees *arg, allocates the same size and returns the new block through *arg (remembering
+/// the freed address in kept[] to compare).
+static void *free_and_reallocate(void *arg) {
+    void **block = arg;
+    keep(*block);
+    free(*block);
+    *block = malloc(219);
+    return NULL;
+}
+
+static void *mark_from_thread(void *arg) {
+    (void)arg;
+    devkit_heap_mark_generation("from-thread");
+    return NULL;
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "leaks";
     if (!strcmp(mode, "leaks")) {
@@ -107,6 +130,49 @@ int main(int argc, char **argv) {
         leak_n(1, 131);
         usleep(400000);
         leak_n(1, 137);
+    } else if (!strcmp(mode, "pairs")) {
+        // Short-lived pairs the recorder cancels, in three generations, and blocks freed by
+        // another thread (never cancelled).
+        churn(1000, 171);
+        leak_n(4, 173);
+        devkit_heap_mark_generation("second");
+        churn(3000, 175);
+        churn(7, 171);
+        int first = kept_count;
+        leak_n(5, 177);
+        pthread_t freer;
+        pthread_create(&freer, NULL, free_kept, &first);
+        pthread_join(freer, NULL);
+        devkit_heap_mark_generation("third");
+        churn(50, 179);
+    } else if (!strcmp(mode, "straddle")) {
+        // Blocks allocated before a mark and freed after it by the same thread, without a
+        // flush in between: the mark signal raised here (its handler writes the mark and
+        // flushes nothing), then a mark made by another thread. Alive at each mark.
+        void *blocks[20];
+        for (int i = 0; i < 20; i++) blocks[i] = malloc(211);
+        raise(SIGUSR2);
+        for (int i = 0; i < 20; i++) free(blocks[i]);
+        for (int i = 0; i < 15; i++) blocks[i] = malloc(213);
+        pthread_t marker;
+        pthread_create(&marker, NULL, mark_from_thread, NULL);
+        pthread_join(marker, NULL);
+        for (int i = 0; i < 15; i++) free(blocks[i]);
+        churn(9, 215);
+    } else if (!strcmp(mode, "handoff")) {
+        // A block allocated here (pending in this thread's buffer) is freed by another thread,
+        // which allocates again (glibc's per-thread cache hands back the same address) and
+        // hands that block back to be freed here: this free is not of the pending block.
+        int same = 0;
+        for (int i = 0; i < 10; i++) {
+            void *block = malloc(219);
+            pthread_t other;
+            pthread_create(&other, NULL, free_and_reallocate, &block);
+            pthread_join(other, NULL);
+            same += block == kept[kept_count - 1];
+            free(block);
+        }
+        printf("same address %d of 10\n", same);
     } else if (!strcmp(mode, "small")) {
         leak_n(3, 31);
         devkit_heap_mark_generation("second");
