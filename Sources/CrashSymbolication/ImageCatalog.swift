@@ -49,8 +49,10 @@ public struct ImageCatalog: Sendable {
                 if walk.files.count > Self.maximumFiles {
                     problems.append("\(root): more than \(Self.maximumFiles) files; the rest were not looked at")
                 }
-            case .missing, .other:
+            case .missing:
                 problems.append("\(root): no such file or directory")
+            case .other:
+                problems.append("\(root): not a regular file or directory")
             }
         }
     }
@@ -105,7 +107,9 @@ enum ObjectIdentity {
     /// The first four bytes are an ELF or Mach-O (thin or fat) magic: most files under a
     /// search path are neither, and are skipped without being mapped.
     static func hasObjectMagic(_ path: String) -> Bool {
-        guard let prefix = try? FileIO.readPrefix(path, count: 4), prefix.count == 4 else { return false }
+        // Regular files only: a crash log is untrusted and may name a FIFO or a device
+        // (`/dev/tty`), whose open or read would block.
+        guard DirectoryWalk.type(of: path) == .file, let prefix = try? FileIO.readPrefix(path, count: 4), prefix.count == 4 else { return false }
         return prefix == [0x7f, 0x45, 0x4c, 0x46] || MachOFile.isMachO(prefix)
     }
 }
