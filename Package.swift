@@ -136,7 +136,7 @@ let package = Package(
             dependencies: ["PropertyList", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
         // ELF core files read through libdwfl (threads, unwound frames, registers, modules) into CrashReport.
-        .target(name: "CoreDump", dependencies: ["CLibDW", "CrashReport"]),
+        .target(name: "CoreDump", dependencies: ["CLibDW", "CrashReport", "BinaryReading"]),
 
         // Crash reports symbolicated: images found by UUID/build-id under search paths, frames
         // through Symbolication, register-decoding rules, renderers (same, json, summary).

@@ -1,3 +1,5 @@
+import BinaryReading
+
 /// The core notes devkit decodes, from their descriptor bytes. Layouts are the Linux 64-bit
 /// ones (`struct elf_prstatus`, `elf_prpsinfo`, `siginfo_t`), the same on x86_64 and aarch64;
 /// every field read is bounds-checked, so a short descriptor yields nil, never a trap.
@@ -24,16 +26,19 @@ struct ProcessStatusNote {
     static let registersOffset = 112
 
     init?(_ bytes: [UInt8], registerCount: Int) {
-        guard let signal = bytes.littleEndian(UInt16.self, at: 12),
-              let tid = bytes.littleEndian(UInt32.self, at: 32) else { return nil }
+        guard let (signal, tid, words) = readDescriptor(bytes, "NT_PRSTATUS", { cursor throws(DecodeError) in
+            try cursor.seek(to: 12)
+            let signal = try cursor.read(UInt16.self, endian: .little)
+            try cursor.seek(to: 32)
+            let tid = try cursor.read(UInt32.self, endian: .little)
+            // Invariant: the descriptor holds every register the machine's layout names.
+            try cursor.seek(to: Self.registersOffset)
+            var words: [UInt64] = []
+            for _ in 0..<registerCount { words.append(try cursor.read(UInt64.self, endian: .little)) }
+            return (signal, tid, words)
+        }) else { return nil }
         currentSignal = Int32(signal)
         self.tid = Int64(Int32(bitPattern: tid))
-        var words: [UInt64] = []
-        for index in 0..<registerCount {
-            // Invariant: the descriptor holds every register the machine's layout names.
-            guard let word = bytes.littleEndian(UInt64.self, at: Self.registersOffset + index * 8) else { return nil }
-            words.append(word)
-        }
         registerWords = words
     }
 }
@@ -48,9 +53,14 @@ struct ProcessInfoNote {
     var arguments: String
 
     init?(_ bytes: [UInt8]) {
-        guard let pid = bytes.littleEndian(UInt32.self, at: 24),
-              let name = bytes.cString(at: 40, maxLength: 16),
-              let arguments = bytes.cString(at: 56, maxLength: 80) else { return nil }
+        guard let (pid, name, arguments) = readDescriptor(bytes, "NT_PRPSINFO", { cursor throws(DecodeError) in
+            try cursor.seek(to: 24)
+            let pid = try cursor.read(UInt32.self, endian: .little)
+            try cursor.seek(to: 40)
+            let name = fixedString(try cursor.readBytes(16))
+            let arguments = fixedString(try cursor.readBytes(80))
+            return (pid, name, arguments)
+        }) else { return nil }
         self.pid = Int64(Int32(bitPattern: pid))
         self.name = name
         self.arguments = arguments
@@ -67,31 +77,34 @@ struct SignalInfoNote {
     var faultAddress: UInt64?
 
     init?(_ bytes: [UInt8]) {
-        guard let signal = bytes.littleEndian(UInt32.self, at: 0),
-              let code = bytes.littleEndian(UInt32.self, at: 8) else { return nil }
-        self.signal = Int32(bitPattern: signal)
-        self.code = Int32(bitPattern: code)
+        guard let (signal, code, address) = readDescriptor(bytes, "NT_SIGINFO", { cursor throws(DecodeError) in
+            let signal = Int32(bitPattern: try cursor.read(UInt32.self, endian: .little))
+            try cursor.seek(to: 8)
+            let code = Int32(bitPattern: try cursor.read(UInt32.self, endian: .little))
+            // si_addr at 16; a short descriptor just has none.
+            let address = cursor.count >= 24 ? try { () throws(DecodeError) -> UInt64 in
+                try cursor.seek(to: 16)
+                return try cursor.read(UInt64.self, endian: .little)
+            }() : nil
+            return (signal, code, address)
+        }) else { return nil }
+        self.signal = signal
+        self.code = code
         // Linux's generic numbers: SIGILL 4, SIGTRAP 5, SIGBUS 7, SIGFPE 8, SIGSEGV 11.
-        faultAddress = [4, 5, 7, 8, 11].contains(self.signal) && self.code > 0
-            ? bytes.littleEndian(UInt64.self, at: 16) : nil
+        faultAddress = [4, 5, 7, 8, 11].contains(signal) && code > 0 ? address : nil
     }
 }
 
-extension [UInt8] {
-    /// The little-endian integer at `offset`, nil when it does not fit in the array.
-    func littleEndian<T: FixedWidthInteger & UnsignedInteger>(_: T.Type, at offset: Int) -> T? {
-        let size = MemoryLayout<T>.size
-        guard offset >= 0, offset <= count - size else { return nil }
-        var value: T = 0
-        for index in 0..<size { value |= T(self[offset + index]) << (8 * index) }
-        return value
+/// Reads a note's descriptor through the project's one bounded reader (`ByteCursor`); nil
+/// when a field lies past the descriptor's end.
+private func readDescriptor<T>(_ bytes: [UInt8], _ section: String, _ body: (inout ByteCursor) throws(DecodeError) -> T) -> T? {
+    bytes.withUnsafeBytes { raw in
+        var cursor = ByteCursor(raw, section: section)
+        do { return try body(&cursor) } catch { return nil }
     }
+}
 
-    /// The NUL-terminated (or `maxLength`-long) string at `offset`, decoded as UTF-8 with repair.
-    func cString(at offset: Int, maxLength: Int) -> String? {
-        guard offset >= 0, offset <= count - maxLength else { return nil }
-        let field = self[offset..<(offset + maxLength)]
-        let bytes = field.prefix { $0 != 0 }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+/// A fixed-size, NUL-padded C string field (`pr_fname`, `pr_psargs`), decoded as UTF-8 with repair.
+private func fixedString(_ field: UnsafeRawBufferPointer) -> String {
+    String(decoding: field.prefix { $0 != 0 }, as: UTF8.self)
 }
