@@ -163,6 +163,30 @@ import Testing
         #expect(again.threads[0].frames.count == 4)
     }
 
+    /// `Last Exception Backtrace:` written as `(0x… 0x… 0x…)` on one line becomes a frame list.
+    @Test func sameFormatTurnsAnAddressListBacktraceIntoFrames() throws {
+        let fixture = try FixtureCrash(arch: "arm64")
+        let addresses = [try fixture.runtime("load_model", 4), try fixture.runtime("controller", 12), try fixture.runtime("start", 16)]
+        let text = try Self.appleText(fixture).replacingOccurrences(
+            of: "Thread 0 Crashed:", with: "Last Exception Backtrace:\n(\(addresses.map(FixtureCrash.hex).joined(separator: " ")))\n\nThread 0 Crashed:")
+        let crash = Self.symbolicator(searchPaths: [FixtureCrash.fixtures.path]).symbolicate(try Self.parse(text))
+        #expect(crash.report.lastExceptionBacktrace.count == 3)
+        let output = String(decoding: try SameFormatRenderer().render(crash, original: Array(text.utf8)), as: UTF8.self)
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex(of: "Last Exception Backtrace:"))
+        var expected: [String] = []
+        for (position, frame) in crash.report.lastExceptionBacktrace.enumerated() {
+            let address = addresses[position]
+            let chain = try fixture.oracle(runtime: frame.isReturnAddress ? address - 1 : address)
+            for (depth, entry) in chain.enumerated() {
+                let outermost = depth == chain.count - 1
+                let offset = outermost ? " + \(address - (try fixture.runtime(entry.0)))" : ""
+                expected.append("\(position)   crashy                        \t\(FixtureCrash.padded(address)) \(entry.0)\(offset) (crashy.c:\(entry.1))\(outermost ? "" : " [inlined]")")
+            }
+        }
+        #expect(lines[(start + 1)...].prefix(expected.count).map(String.init) == expected)
+    }
+
     @Test func ipsFramesMatchLLVMSymbolizerAndSameFormatFillsFrames() throws {
         let fixture = try FixtureCrash(arch: "x86_64")
         let load = FixtureCrash.loadAddress

@@ -22,12 +22,12 @@ public struct SameFormatRenderer: Sendable {
 
     /// nil when no frame knows its line (a JSON Swift backtrace).
     private func rewriteLines(_ crash: SymbolicatedCrash, original: [UInt8]) -> [UInt8]? {
-        var byLine: [Int: (CrashFrame, ResolvedFrame)] = [:]
+        var byLine: [Int: [(CrashFrame, ResolvedFrame)]] = [:]
         for (thread, resolved) in zip(crash.report.threads, crash.threads) {
-            for (frame, result) in zip(thread.frames, resolved) { if let line = frame.line { byLine[line] = (frame, result) } }
+            for (frame, result) in zip(thread.frames, resolved) { if let line = frame.line { byLine[line, default: []].append((frame, result)) } }
         }
         for (frame, result) in zip(crash.report.lastExceptionBacktrace, crash.lastExceptionBacktrace) {
-            if let line = frame.line { byLine[line] = (frame, result) }
+            if let line = frame.line { byLine[line, default: []].append((frame, result)) }
         }
         guard !byLine.isEmpty else { return nil }
         var out: [UInt8] = []
@@ -43,8 +43,17 @@ public struct SameFormatRenderer: Sendable {
             let terminator = original[end..<next]
             var carriageReturn = false
             if content.last == 0x0D { content = content.dropLast(); carriageReturn = true }
-            if let (frame, result) = byLine[lineNumber], let symbols = result.symbols,
-               let lines = rewrite(String(decoding: content, as: UTF8.self), frame: frame, symbols: symbols, format: crash.report.format) {
+            var lines: [String]?
+            if let frames = byLine[lineNumber] {
+                if frames.count == 1, let (frame, result) = frames.first, let symbols = result.symbols {
+                    lines = rewrite(String(decoding: content, as: UTF8.self), frame: frame, symbols: symbols, format: crash.report.format)
+                } else if frames.count > 1, frames.contains(where: { $0.1.symbols != nil }) {
+                    // `(0x1a2b 0x3c4d …)`: a last exception backtrace written as one line of
+                    // addresses becomes a frame list, as symbolicatecrash writes it.
+                    lines = frames.flatMap { frameLines($0.0, $0.1, report: crash.report) }
+                }
+            }
+            if let lines {
                 for (position, line) in lines.enumerated() {
                     out += line.utf8
                     if carriageReturn { out.append(0x0D) }
@@ -56,6 +65,23 @@ public struct SameFormatRenderer: Sendable {
             start = next
         }
         return out
+    }
+
+    /// Apple's frame lines for one frame: `3   crashy   	0x0000000104f6c3a8 controller + 12 (crashy.c:20)`,
+    /// inlined calls first.
+    private func frameLines(_ frame: CrashFrame, _ result: ResolvedFrame, report: CrashReport) -> [String] {
+        let image = result.imageIndex.map { report.binaryImages[$0].name } ?? frame.imageName ?? "???"
+        let head = "\(String(frame.index).padding(4))\(image.padding(30))\t\((result.address ?? frame.address).map { FrameText.paddedHex($0) } ?? "?")"
+        guard let symbols = result.symbols else {
+            let base = result.imageIndex.flatMap { report.binaryImages[$0].loadAddress }
+            if let base, let address = result.address ?? frame.address { return ["\(head) \(FrameText.hex(base)) + \(address &- base)"] }
+            return [head]
+        }
+        return FrameText.entries(symbols).map { entry in
+            let location = FrameText.location(entry.frame, column: false).map { " (\($0))" } ?? ""
+            return "\(head) \(entry.function)\(entry.offset.map { " + \($0)" } ?? "")\(location)\(entry.isInlined ? " [inlined]" : "")"
+                + (symbols.verified ? "" : " [unverified]")
+        }
     }
 
     /// The frame line with its symbol part replaced: everything up to and including the
