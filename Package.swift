@@ -182,7 +182,7 @@ let package = Package(
         // recorder and devkit, and reads damaged recordings.
         .testTarget(
             name: "HeapAnalysisTests",
-            dependencies: ["HeapAnalysis"],
+            dependencies: ["HeapAnalysis", "DevKitTestSupport"],
             exclude: ["Programs"]
         ),
         // Test helpers (Foundation is fine here: never linked into devkit).
@@ -194,7 +194,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SymbolicationTests",
-            dependencies: ["Symbolication", "ObjectFile", "ElfUtils", "BinaryReading", "FileIO"],
+            dependencies: ["Symbolication", "ObjectFile", "ElfUtils", "BinaryReading", "FileIO", "DevKitTestSupport"],
             exclude: ["Fixtures"]
         ),
         // Every crash log of ../shared/corpus/crash against a golden summary; hostile inputs.

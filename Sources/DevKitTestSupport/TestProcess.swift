@@ -21,9 +21,11 @@ public enum TestProcess {
         return nil
     }
 
+    /// Runs `tool`; `stdin` is written from its own thread (a large input cannot block on a
+    /// full pipe while the tool waits for us to read its output).
     @discardableResult
     public static func run(_ tool: String, _ arguments: [String], environment: [String: String]? = nil,
-                           cwd: URL? = nil) throws -> Output {
+                           cwd: URL? = nil, stdin: String? = nil) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
@@ -32,8 +34,15 @@ public enum TestProcess {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
         try process.run()
+        if let stdin {
+            Thread {
+                input.fileHandleForWriting.write(Data(stdin.utf8))
+                try? input.fileHandleForWriting.close()
+            }.start()
+        }
         let errData = Captured()
         let errThread = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
         errThread.start()

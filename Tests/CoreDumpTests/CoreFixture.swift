@@ -75,44 +75,12 @@ struct CoreFixture: Sendable {
 
 /// Runs command-line tools for the fixtures.
 enum Tool {
-    static func find(_ name: String) -> String? {
-        ["/usr/bin", "/bin", "/usr/local/bin", "/opt/swift/usr/bin"]
-            .map { "\($0)/\(name)" }
-            .first(where: FileManager.default.isExecutableFile)
-    }
+    static func find(_ name: String) -> String? { TestProcess.find(name) }
 
+    /// `(status, stdout, stderr)`; status -1 when the tool could not be started.
     static func run(_ path: String, _ arguments: [String]) -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return (-1, "", "\(error)") }
-        // Read both pipes before waiting: a full pipe would block the child forever.
-        let errorData = ErrorReader(error.fileHandleForReading)
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData.wait(), as: UTF8.self))
+        guard let result = try? TestProcess.run(path, arguments) else { return (-1, "", "could not run \(path)") }
+        return (result.status, result.stdout, result.stderr)
     }
 }
 
-/// Drains a pipe on another thread.
-private final class ErrorReader: @unchecked Sendable {
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }
-    }
-
-    func wait() -> Data {
-        done.wait()
-        return data
-    }
-}

@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import Foundation
 import HeapAnalysis
 import Testing
@@ -28,19 +29,8 @@ enum HeapFixture {
 
     @discardableResult
     static func run(_ executable: String, _ arguments: [String], cwd: URL? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let cwd { process.currentDirectoryURL = cwd }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Both pipes are small here; read stderr after stdout reaches its end.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        let result = try TestProcess.run(executable, arguments, cwd: cwd)
+        return (result.status, result.stdout, result.stderr)
     }
 
     static func compiler() -> String? {

@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import Foundation
 import Testing
 
@@ -8,52 +9,16 @@ enum Toolchain {
 
     /// The first of `names` found in /opt/swift/usr/bin or on PATH.
     static func find(_ names: String...) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for name in names {
-            for directory in [swiftBin] + path.split(separator: ":").map(String.init) {
-                let candidate = "\(directory)/\(name)"
-                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            }
-        }
-        return nil
+        names.lazy.compactMap { TestProcess.find($0) }.first
     }
 
     static var llvmSymbolizer: String? { find("llvm-symbolizer") }
 
-    struct Output { var status: Int32; var stdout: String; var stderr: String }
+    typealias Output = TestProcess.Output
 
     @discardableResult
     static func run(_ tool: String, _ arguments: [String], stdin: String? = nil) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        let writer = Thread {
-            if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
-        let errData = LockedData()
-        let errThread = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-        errThread.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !errData.done { usleep(1000) }
-        return Output(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData.value, as: UTF8.self))
-    }
-
-    final class LockedData: @unchecked Sendable {
-        private let lock = NSLock()
-        private var data = Data()
-        private var finished = false
-        func set(_ d: Data) { lock.withLock { data = d; finished = true } }
-        var done: Bool { lock.withLock { finished } }
-        var value: Data { lock.withLock { data } }
+        try TestProcess.run(tool, arguments, stdin: stdin)
     }
 
     /// A fresh temporary directory.
