@@ -24,7 +24,7 @@ enum AppleCrashTextReader {
         var recognised = false
         var lineNumber = 0
         var skippedThreads = 0
-        var threadsCut: Set<Int> = []
+        var frameCap = FrameCap()
         var lastExceptionCut = false
         var addressListOpen = false
         var informationCut = false
@@ -111,13 +111,7 @@ enum AppleCrashTextReader {
                 let value = String(trimmed[trimmed.index(after: colon)...].trimmedWhitespace)
                 if headerField(key: key, value: value, into: &report) { recognised = true }
             case .thread(let position):
-                guard report.threads[position].frames.count < CrashReportLimits.maxFramesPerThread else {
-                    if !threadsCut.contains(position) {
-                        threadsCut.insert(position)
-                        warn("thread \(report.threads[position].index) has more than \(CrashReportLimits.maxFramesPerThread) frames; the rest are skipped")
-                    }
-                    continue
-                }
+                guard frameCap.admits(report.threads[position], position: position, named: "thread \(report.threads[position].index)", warn: warn) else { continue }
                 switch frameLine(trimmed) {
                 case .frame(var frame):
                     frame.line = lineNumber
@@ -417,6 +411,21 @@ func parseHex(_ text: Substring) -> UInt64? {
     if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
     guard !digits.isEmpty, digits.count <= 16 else { return nil }
     return UInt64(digits, radix: 16)
+}
+
+/// The per-thread frame cap the text readers share: a thread takes frames up to
+/// `CrashReportLimits.maxFramesPerThread`; the first frame past it warns, once per thread.
+struct FrameCap {
+    private var warned: Set<Int> = []
+
+    /// True when `thread` (at `position` in the report) may take one more frame.
+    mutating func admits(_ thread: CrashThread, position: Int, named name: String, warn: (String) -> Void) -> Bool {
+        guard thread.frames.count >= CrashReportLimits.maxFramesPerThread else { return true }
+        if warned.insert(position).inserted {
+            warn("\(name) has more than \(CrashReportLimits.maxFramesPerThread) frames; the rest are skipped")
+        }
+        return false
+    }
 }
 
 /// One line of a text log, as the line readers see it: numbered from 1, cut to

@@ -22,7 +22,7 @@ enum SanitizerReportReader {
         var current: Int?        // position of the stack being read, in report.threads
         var pendingName: String? // the line before a stack names it
         var skippedStacks = 0
-        var stacksCut: Set<Int> = []
+        var frameCap = FrameCap()
         var imagePositions: [String: Int] = [:]
 
         func warn(_ message: String) { warnings.append(CrashDiagnostic(line: lineNumber, message: message)) }
@@ -49,13 +49,7 @@ enum SanitizerReportReader {
                     pendingName = nil
                 }
                 guard let position = current else { continue }
-                guard report.threads[position].frames.count < CrashReportLimits.maxFramesPerThread else {
-                    if !stacksCut.contains(position) {
-                        stacksCut.insert(position)
-                        warn("stack \(position) has more than \(CrashReportLimits.maxFramesPerThread) frames; the rest are skipped")
-                    }
-                    continue
-                }
+                guard frameCap.admits(report.threads[position], position: position, named: "stack \(position)", warn: warn) else { continue }
                 switch frameLine(trimmed) {
                 case .frame(var frame, let module):
                     frame.line = lineNumber

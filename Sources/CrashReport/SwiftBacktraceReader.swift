@@ -59,7 +59,7 @@ enum SwiftBacktraceReader {
         var recognised = false
         var lineNumber = 0
         var skippedThreads = 0
-        var threadsCut: Set<Int> = []
+        var frameCap = FrameCap()
         var imagesCut = false
 
         func warn(_ message: String) { warnings.append(CrashDiagnostic(line: lineNumber, message: message)) }
@@ -126,13 +126,7 @@ enum SwiftBacktraceReader {
             case .thread(let position):
                 if trimmed == "..." || trimmed.hasSuffix(" ...") { continue }  // truncated backtrace
                 if let first = trimmed.first, first.isASCIIDigit {
-                    guard report.threads[position].frames.count < CrashReportLimits.maxFramesPerThread else {
-                        if !threadsCut.contains(position) {
-                            threadsCut.insert(position)
-                            warn("thread \(report.threads[position].index) has more than \(CrashReportLimits.maxFramesPerThread) frames; the rest are skipped")
-                        }
-                        continue
-                    }
+                    guard frameCap.admits(report.threads[position], position: position, named: "thread \(report.threads[position].index)", warn: warn) else { continue }
                     switch frameLine(trimmed) {
                     case .frame(var frame):
                         frame.line = lineNumber
