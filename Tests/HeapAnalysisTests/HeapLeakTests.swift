@@ -175,6 +175,29 @@ import Testing
         #expect(nodes.count + abandoned.filter { $0.generation == 1 }.count == 1000)
     }
 
+    /// Programs/realloc_race.c: threads realloc, malloc and free blocks of one shared array at
+    /// once, in one arena, so an address a realloc gives up is soon another thread's. Every block
+    /// left in the array must still be in the live table: exactly 256 abandoned from the
+    /// program's two allocating functions, nothing leaked. Several runs: it is a race (one the old
+    /// order of realloc's table update lost rarely; see the program's header).
+    @Test func concurrentReallocKeepsEveryLiveBlock() throws {
+        guard let cc = HeapFixture.compiler() else { throw HeapFixture.FixtureError(message: "no C compiler (cc, gcc or clang)") }
+        let program = try HeapFixture.temporaryDirectory().appendingPathComponent("realloc-race").path
+        let build = try HeapFixture.run(cc, ["-g", "-O1", "-pthread", HeapFixture.programs.appendingPathComponent("realloc_race.c").path, "-o", program])
+        try #require(build.status == 0, "cc failed: \(build.stderr)")
+        for attempt in 1...4 {
+            let run = try HeapFixture.record(program, [], options: ["--scan-at-exit"], name: "realloc-race-\(attempt)")
+            #expect(run.status == 0)
+            let recording = try HeapFixture.load(run.recordingPath)
+            let scan = try #require(recording.scan)
+            #expect(scan.flags.isEmpty)
+            let (leaked, abandoned) = try Self.classified(recording)
+            #expect(leaked.isEmpty, "run \(attempt): leaked \(leaked.mapValues { $0.count })")
+            let kept = (abandoned["churn"]?.count ?? 0) + (abandoned["fill_empty"]?.count ?? 0)
+            #expect(kept == 256, "run \(attempt): \(abandoned.mapValues { $0.count })")
+        }
+    }
+
     /// 220k live blocks (the table grows past its first size), blocks reached only through a
     /// 2.3 MiB block (scanned in pieces), leaks from threads that ended, a leaked 1 MiB block
     /// that alone points to a 77-byte one.
