@@ -63,6 +63,43 @@ public enum HeapHTMLReport {
         return page(title: "heapdiff \(before.path) \(after.path)", body: body)
     }
 
+    /// The page for `heapdiff --leaks`: the exit scan's summary, the leaked/abandoned table per
+    /// generation, then per generation with survivors its leaked and abandoned groups and a flame
+    /// graph of the leaked bytes (`leakedGraphs[i]` draws the leaked blocks of
+    /// `report.generations[i]`): what is worth fixing first, abandoned blocks as context.
+    public static func render(_ report: LeakReport, leakedGraphs: [FlameGraph]) -> [UInt8] {
+        var headline = "\(report.path): pid \(report.pid)"
+        if !report.command.isEmpty { headline += ", \(report.command.joined(separator: " "))" }
+        headline += ", \(report.end.map(HeapReport.describe) ?? "no end record (killed, crashed or cut short)")"
+        var body = "<h1>Heap leaks</h1>\n<p class=\"meta\">\(HTMLText.escape(headline))</p>\n"
+        body += "<p class=\"scan\">\(HTMLText.escape(report.scanSummary))</p>\n"
+        body += warnings(report.scanCaveats)
+        body += "<table class=\"generations\">\n<thead><tr><th>gen</th><th>label</th><th>leaked</th><th>bytes</th>"
+        body += "<th>abandoned</th><th>bytes</th></tr></thead>\n<tbody>\n"
+        for g in report.generations {
+            let label = HTMLText.escape(displayLabel(g.generation))
+            body += "<tr><td class=\"n\">\(g.generation.index)</td>"
+            body += g.leaked.count + g.abandoned.count > 0 ? "<td><a href=\"#gen-\(g.generation.index)\">\(label)</a></td>" : "<td>\(label)</td>"
+            body += "<td class=\"n\(g.leaked.count > 0 ? " grew" : "")\">\(g.leaked.count)</td><td class=\"n\">\(formatBytes(g.leaked.bytes))</td>"
+            body += "<td class=\"n\">\(g.abandoned.count)</td><td class=\"n\">\(formatBytes(g.abandoned.bytes))</td></tr>\n"
+        }
+        body += "<tr><td></td><td>total</td><td class=\"n\">\(report.leakedCount)</td><td class=\"n\">\(formatBytes(report.leakedBytes))</td>"
+        body += "<td class=\"n\">\(report.abandonedCount)</td><td class=\"n\">\(formatBytes(report.abandonedBytes))</td></tr>\n"
+        body += "</tbody>\n</table>\n"
+        for (index, g) in report.generations.enumerated() where g.leaked.count + g.abandoned.count > 0 {
+            let gen = g.generation.index
+            body += "<section id=\"gen-\(gen)\">\n<h2>Generation \(gen): \(HTMLText.escape(displayLabel(g.generation)))</h2>\n"
+            for (title, part) in [("leaked", g.leaked), ("abandoned", g.abandoned)] {
+                body += "<h3>\(part.count) \(title) block\(part.count == 1 ? "" : "s"), \(formatBytes(part.bytes))</h3>\n"
+                guard part.count > 0 else { continue }
+                if title == "leaked", index < leakedGraphs.count { body += flame(leakedGraphs[index], id: "flame-leaked-\(gen)") }
+                body += groupsTable(part.groups, key: report.groupKey, omitted: part.omittedGroups)
+            }
+            body += "</section>\n"
+        }
+        return page(title: "heapdiff --leaks \(report.path)", body: body)
+    }
+
     static func headline(_ report: HeapReport) -> String {
         var out = "\(report.path): pid \(report.pid)"
         if !report.command.isEmpty { out += ", \(report.command.joined(separator: " "))" }
@@ -118,6 +155,7 @@ public enum HeapHTMLReport {
         body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 24px; color: #1d1d1f; background: #fff; }
         h1 { font-size: 20px; margin: 0 0 4px; }
         h2 { font-size: 16px; margin: 28px 0 4px; }
+        h3 { font-size: 14px; margin: 16px 0 4px; }
         .meta { color: #555; font-family: ui-monospace, Menlo, monospace; font-size: 12px; overflow-wrap: anywhere; }
         table { border-collapse: collapse; margin: 8px 0; font-family: ui-monospace, Menlo, monospace; font-size: 12px; }
         th, td { padding: 3px 10px; border-bottom: 1px solid #e3e3e8; text-align: left; vertical-align: top; }

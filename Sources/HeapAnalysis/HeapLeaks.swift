@@ -79,14 +79,19 @@ public struct LeakReport: Sendable {
         return caveats
     }
 
+    /// One line on the scan itself, shared by the text and HTML reports.
+    public var scanSummary: String {
+        var out = "exit scan: \(scan.liveBlocks) live blocks, \(scan.unreachableBlocks) unreachable (\(formatBytes(scan.unreachableBytes)))"
+        out += "; \(formatBytes(scan.bytesRead)) read"
+        if scan.otherThreadsScanned > 0 { out += ", \(scan.otherThreadsScanned) other thread stack\(scan.otherThreadsScanned == 1 ? "" : "s")" }
+        return out + " in \(Self.milliseconds(scan.durationNanoseconds))"
+    }
+
     public var textReport: String {
         var out = "\(path): pid \(pid)"
         if !command.isEmpty { out += ", \(command.joined(separator: " "))" }
         out += ", \(end.map(HeapReport.describe) ?? "no end record (killed, crashed or cut short)")\n"
-        out += "exit scan: \(scan.liveBlocks) live blocks, \(scan.unreachableBlocks) unreachable (\(formatBytes(scan.unreachableBytes)))"
-        out += "; \(formatBytes(scan.bytesRead)) read"
-        if scan.otherThreadsScanned > 0 { out += ", \(scan.otherThreadsScanned) other thread stack\(scan.otherThreadsScanned == 1 ? "" : "s")" }
-        out += " in \(Self.milliseconds(scan.durationNanoseconds))\n"
+        out += scanSummary + "\n"
         for caveat in scanCaveats { out += "warning: \(caveat)\n" }
         var table = [["gen", "label", "leaked", "bytes", "abandoned", "bytes"]]
         for g in generations {

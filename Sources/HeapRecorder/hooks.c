@@ -121,11 +121,12 @@ static void record_alloc(void *ptr, size_t size) {
 }
 
 /// `cancellable`: a plain free may cancel its pending allocation; realloc's free of the old
-/// block is always written (the new block's allocation follows it).
-static void record_free(void *ptr, int cancellable) {
+/// block is always written (the new block's allocation follows it). `live`: remove the live
+/// table entry here (realloc removes it itself, before the real call).
+static void record_free(void *ptr, int cancellable, int live) {
     if (!ptr || in_recorder || !atomic_load_explicit(&dkh.active, memory_order_relaxed)) return;
     in_recorder = 1;
-    dkh_live_remove((uintptr_t)ptr);  // --scan-at-exit only
+    if (live) dkh_live_remove((uintptr_t)ptr);  // --scan-at-exit only
     dkh_thread *t = dkh_current_thread();
     if (t) dkh_append_free(t, (uintptr_t)ptr, cancellable && dkh.cancel_pairs);
     in_recorder = 0;
@@ -146,7 +147,7 @@ void *malloc(size_t size) {
 void free(void *ptr) {
     if (!ptr || in_bootstrap_arena(ptr)) return;
     ENSURE_REAL(free);
-    record_free(ptr, 1);
+    record_free(ptr, 1, 1);
     real_free(ptr);
 }
 
@@ -173,10 +174,19 @@ void *realloc(void *ptr, size_t size) {
         return p;
     }
     ENSURE_REAL(realloc);
+    // The live-table entry of the old block goes before the real call: once realloc has freed
+    // it, another thread may malloc that address and insert its own entry, which a removal
+    // made afterwards would take (livetable.c, "Ordering"). If realloc fails the old block
+    // is untouched and still ours, so its entry goes back with its old size.
+    uint64_t old_size = 0;
+    int removed = ptr && __builtin_expect(dkh_live_enabled, 0) && !in_recorder &&
+                  atomic_load_explicit(&dkh.active, memory_order_relaxed) &&
+                  dkh_live_remove_slow((uintptr_t)ptr, &old_size);
     // Recorded as the free of the old block and the allocation of the new one, so the block
     // belongs to the generation and call site of its last resize.
     void *p = real_realloc(ptr, size);
-    if (ptr && (p || size == 0)) record_free(ptr, 0);
+    if (removed && !p && size != 0) dkh_live_insert_slow((uintptr_t)ptr, old_size);
+    if (ptr && (p || size == 0)) record_free(ptr, 0, 0);
     if (p) record_alloc(p, size);
     return p;
 }

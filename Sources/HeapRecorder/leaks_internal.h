@@ -20,7 +20,8 @@ typedef struct dkh_live_block {
 // livetable.c
 DKH_INTERNAL void dkh_leaks_init(void);
 DKH_INTERNAL void dkh_live_insert_slow(uintptr_t addr, uint64_t size);
-DKH_INTERNAL void dkh_live_remove_slow(uintptr_t addr);
+/// Removes `addr`; returns 1 and its size in `*size` (when not NULL) if it was there.
+DKH_INTERNAL int dkh_live_remove_slow(uintptr_t addr, uint64_t *size);
 /// Copies every live block into `out` (at most `capacity`); returns how many were copied.
 DKH_INTERNAL size_t dkh_live_snapshot(dkh_live_block *out, size_t capacity);
 /// Blocks in the table now (approximate while other threads allocate).
@@ -44,7 +45,7 @@ static inline void dkh_live_insert(uintptr_t addr, uint64_t size) {
     if (__builtin_expect(dkh_live_enabled, 0)) dkh_live_insert_slow(addr, size);
 }
 static inline void dkh_live_remove(uintptr_t addr) {
-    if (__builtin_expect(dkh_live_enabled, 0)) dkh_live_remove_slow(addr);
+    if (__builtin_expect(dkh_live_enabled, 0)) dkh_live_remove_slow(addr, NULL);
 }
 
 #endif

@@ -14,9 +14,14 @@
 // sorted snapshot), plus the scan itself, 0.3 s. Without --scan-at-exit the hooks test one
 // global flag.
 //
-// Known gap: realloc records the old block's free after the real realloc returns, so another
-// thread that malloc'd the same address in between can have its entry removed (the event
-// stream has the same ordering); that block is then neither scanned nor reported.
+// Ordering: an entry changes only while the calling thread owns the block at that address:
+// malloc inserts after the real malloc returns, free removes before the real free. realloc
+// removes the old entry before the real realloc (hooks.c) and puts it back if realloc fails:
+// once the real realloc has freed the old block, another thread may malloc that address and
+// insert it, and a removal done after that would take that thread's entry instead (the block
+// was then neither scanned nor reported; Tests/HeapAnalysisTests/Programs/realloc_race.c
+// exercises it). The event stream still writes realloc's free after the real call: only the
+// live table's order changed here.
 #include "leaks_internal.h"
 
 #include <stdlib.h>
@@ -160,7 +165,8 @@ void dkh_live_insert_slow(uintptr_t addr, uint64_t size) {
     dkh_unlock(&s->lock);
 }
 
-void dkh_live_remove_slow(uintptr_t addr) {
+int dkh_live_remove_slow(uintptr_t addr, uint64_t *size) {
+    int found = 0;
     uint64_t h = hash_address(addr);  // the slot; the shard comes from the page alone
     shard *s = shard_for(addr);
     dkh_lock(&s->lock);
@@ -169,6 +175,8 @@ void dkh_live_remove_slow(uintptr_t addr) {
         size_t i = (size_t)h & mask;
         while (s->slots[i].addr && s->slots[i].addr != addr) i = (i + 1) & mask;
         if (s->slots[i].addr) {
+            found = 1;
+            if (size) *size = s->slots[i].size;
             // Backward-shift deletion: move later entries of the probe run into the hole
             // when their home slot is at or before it, so lookups never stop early.
             size_t hole = i, j = i;
@@ -187,6 +195,7 @@ void dkh_live_remove_slow(uintptr_t addr) {
         }
     }
     dkh_unlock(&s->lock);
+    return found;
 }
 
 size_t dkh_live_snapshot(dkh_live_block *out, size_t capacity) {

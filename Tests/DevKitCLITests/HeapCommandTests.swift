@@ -185,6 +185,23 @@ import Testing
         #expect(collapsed.stdout.split(separator: "\n").map { $0.split(separator: " ").last } == ["6400", "640"])
     }
 
+    @Test func heapdiffLeaksHTML() throws {
+        let directory = try CLI.temporaryDirectory()
+        guard let recording = try Self.recordLeaks(in: directory, scan: true) else { return }
+        let page = directory.appendingPathComponent("leaks.html").path
+        let result = try CLI.run(["heapdiff", recording, "--leaks", "--group-by", "function", "--html", page])
+        #expect(result.status == 0)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "devkit: HTML report written to \(page)\n")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("exit scan: 171 live blocks, 120 unreachable (6.9 KiB)"))
+        #expect(html.contains("<td class=\"n\">100</td><td class=\"key\">leak_dropped</td>"))
+        #expect(html.contains("<td class=\"n\">20</td><td class=\"key\">leak_list</td>"))
+        #expect(html.contains("<td class=\"n\">50</td><td class=\"key\">keep_global</td>"))
+        #expect(html.contains("<title>leak_dropped — 100 blocks, 6400 bytes (6.3 KiB)</title>"))
+        #expect(!html.lowercased().contains("<script"))
+    }
+
     @Test func heapdiffLeaksWithoutAScanExitsTwo() throws {
         let directory = try CLI.temporaryDirectory()
         guard let recording = try Self.recordLeaks(in: directory, scan: false) else { return }

@@ -175,6 +175,73 @@ import Testing
         #expect(nodes.count + abandoned.filter { $0.generation == 1 }.count == 1000)
     }
 
+    /// `heapdiff --leaks --html` on leaks.c: the page's tables hold the text report's cells, the
+    /// flame graph draws the leaked bytes only, the tags balance and there is no script.
+    @Test func leaksHTMLMatchesTheTextReport() throws {
+        // leaks.c ignores arguments after the mode; this one lands in the page's headline.
+        let hostile = "<script>alert(\"x\")</script> & 'more'"
+        let run = try HeapFixture.record(try Self.built.get(), ["leaks", hostile], options: ["--scan-at-exit"], name: "leaks-html")
+        #expect(run.status == 0)
+        let recording = try HeapFixture.load(run.recordingPath)
+        let timeline = HeapTimeline(recording)
+        let grouper = HeapGrouper(resolver: FrameResolver(recording: recording, symbolizer: ImageHeapSymbolizer()), key: .function)
+        let report = try #require(LeakReport(recording: recording, timeline: timeline, grouper: grouper, top: 10))
+        let leaked = LeakReport.split(timeline, scan: report.scan).leaked
+        let graphs = timeline.generations.map { g in FlameGraph(blocks: leaked.filter { $0.generation == g.index }, grouper: grouper) }
+        let html = String(decoding: HeapHTMLReport.render(report, leakedGraphs: graphs), as: UTF8.self)
+        let text = report.textReport
+        #expect(text.contains("  6.3 KiB  100  leak_dropped\n"))
+        #expect(text.contains("    640 B   20  leak_list\n"))
+        #expect(text.contains("  4.7 KiB  50  keep_global\n"))
+        #expect(html.contains("<p class=\"scan\">\(report.scanSummary)</p>"))
+        #expect(text.contains(report.scanSummary + "\n"))
+        #expect(!html.lowercased().contains("<script"))
+        #expect(html.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;more&#39;"))
+        guard let page = try HTMLStructure.parse(html) else {
+            print("skipped the parse: no python3")
+            return
+        }
+        #expect(page.errors == [])
+        #expect(page.scriptElements == 0)
+        let summary = try #require(page.tables["top"])
+        #expect(summary.first == ["gen", "label", "leaked", "bytes", "abandoned", "bytes"])
+        #expect(summary.contains(["0", "start", "120", "6.9 KiB", "51", "4.9 KiB"]))
+        #expect(summary.last == ["", "total", "120", "6.9 KiB", "51", "4.9 KiB"])
+        // Generation 0: the leaked table, then the abandoned one, with the text report's rows.
+        let rows = try #require(page.tables["gen-0"])
+        let header = ["bytes", "blocks", "function"]
+        #expect(rows == [header, ["6.3 KiB", "100", "leak_dropped"], ["640 B", "20", "leak_list"],
+                         header, ["4.7 KiB", "50", "keep_global"], ["200 B", "1", "keep_interior"]])
+        let tooltips = try #require(page.tooltips["flame-leaked-0"])
+        #expect(tooltips.contains("leak_dropped — 100 blocks, 6400 bytes (6.3 KiB)"))
+        #expect(tooltips.contains("leak_list — 20 blocks, 640 bytes (640 B)"))
+        #expect(tooltips.contains("all — 120 blocks, 7040 bytes (6.9 KiB)"))
+        #expect(!tooltips.contains { $0.hasPrefix("keep_global") })
+    }
+
+    /// Programs/realloc_race.c: threads realloc, malloc and free blocks of one shared array at
+    /// once, in one arena, so an address a realloc gives up is soon another thread's. Every block
+    /// left in the array must still be in the live table: exactly 256 abandoned from the
+    /// program's two allocating functions, nothing leaked. Several runs: it is a race (one the old
+    /// order of realloc's table update lost rarely; see the program's header).
+    @Test func concurrentReallocKeepsEveryLiveBlock() throws {
+        guard let cc = HeapFixture.compiler() else { throw HeapFixture.FixtureError(message: "no C compiler (cc, gcc or clang)") }
+        let program = try HeapFixture.temporaryDirectory().appendingPathComponent("realloc-race").path
+        let build = try HeapFixture.run(cc, ["-g", "-O1", "-pthread", HeapFixture.programs.appendingPathComponent("realloc_race.c").path, "-o", program])
+        try #require(build.status == 0, "cc failed: \(build.stderr)")
+        for attempt in 1...4 {
+            let run = try HeapFixture.record(program, [], options: ["--scan-at-exit"], name: "realloc-race-\(attempt)")
+            #expect(run.status == 0)
+            let recording = try HeapFixture.load(run.recordingPath)
+            let scan = try #require(recording.scan)
+            #expect(scan.flags.isEmpty)
+            let (leaked, abandoned) = try Self.classified(recording)
+            #expect(leaked.isEmpty, "run \(attempt): leaked \(leaked.mapValues { $0.count })")
+            let kept = (abandoned["churn"]?.count ?? 0) + (abandoned["fill_empty"]?.count ?? 0)
+            #expect(kept == 256, "run \(attempt): \(abandoned.mapValues { $0.count })")
+        }
+    }
+
     /// 220k live blocks (the table grows past its first size), blocks reached only through a
     /// 2.3 MiB block (scanned in pieces), leaks from threads that ended, a leaked 1 MiB block
     /// that alone points to a 77-byte one.

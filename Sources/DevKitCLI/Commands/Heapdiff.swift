@@ -26,7 +26,8 @@ struct Heapdiff: ParsableCommand {
             exit scan into leaked (nothing pointed to them: unreachable, like memcheck's \
             definitely and indirectly lost) and abandoned (still reachable, never freed; an \
             interior pointer counts as a reference). --format collapsed then gives the leaked \
-            bytes' stacks.
+            bytes' stacks; --html a page with both tables and a flame graph of the leaked bytes \
+            per generation.
             """
     )
 
@@ -70,7 +71,6 @@ struct Heapdiff: ParsableCommand {
         if leaks {
             guard other == nil else { throw ValidationError("--leaks takes one recording.") }
             guard until == .end else { throw ValidationError("--leaks reports blocks alive at the end (--until end).") }
-            guard html == nil else { throw ValidationError("--leaks has text, json and collapsed output; --html is not one of them yet.") }
         }
     }
 
@@ -90,6 +90,13 @@ struct Heapdiff: ParsableCommand {
         if leaks {
             guard let report = LeakReport(recording: first, timeline: firstTimeline, grouper: firstGrouper, top: top) else {
                 throw CommandFailure.input("\(recording): error: the recording has no exit scan; record with `devkit heap record --scan-at-exit` (and let the program exit normally: no scan after _exit, a crash or a kill)")
+            }
+            // Only the page and the collapsed stacks need the leaked blocks themselves.
+            if let html {
+                let leaked = LeakReport.split(firstTimeline, scan: report.scan).leaked
+                let byGeneration = Dictionary(grouping: leaked, by: \.generation)
+                let graphs = firstTimeline.generations.map { g in FlameGraph(blocks: byGeneration[g.index] ?? [], grouper: firstGrouper) }
+                return try write(HeapHTMLReport.render(report, leakedGraphs: graphs), to: html, progress: progress)
             }
             return try render(text: report.textReport, json: report.jsonValue) {
                 let leaked = LeakReport.split(firstTimeline, scan: report.scan).leaked
