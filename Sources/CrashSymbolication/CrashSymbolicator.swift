@@ -3,7 +3,8 @@ import Symbolication
 
 /// Symbolicates crash reports: finds each image (`ImageResolver`), looks every frame up in
 /// the image's symbols (`SymbolicationSession`, each image opened once however many reports
-/// use it), and runs the register-decoding rules. Reuse one for many reports.
+/// use it), and runs the register-decoding rules. Reuse one for many reports, from one
+/// thread at a time (its caches of image resolutions and binary sections are not locked).
 public final class CrashSymbolicator {
     public let resolver: ImageResolver
     public let session: SymbolicationSession

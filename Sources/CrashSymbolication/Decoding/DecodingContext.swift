@@ -117,6 +117,10 @@ public enum CPUArchitecture: String, Sendable {
 }
 
 /// `ReportMemory`: addresses described from the found images' files.
+///
+/// `@unchecked Sendable`: it holds the symbolicator, whose caches are plain dictionaries; a
+/// `ReportMemory` lives only inside one `CrashSymbolicator.symbolicate` call on one thread
+/// (the rules run there), so nothing shares it.
 struct ReportMemory: CrashMemory, @unchecked Sendable {
     let report: CrashReport
     let images: [ImageResolution]
