@@ -60,10 +60,19 @@ public enum CoreDumpReader {
             report.binaryImages.first { $0.name.hasPrefix(info.name) && !info.name.isEmpty }?.path
         }
 
-        let images = ImageLookup(modules)
+        let images = BinaryImageMap(report.binaryImages)
         for (index, stack) in stacks.enumerated() {
             var thread = CrashThread(index: index, name: "tid \(stack.tid)", crashed: stack.tid == facts.signalledThread)
-            thread.frames = stack.frames.enumerated().map { images.frame(index: $0.offset, record: $0.element, names: report.binaryImages) }
+            thread.frames = stack.frames.enumerated().map { position, record in
+                var frame = CrashFrame(index: position)
+                frame.address = record.pc
+                frame.isReturnAddress = !record.isActivation
+                if let module = images.image(of: frame), let base = report.binaryImages[module].loadAddress {
+                    frame.imageName = report.binaryImages[module].name
+                    frame.imageOffset = record.pc &- base
+                }
+                return frame
+            }
             thread.registers = facts.registers(of: stack.tid).map { CrashRegister(name: $0.name, value: $0.value) }
             if thread.crashed { report.crashedThread = index }
             if let reason = stack.stopReason {
@@ -99,7 +108,8 @@ extension CoreModule {
             return digits.count == 1 ? "0" + digits : digits
         }.joined()
         image.loadAddress = start
-        image.endAddress = end
+        // libdwfl's `end` is exclusive; the model's is the last address.
+        image.endAddress = end > start ? end - 1 : start
         return image
     }
 }

@@ -109,6 +109,7 @@ public struct CrashBinaryImage: Hashable, Sendable {
     /// The Mach-O UUID or ELF build-id as written, lower-cased, without dashes.
     public var uuid: String?
     public var loadAddress: UInt64?
+    /// The image's last address (inclusive), as Apple's `0x1000 - 0x1fff` lines write it.
     public var endAddress: UInt64?
     public var arch: String?
     public var path: String?

@@ -183,23 +183,12 @@ enum SwiftBacktraceReader {
                 report.process = mainName
             }
         }
-        // Image lookup by address: images sorted by load address, binary search per frame.
-        let sorted = report.binaryImages.filter { $0.loadAddress != nil }.sorted { $0.loadAddress! < $1.loadAddress! }
-        func image(containing address: UInt64) -> CrashBinaryImage? {
-            var low = 0, high = sorted.count
-            while low < high {
-                let middle = (low + high) / 2
-                if sorted[middle].loadAddress! <= address { low = middle + 1 } else { high = middle }
-            }
-            guard low > 0 else { return nil }
-            let candidate = sorted[low - 1]
-            if let end = candidate.endAddress, address > end { return nil }
-            return candidate
-        }
+        let map = BinaryImageMap(report.binaryImages)
         for thread in report.threads.indices {
             for frame in report.threads[thread].frames.indices {
                 let current = report.threads[thread].frames[frame]
-                guard let address = current.address, let found = image(containing: address),
+                guard let address = current.address, let position = map.image(of: current),
+                      case let found = report.binaryImages[position],
                       current.imageName == nil || current.imageName == found.name,
                       let base = found.loadAddress else { continue }
                 report.threads[thread].frames[frame].imageName = found.name

@@ -35,14 +35,11 @@ public final class CrashSymbolicator {
             resolutions[key] = resolution
             return resolution
         }
-        let ranges = ImageRanges(report.binaryImages)
+        let ranges = BinaryImageMap(report.binaryImages)
         var reported = Set<String>()
         func resolve(_ frame: CrashFrame) -> ResolvedFrame {
-            var imageIndex: Int?
             var address = frame.address
-            if let runtime = frame.address { imageIndex = ranges.image(containing: runtime) }
-            if imageIndex == nil, let name = frame.imageName { imageIndex = ranges.image(named: name) }
-            guard let imageIndex else { return ResolvedFrame(address: address) }
+            guard let imageIndex = ranges.image(of: frame) ?? frame.imageName.flatMap(ranges.image(named:)) else { return ResolvedFrame(address: address) }
             let image = report.binaryImages[imageIndex]
             if address == nil, let base = image.loadAddress, let offset = frame.imageOffset {
                 let (sum, overflow) = base.addingReportingOverflow(offset)
@@ -101,38 +98,4 @@ public final class CrashSymbolicator {
         sections[key] = opened
         return opened
     }
-}
-
-/// The images of one report sorted by load address, to find the one holding an address.
-struct ImageRanges {
-    private var starts: [(start: UInt64, end: UInt64, index: Int)]
-    private var names: [String: Int] = [:]
-
-    init(_ images: [CrashBinaryImage]) {
-        var ranges: [(UInt64, UInt64?, Int)] = []
-        for (index, image) in images.enumerated() {
-            if names[image.name] == nil { names[image.name] = index }
-            if let start = image.loadAddress { ranges.append((start, image.endAddress, index)) }
-        }
-        ranges.sort { $0.0 < $1.0 }
-        // An image without an end ends where the next begins (or at most 4 GiB on).
-        starts = ranges.enumerated().map { position, range in
-            let next = position + 1 < ranges.count ? ranges[position + 1].0 : range.0 &+ (1 << 32)
-            let end = range.1.map { $0 &+ 1 } ?? max(next, range.0)
-            return (range.0, end, range.2)
-        }
-    }
-
-    func image(containing address: UInt64) -> Int? {
-        var low = 0, high = starts.count
-        while low < high {
-            let mid = (low + high) / 2
-            if starts[mid].start <= address { low = mid + 1 } else { high = mid }
-        }
-        guard low > 0 else { return nil }
-        let candidate = starts[low - 1]
-        return address < candidate.end ? candidate.index : nil
-    }
-
-    func image(named name: String) -> Int? { names[name] }
 }

@@ -124,7 +124,7 @@ public enum CPUArchitecture: String, Sendable {
 struct ReportMemory: CrashMemory, @unchecked Sendable {
     let report: CrashReport
     let images: [ImageResolution]
-    let ranges: ImageRanges
+    let ranges: BinaryImageMap
     let symbolicator: CrashSymbolicator
 
     func describe(_ address: UInt64) -> AddressInfo? {
