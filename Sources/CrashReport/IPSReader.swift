@@ -80,10 +80,10 @@ enum IPSReader {
         }
 
         if case .array(let images)? = fields["usedImages"] {
-            if images.count > CrashReportLimits.maxBinaryImages { warn("\(images.count) images; only the first \(CrashReportLimits.maxBinaryImages) are read") }
-            for (position, value) in images.prefix(CrashReportLimits.maxBinaryImages).enumerated() {
-                guard case .dictionary(let imageFields) = value else {
-                    warn("usedImages[\(position)] is a \(value.typeName), not an object")
+            for (_, imageFields) in objects(in: images, limit: CrashReportLimits.maxBinaryImages, cut: "\(images.count) images",
+                                            element: { "usedImages[\($0)]" }, warn: warn) {
+                // A damaged entry keeps its place: frames name images by index.
+                guard let imageFields else {
                     report.binaryImages.append(CrashBinaryImage(name: "???"))
                     continue
                 }
@@ -104,12 +104,8 @@ enum IPSReader {
         }
 
         if case .array(let threads)? = fields["threads"] {
-            if threads.count > CrashReportLimits.maxThreads { warn("\(threads.count) threads; only the first \(CrashReportLimits.maxThreads) are read") }
-            for (index, value) in threads.prefix(CrashReportLimits.maxThreads).enumerated() {
-                guard case .dictionary(let threadFields) = value else {
-                    warn("threads[\(index)] is a \(value.typeName), not an object")
-                    continue
-                }
+            for case let (index, threadFields?) in objects(in: threads, limit: CrashReportLimits.maxThreads, cut: "\(threads.count) threads",
+                                                           element: { "threads[\($0)]" }, warn: warn) {
                 report.threads.append(thread(index: index, threadFields, images: report.binaryImages, warn: warn))
             }
         } else if fields["threads"] != nil {
@@ -147,14 +143,8 @@ enum IPSReader {
     /// "symbol": "…", "symbolLocation": 8}` each. Every frame but the first holds a return address.
     private static func frames(_ frames: [PlistValue], of owner: String, images: [CrashBinaryImage], warn: (String) -> Void) -> [CrashFrame] {
         var result: [CrashFrame] = []
-        if frames.count > CrashReportLimits.maxFramesPerThread {
-            warn("\(owner) has \(frames.count) frames; only the first \(CrashReportLimits.maxFramesPerThread) are read")
-        }
-        for (position, value) in frames.prefix(CrashReportLimits.maxFramesPerThread).enumerated() {
-            guard case .dictionary(let frameFields) = value else {
-                warn("\(owner) frame \(position) is a \(value.typeName), not an object")
-                continue
-            }
+        for case let (position, frameFields?) in objects(in: frames, limit: CrashReportLimits.maxFramesPerThread,
+                                                         cut: "\(owner) has \(frames.count) frames", element: { "\(owner) frame \($0)" }, warn: warn) {
             var frame = CrashFrame(index: position)
             frame.isReturnAddress = position > 0
             frame.imageOffset = frameFields["imageOffset"]?.integer?.uint64Value

@@ -31,3 +31,19 @@ func readJSON(_ bytes: [UInt8], firstLine: Int, what: String) throws(CrashReport
         throw CrashReportError(line: line, message: "the \(what) is not valid JSON: \(error.message)")
     }
 }
+
+/// The elements of an untrusted JSON array, at most `limit` of them, each as its object or
+/// nil when it is another type (so a reader can keep positions). Warns "`cut`; only the first
+/// `limit` are read" for a longer array and "`element(i)` is a T, not an object" for a
+/// non-object, the two checks the `.ips` and Swift JSON readers make on every array.
+func objects(in array: [PlistValue], limit: Int, cut: @autoclosure () -> String, element: (Int) -> String,
+             warn: (String) -> Void) -> [(position: Int, fields: OrderedDictionaryView?)] {
+    if array.count > limit { warn("\(cut()); only the first \(limit) are read") }
+    return array.prefix(limit).enumerated().map { position, value in
+        guard case .dictionary(let fields) = value else {
+            warn("\(element(position)) is a \(value.typeName), not an object")
+            return (position, nil)
+        }
+        return (position, fields)
+    }
+}

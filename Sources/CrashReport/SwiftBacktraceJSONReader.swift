@@ -51,12 +51,8 @@ enum SwiftBacktraceJSONReader {
         report.osVersion = fields["platform"]?.string
 
         if case .array(let images)? = fields["images"] {
-            if images.count > CrashReportLimits.maxBinaryImages { warn("\(images.count) images; only the first \(CrashReportLimits.maxBinaryImages) are read") }
-            for (position, value) in images.prefix(CrashReportLimits.maxBinaryImages).enumerated() {
-                guard case .dictionary(let imageFields) = value else {
-                    warn("images[\(position)] is a \(value.typeName), not an object")
-                    continue
-                }
+            for case let (_, imageFields?) in objects(in: images, limit: CrashReportLimits.maxBinaryImages, cut: "\(images.count) images",
+                                                      element: { "images[\($0)]" }, warn: warn) {
                 var image = CrashBinaryImage(name: imageFields["name"]?.string ?? "???")
                 image.uuid = imageFields["buildId"]?.string?.lowercased()
                 image.path = imageFields["path"]?.string
@@ -69,12 +65,8 @@ enum SwiftBacktraceJSONReader {
         }
 
         if case .array(let threads)? = fields["threads"] {
-            if threads.count > CrashReportLimits.maxThreads { warn("\(threads.count) threads; only the first \(CrashReportLimits.maxThreads) are read") }
-            for (index, value) in threads.prefix(CrashReportLimits.maxThreads).enumerated() {
-                guard case .dictionary(let threadFields) = value else {
-                    warn("threads[\(index)] is a \(value.typeName), not an object")
-                    continue
-                }
+            for case let (index, threadFields?) in objects(in: threads, limit: CrashReportLimits.maxThreads, cut: "\(threads.count) threads",
+                                                           element: { "threads[\($0)]" }, warn: warn) {
                 report.threads.append(thread(index: index, threadFields, warn: warn))
             }
         } else if fields["threads"] != nil {
@@ -92,14 +84,8 @@ enum SwiftBacktraceJSONReader {
             }
         }
         guard case .array(let frames)? = fields["frames"] else { return thread }
-        if frames.count > CrashReportLimits.maxFramesPerThread {
-            warn("thread \(index) has \(frames.count) frames; only the first \(CrashReportLimits.maxFramesPerThread) are read")
-        }
-        for (position, value) in frames.prefix(CrashReportLimits.maxFramesPerThread).enumerated() {
-            guard case .dictionary(let frameFields) = value else {
-                warn("thread \(index) frame \(position) is a \(value.typeName), not an object")
-                continue
-            }
+        for case let (_, frameFields?) in objects(in: frames, limit: CrashReportLimits.maxFramesPerThread,
+                                                  cut: "thread \(index) has \(frames.count) frames", element: { "thread \(index) frame \($0)" }, warn: warn) {
             // `programCounter`, `returnAddress`, `asyncResumePoint`; `truncated` and
             // `omittedFrames` hold no address.
             guard let address = frameFields["address"]?.hexString else { continue }
