@@ -52,13 +52,11 @@ public final class BinarySections: @unchecked Sendable {
             }
             return
         }
-        guard let slices = try? MachOFile.images(Array(file.bytes)) else { return nil }
-        let wanted = architecture.map { $0 == "arm64e" ? "arm64" : $0 }
-        let candidates = slices.filter { wanted == nil || $0.architecture == wanted || (wanted == "arm" && $0.architecture == "arm") }
-        guard let slice = candidates.count == 1 ? candidates.first : (candidates.first { $0.architecture == wanted }),
-              slice.offset >= 0, slice.size >= 0, slice.offset <= file.bytes.count, slice.size <= file.bytes.count - slice.offset else { return nil }
-        let bytes = UnsafeRawBufferPointer(rebasing: file.bytes[slice.offset..<(slice.offset + slice.size)])
-        guard let contents = try? MachOContents.read(slice, bytes: bytes) else { return nil }
+        guard let slices = try? MachOFile.images(file.bytes) else { return nil }
+        // The slice asked for; a thin file's only slice when nothing is asked.
+        let candidates = slices.filter { architecture.map($0.matches(architecture:)) ?? true }
+        guard candidates.count == 1, let slice = candidates.first,
+              let contents = try? MachOContents.read(slice, bytes: slice.bytes(in: file.bytes)) else { return nil }
         sections = contents.sections.map { section in
             var range: Range<Int>?
             // Zero-fill sections (type 1, 0xc) have no bytes in the file.

@@ -90,13 +90,11 @@ enum ObjectIdentity {
             let hasCode = elf.sections.contains { $0.isExecutable && $0.hasFileContents && $0.size > 0 }
             return [.init(path: path, identifier: hexString(buildID), architecture: nil, kind: hasCode ? .binary : .debugSymbols, name: name)]
         }
-        guard let slices = try? MachOFile.images(Array(file.bytes)) else { return [] }
+        guard let slices = try? MachOFile.images(file.bytes) else { return [] }
         let isDSYM = path.contains(".dSYM/Contents/Resources/DWARF/")
         var result: [ImageCatalog.Entry] = []
         for slice in slices {
-            guard slice.offset >= 0, slice.size >= 0, slice.offset <= file.bytes.count, slice.size <= file.bytes.count - slice.offset else { continue }
-            let bytes = UnsafeRawBufferPointer(rebasing: file.bytes[slice.offset..<(slice.offset + slice.size)])
-            guard let contents = try? MachOContents.read(slice, bytes: bytes), let uuid = contents.uuid else { continue }
+            guard let contents = try? MachOContents.read(slice, bytes: slice.bytes(in: file.bytes)), let uuid = contents.uuid else { continue }
             // MH_DSYM (0xa) files and dSYM bundle contents hold debug information only.
             let kind: ImageCatalog.Entry.Kind = isDSYM || slice.fileType == 0xa ? .debugSymbols : .binary
             result.append(.init(path: path, identifier: hexString(uuid), architecture: slice.architecture, kind: kind, name: name))

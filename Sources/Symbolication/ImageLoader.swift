@@ -117,22 +117,13 @@ enum ImageLoader {
         return MachOFile.isMachO(Array(bytes.prefix(4)))
     }
 
-    /// `--arch` names for Mach-O CPU types (and arm64e's subtype, which shares arm64's cputype).
-    static func architectureMatches(_ image: MachOImage, _ name: String, bytes: UnsafeRawBufferPointer) -> Bool {
-        switch name {
-        case "arm64e", "arm64": return image.architecture == "arm64"
-        case "armv7", "armv7s", "armv7k", "arm": return image.architecture == "arm"
-        default: return image.architecture == name
-        }
-    }
-
     /// One slice of a Mach-O file (thin or fat), with its bytes and contents.
     private static func slice(_ file: MappedFile, architecture: String?, uuid: [UInt8]? = nil) throws(SymbolicationError) -> (MachOImage, MachOContents, UnsafeRawBufferPointer) {
         let images: [MachOImage]
-        do { images = try MachOFile.images(Array(file.bytes)) } catch { throw .malformed(error, path: file.path) }
+        do { images = try MachOFile.images(file.bytes) } catch { throw .malformed(error, path: file.path) }
         var candidates = images
         if let architecture {
-            candidates = images.filter { architectureMatches($0, architecture, bytes: file.bytes) }
+            candidates = images.filter { $0.matches(architecture: architecture) }
             guard !candidates.isEmpty else {
                 throw SymbolicationError(kind: .unsupportedFormat, path: file.path,
                                          message: "no \(architecture) slice (it has \(images.map(\.architecture).joined(separator: ", ")))")
@@ -140,7 +131,7 @@ enum ImageLoader {
         }
         var parsed: [(MachOImage, MachOContents, UnsafeRawBufferPointer)] = []
         for image in candidates {
-            let bytes = UnsafeRawBufferPointer(rebasing: file.bytes[image.offset..<(image.offset + image.size)])
+            let bytes = image.bytes(in: file.bytes)
             do { parsed.append((image, try MachOContents.read(image, bytes: bytes), bytes)) } catch { throw .malformed(error, path: file.path) }
         }
         if let uuid { parsed = parsed.filter { $0.1.uuid == uuid } }
@@ -159,7 +150,7 @@ enum ImageLoader {
         // beside it or in a --debug-dir whose slice has the same UUID.
         var debug: (file: MappedFile, contents: MachOContents, bytes: UnsafeRawBufferPointer)?
         if contents.sections.contains(where: { $0.segment == "__DWARF" && $0.name == "__debug_info" }) {
-            let bytes = UnsafeRawBufferPointer(rebasing: file.bytes[image.offset..<(image.offset + image.size)])
+            let bytes = image.bytes(in: file.bytes)
             debug = (file, contents, bytes)
         } else if let uuid = contents.uuid {
             let name = path.split(separator: "/").last.map(String.init) ?? path

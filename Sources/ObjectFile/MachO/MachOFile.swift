@@ -35,6 +35,23 @@ public struct MachOImage: Sendable, Equatable {
         }
     }
 
+    /// Whether this is the slice `--arch name` asks for: `arm64e` shares arm64's CPU type
+    /// (its subtype differs) and `armv7`, `armv7s`, `armv7k` share `arm`'s.
+    public func matches(architecture name: String) -> Bool {
+        switch name {
+        case "arm64e", "arm64": architecture == "arm64"
+        case "armv7", "armv7s", "armv7k", "arm": architecture == "arm"
+        default: architecture == name
+        }
+    }
+
+    /// This image's bytes within `file`, the buffer `MachOFile.images` read it from (which
+    /// checked that the slice lies inside); empty for any other, shorter buffer.
+    public func bytes(in file: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        guard offset >= 0, size >= 0, offset <= file.count, size <= file.count - offset else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(rebasing: file[offset..<(offset + size)])
+    }
+
     public static func == (a: MachOImage, b: MachOImage) -> Bool {
         a.cpuType == b.cpuType && a.fileType == b.fileType && a.offset == b.offset && a.size == b.size && a.loadCommands == b.loadCommands
     }
@@ -76,41 +93,44 @@ public enum MachOFile {
 
     /// Every image in the file: one for a thin file, one per slice of a fat file.
     public static func images(_ bytes: [UInt8]) throws(DecodeError) -> [MachOImage] {
-        try bytes.withUnsafeBytes { raw in Result { () throws(DecodeError) -> [MachOImage] in
-            var cursor = ByteCursor(raw, section: "Mach-O header")
-            let magic = try cursor.read(UInt32.self, endian: .big)
-            guard magic == fatMagic || magic == fatMagic64 else {
-                return [try image(raw, at: 0, size: raw.count)]
+        try bytes.withUnsafeBytes { raw in Result { () throws(DecodeError) -> [MachOImage] in try images(raw) } }.get()
+    }
+
+    /// `images(_:)` over bytes already in memory (a mapped file): nothing is copied.
+    public static func images(_ raw: UnsafeRawBufferPointer) throws(DecodeError) -> [MachOImage] {
+        var cursor = ByteCursor(raw, section: "Mach-O header")
+        let magic = try cursor.read(UInt32.self, endian: .big)
+        guard magic == fatMagic || magic == fatMagic64 else {
+            return [try image(raw, at: 0, size: raw.count)]
+        }
+        // fat_header and fat_arch entries are big-endian whatever the slices are.
+        let count = try cursor.read(UInt32.self, endian: .big)
+        guard count > 0, count <= maximumSlices else {
+            throw cursor.error("fat header declares \(count) architectures (expected 1 to \(maximumSlices))", at: 4)
+        }
+        var images: [MachOImage] = []
+        for _ in 0..<count {
+            let entry = cursor.offset
+            _ = try cursor.read(UInt32.self, endian: .big)  // cputype (the slice's header repeats it)
+            _ = try cursor.read(UInt32.self, endian: .big)  // cpusubtype
+            let offset: UInt64, size: UInt64
+            if magic == fatMagic64 {
+                offset = try cursor.read(UInt64.self, endian: .big)
+                size = try cursor.read(UInt64.self, endian: .big)
+                try cursor.skip(8)  // align, reserved
+            } else {
+                offset = UInt64(try cursor.read(UInt32.self, endian: .big))
+                size = UInt64(try cursor.read(UInt32.self, endian: .big))
+                try cursor.skip(4)  // align
             }
-            // fat_header and fat_arch entries are big-endian whatever the slices are.
-            let count = try cursor.read(UInt32.self, endian: .big)
-            guard count > 0, count <= maximumSlices else {
-                throw cursor.error("fat header declares \(count) architectures (expected 1 to \(maximumSlices))", at: 4)
+            // The slice must lie inside the file.
+            guard let start = Int(exactly: offset), let length = Int(exactly: size),
+                  start <= raw.count, length <= raw.count - start else {
+                throw cursor.error("fat slice at \(offset) of \(size) bytes lies outside the \(raw.count)-byte file", at: entry)
             }
-            var images: [MachOImage] = []
-            for _ in 0..<count {
-                let entry = cursor.offset
-                _ = try cursor.read(UInt32.self, endian: .big)  // cputype (the slice's header repeats it)
-                _ = try cursor.read(UInt32.self, endian: .big)  // cpusubtype
-                let offset: UInt64, size: UInt64
-                if magic == fatMagic64 {
-                    offset = try cursor.read(UInt64.self, endian: .big)
-                    size = try cursor.read(UInt64.self, endian: .big)
-                    try cursor.skip(8)  // align, reserved
-                } else {
-                    offset = UInt64(try cursor.read(UInt32.self, endian: .big))
-                    size = UInt64(try cursor.read(UInt32.self, endian: .big))
-                    try cursor.skip(4)  // align
-                }
-                // The slice must lie inside the file.
-                guard let start = Int(exactly: offset), let length = Int(exactly: size),
-                      start <= raw.count, length <= raw.count - start else {
-                    throw cursor.error("fat slice at \(offset) of \(size) bytes lies outside the \(raw.count)-byte file", at: entry)
-                }
-                images.append(try image(UnsafeRawBufferPointer(rebasing: raw[start..<(start + length)]), at: start, size: length))
-            }
-            return images
-        } }.get()
+            images.append(try image(UnsafeRawBufferPointer(rebasing: raw[start..<(start + length)]), at: start, size: length))
+        }
+        return images
     }
 
     /// Reads one image's header and load commands; `raw` is the image, `base` its file offset.
