@@ -142,7 +142,7 @@ let package = Package(
         // through Symbolication, register-decoding rules, renderers (same, json, summary).
         .target(
             name: "CrashSymbolication",
-            dependencies: ["CrashReport", "Symbolication", "ObjectFile", "FileIO", "PropertyList",
+            dependencies: ["CrashReport", "Symbolication", "ObjectFile", "FileIO", "PropertyList", "BinaryReading",
                            .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 

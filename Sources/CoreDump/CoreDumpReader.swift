@@ -1,3 +1,4 @@
+import BinaryReading
 public import CrashReport
 
 /// Reads ELF core files (Linux, x86_64 and aarch64) into devkit's crash model through
@@ -103,10 +104,7 @@ extension CoreModule {
         let baseName = recordedPath.flatMap { $0.split(separator: "/").last.map(String.init) } ?? name
         var image = CrashBinaryImage(name: baseName)
         image.path = mainFile ?? recordedPath
-        image.uuid = buildID.isEmpty ? nil : buildID.map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
+        image.uuid = buildID.isEmpty ? nil : hexString(buildID)
         image.loadAddress = start
         // libdwfl's `end` is exclusive; the model's is the last address.
         image.endAddress = end > start ? end - 1 : start

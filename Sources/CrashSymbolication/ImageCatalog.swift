@@ -1,3 +1,4 @@
+import BinaryReading
 import FileIO
 import ObjectFile
 import Symbolication

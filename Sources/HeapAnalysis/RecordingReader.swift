@@ -205,10 +205,7 @@ public enum RecordingReader {
         let segmentCount = Int(try payload.read(UInt32.self, endian: .little))
         let bias = try payload.read(UInt64.self, endian: .little)
         let buildIDLength = Int(try payload.read(UInt16.self, endian: .little))
-        let buildID = try payload.readBytes(buildIDLength).map { byte in
-            let hex = String(byte, radix: 16)
-            return hex.count == 1 ? "0" + hex : hex
-        }.joined()
+        let buildID = hexString(try payload.readBytes(buildIDLength))
         let pathLength = Int(try payload.read(UInt16.self, endian: .little))
         let path = String(decoding: try payload.readBytes(pathLength), as: UTF8.self)
         // Invariant: exactly `segmentCount` (start, end) pairs follow, each start <= end.

@@ -1,3 +1,4 @@
+import BinaryReading
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -38,18 +39,6 @@ struct DebugFileLocator {
         guard getcwd(&buffer, buffer.count) != nil else { return "." }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
-}
-
-/// Lowercase hex of `bytes`, the form build-ids are written in.
-public func hexString(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var text: [UInt8] = []
-    text.reserveCapacity(bytes.count * 2)
-    for byte in bytes {
-        text.append(digits[Int(byte >> 4)])
-        text.append(digits[Int(byte & 0xf)])
-    }
-    return String(decoding: text, as: UTF8.self)
 }
 
 /// A build-id or UUID as the user typed it, normalised to lowercase hex without dashes;
