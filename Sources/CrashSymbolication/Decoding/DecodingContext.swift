@@ -94,7 +94,7 @@ public struct DecodingContext: Sendable {
     /// main.swift:3:13`, the innermost inlined function first (`field at crashy.c:11:12
     /// (inlined into load_model)`).
     public func describe(_ frame: ResolvedFrame, _ logged: CrashFrame) -> String {
-        let fallback = frame.symbols?.function ?? logged.symbol ?? frame.address.map { "0x" + String($0, radix: 16) } ?? "?"
+        let fallback = frame.symbols?.function ?? logged.symbol ?? frame.address.map(FrameText.hex) ?? "?"
         guard let symbols = frame.symbols, let innermost = symbols.frames.first else {
             return logged.sourceLocation.map { "\(fallback) at \($0)" } ?? fallback
         }

@@ -28,7 +28,7 @@ public struct FaultAddressRule: CrashDecodingRule {
         guard let fault = context.report.exception?.faultAddress, fault >= NullDereferenceRule.limit,
               NullDereferenceRule.isBadAccess(context) else { return [] }
         let id = Self.description.id
-        let hexValue = "0x" + String(fault, radix: 16)
+        let hexValue = FrameText.hex(fault)
         guard let info = context.memory.describe(fault) else {
             return [CrashDecoding(rule: id, register: "fault address", value: fault,
                                   message: "fault address \(hexValue) is in no image of the report: heap, stack or unmapped memory (a freed or never-initialised object is the usual cause)")]

@@ -64,7 +64,7 @@ public struct ObjCSelectorRule: CrashDecodingRule {
         case .unknown: return []
         }
         guard let value = context.register(register) else { return [] }
-        let hexValue = "0x" + String(value, radix: 16)
+        let hexValue = FrameText.hex(value)
         // arm64e signs nothing in x1, but strip any high bits a report may show.
         guard let info = context.memory.describe(value) else {
             return [CrashDecoding(rule: id, register: register, value: value,

@@ -45,7 +45,7 @@ public struct PointerBitsRule: CrashDecodingRule {
         let id = Self.description.id
         for (name, value) in values {
             let label = name == "fault address" ? name : "\(name) ="
-            let hexValue = "0x" + String(value, radix: 16)
+            let hexValue = FrameText.hex(value)
             let arm = context.architecture == .arm64 || context.architecture == .arm64e
             if arm, value >> 63 == 1 {
                 result.append(CrashDecoding(rule: id, register: name, value: value, message: "\(label) \(hexValue) is an Objective-C tagged pointer (bit 63 set): a small value such as an NSNumber or NSString stored in the pointer, not an object in memory"))

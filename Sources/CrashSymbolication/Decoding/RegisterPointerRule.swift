@@ -29,7 +29,7 @@ public struct RegisterPointerRule: CrashDecodingRule {
         var result: [CrashDecoding] = []
         for register in context.registers where !Self.skipped.contains(register.name) && register.value > 0xffff {
             guard let info = context.memory.describe(register.value) else { continue }
-            let hexValue = "0x" + String(register.value, radix: 16)
+            let hexValue = FrameText.hex(register.value)
             if info.kind == .code, let symbol = info.symbol {
                 result.append(CrashDecoding(rule: Self.description.id, register: register.name, value: register.value,
                                             message: "\(register.name) = \(hexValue): \(symbol) + \(info.offset ?? 0) (in \(info.imageName)\(info.location.map { ", \($0)" } ?? ""))"))
