@@ -108,12 +108,9 @@ public struct DecodingContext: Sendable {
     }
 }
 
+/// The calling-convention families the rules know (which register holds what).
 public enum CPUArchitecture: String, Sendable {
     case arm64, arm64e, x86_64, arm, i386, unknown
-
-    /// Whether Apple's Objective-C runtime marks tagged pointers with the top bit (arm64) or
-    /// the bottom bit (x86_64 macOS).
-    var taggedPointerUsesTopBit: Bool { self == .arm64 || self == .arm64e }
 }
 
 /// `ReportMemory`: addresses described from the found images' files.
@@ -145,10 +142,11 @@ struct ReportMemory: CrashMemory, @unchecked Sendable {
                 info.location = "\(file.split(separator: "/").last.map(String.init) ?? file):\(frame.line)"
             }
         }
-        if let path = resolution.binaryPath, let sections = symbolicator.binarySections(path: path, architecture: resolution.architecture) {
+        // The binary's sections are addressed by file address, which takes the symbolizer's
+        // image base; without it (the symbols could not be read) nothing more is known.
+        if let converted = fileAddress, let path = resolution.binaryPath,
+           let sections = symbolicator.binarySections(path: path, architecture: resolution.architecture) {
             info.binaryAvailable = true
-            // Without a symbolizer the binary's own link address comes from its sections.
-            let converted = fileAddress ?? address
             if let section = sections.section(containing: converted) {
                 info.section = section.name
                 info.kind = section.kind
