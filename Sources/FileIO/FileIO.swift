@@ -55,10 +55,39 @@ public enum FileIO {
         return Array(bytes.prefix(filled))
     }
 
-    private static func readAll(fd: Int32, path: String, sizeHint: Int = 0) throws(FileIOError) -> [UInt8] {
+    /// `read(_:)`, but the first `count` bytes are looked at before the rest is read: when
+    /// `skip` says so, nil is returned and the rest stays unread (a core dump of gigabytes,
+    /// which its reader opens by path). One open either way.
+    public static func read(_ path: String, unlessPrefix count: Int, matches skip: ([UInt8]) -> Bool) throws(FileIOError) -> [UInt8]? {
+        if path == standardStream { return try read(path) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileIOError(path: path, reason: errnoText()) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileIOError(path: path, reason: errnoText()) }
+        if info.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, reason: "is a directory") }
+        var prefix = [UInt8](repeating: 0, count: max(count, 0))
+        var filled = 0
+        while filled < prefix.count {
+            let n = prefix.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return Glibc.read(fd, base + filled, buffer.count - filled)
+            }
+            if n < 0, errno == EINTR { continue }
+            if n < 0 { throw FileIOError(path: path, reason: errnoText()) }
+            if n == 0 { break }
+            filled += n
+        }
+        prefix.removeLast(prefix.count - filled)
+        if skip(prefix) { return nil }
+        guard filled == count else { return prefix }  // the whole file was shorter
+        return try readAll(fd: fd, path: path, sizeHint: Int(info.st_size), startingWith: prefix)
+    }
+
+    private static func readAll(fd: Int32, path: String, sizeHint: Int = 0, startingWith initial: [UInt8] = []) throws(FileIOError) -> [UInt8] {
         // Read straight into the array's spare capacity: no intermediate chunk copy.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(max(sizeHint, 0) + 1)
+        var bytes = initial
+        bytes.reserveCapacity(max(sizeHint, bytes.count) + 1)
         while true {
             if bytes.count == bytes.capacity { bytes.reserveCapacity(bytes.capacity * 2) }
             let spare = bytes.capacity - bytes.count

@@ -65,17 +65,18 @@ struct CrashLogRun {
     private func render(_ path: String, symbolicator: CrashSymbolicator) throws(CommandFailure) -> [UInt8] {
         var bytes: [UInt8] = []
         let document: CrashReportDocument
-        if Self.isCoreFile(path) {
-            // A core is read by libdwfl from the file; it is never loaded whole.
+        if let contents = try readLog(path) {
+            bytes = contents
+            if let image = addressListImage {
+                document = try addressList(contents, path: path, image: image, symbolicator: symbolicator)
+            } else {
+                document = try read(contents, path: path)
+            }
+        } else {
+            // A core is read by libdwfl from its path; it is never loaded whole.
             do { document = try CoreDumpReader.read(corePath: path, executable: executable, searchPaths: searchPaths) } catch {
                 throw CommandFailure.input("\(error)")
             }
-        } else if let image = addressListImage {
-            bytes = try readLog(path)
-            document = try addressList(bytes, path: path, image: image, symbolicator: symbolicator)
-        } else {
-            bytes = try readLog(path)
-            document = try read(bytes, path: path)
         }
         for warning in document.warnings {
             FileHandleOutput.standardError("\(path):\(warning.line.map { "\($0):" } ?? "") warning: \(warning.message)\n")
@@ -93,21 +94,23 @@ struct CrashLogRun {
         }
     }
 
-    /// An ELF file of type `ET_CORE` (4), by its first 18 bytes.
-    static func isCoreFile(_ path: String) -> Bool {
-        guard let head = try? FileIO.readPrefix(path, count: 18), head.count == 18, head.starts(with: [0x7f, 0x45, 0x4c, 0x46]) else { return false }
-        let type = head[5] == 2 ? UInt16(head[16]) << 8 | UInt16(head[17]) : UInt16(head[17]) << 8 | UInt16(head[16])
-        return type == 4
-    }
-
-    private func readLog(_ path: String) throws(CommandFailure) -> [UInt8] {
-        do { return try FileIO.read(path) } catch {
+    /// The log's bytes, or nil for an ELF core (read once: the core check looks at the first
+    /// bytes of the same open file).
+    private func readLog(_ path: String) throws(CommandFailure) -> [UInt8]? {
+        do { return try FileIO.read(path, unlessPrefix: 18, matches: Self.isCore) } catch {
             // `devkit symbolicate 0x1000`: an address without --binary, not a missing crash log.
             if parseAddress(Substring(path)) != nil {
                 throw CommandFailure.input("error: \"\(path)\" is no crash log; to symbolicate addresses, give --binary BIN")
             }
             throw CommandFailure.io(error)
         }
+    }
+
+    /// An ELF file of type `ET_CORE` (4), by its first 18 bytes.
+    static func isCore(_ head: [UInt8]) -> Bool {
+        guard head.count >= 18, head.starts(with: [0x7f, 0x45, 0x4c, 0x46]) else { return false }
+        let type = head[5] == 2 ? UInt16(head[16]) << 8 | UInt16(head[17]) : UInt16(head[17]) << 8 | UInt16(head[16])
+        return type == 4
     }
 
     /// The list's frames tied to `image`: its load address is `--load-address`, else its own
