@@ -31,23 +31,25 @@ public enum CrashReportParser {
         var looksLikeAddressList = true
         var addresses = 0
         var lineNumber = 0
+        // Bytes, not Strings: detection looks at every line of a log the reader then reads
+        // again, so it must cost little next to the reading.
         for rawLine in Lines(body) {
             lineNumber += 1
             if lineNumber > 4096 { break }
             let line = rawLine.prefix(CrashReportLimits.maxLineLength)
             if isSwiftJSON(line) { return .swiftBacktrace }
             if lineNumber == 1, line.first == UInt8(ascii: "{") { startsWithObject = true }
-            let text = String(decoding: line, as: UTF8.self)
-            let trimmed = text.trimmedWhitespace
-            if trimmed.hasPrefix("*** Program crashed: ") || (trimmed.hasPrefix("*** Signal ") && trimmed.contains(": Backtracing")) {
+            let trimmed = line.trimmingASCIISpace
+            if trimmed.starts(with: "*** Program crashed: ".utf8)
+                || (trimmed.starts(with: "*** Signal ".utf8) && trimmed.containsBytes(": Backtracing")) {
                 return .swiftBacktrace
             }
             if startsWithObject { continue }
             if isSanitizerLine(trimmed) { return .sanitizer }
             if looksLikeAddressList {
-                if AddressListReader.entry(text) != nil {
+                if AddressListReader.entry(String(decoding: line, as: UTF8.self)) != nil {
                     addresses += 1
-                } else if !trimmed.isEmpty && !trimmed.hasPrefix("#") {
+                } else if !trimmed.isEmpty && trimmed.first != UInt8(ascii: "#") {
                     looksLikeAddressList = false
                 }
             }
@@ -60,18 +62,20 @@ public enum CrashReportParser {
     /// A line of the Swift runtime's JSON report: an object with `"kind": "crashReport"` near its start.
     static func isSwiftJSON(_ line: ArraySlice<UInt8>) -> Bool {
         guard line.first == UInt8(ascii: "{") else { return false }
-        let text = String(decoding: line.prefix(512), as: UTF8.self)
-        return text.contains("\"kind\": \"crashReport\"") || text.contains("\"kind\":\"crashReport\"")
+        let head = line.prefix(512)
+        return head.containsBytes("\"kind\": \"crashReport\"") || head.containsBytes("\"kind\":\"crashReport\"")
     }
 
-    private static func isSanitizerLine(_ line: Substring) -> Bool {
+    /// `==1234==ERROR: AddressSanitizer: …`, `WARNING: ThreadSanitizer: …`,
+    /// `SUMMARY: UndefinedBehaviorSanitizer: …`, or UBSan's `file:1:2: runtime error: …`.
+    private static func isSanitizerLine(_ line: ArraySlice<UInt8>) -> Bool {
         var text = line
-        if text.hasPrefix("=="), let end = text.dropFirst(2).firstRange(of: "==") { text = text[end.upperBound...] }
-        for prefix in ["ERROR: ", "WARNING: ", "SUMMARY: "] where text.hasPrefix(prefix) {
-            let tool = text.dropFirst(prefix.count).prefix(while: { $0 != ":" && $0 != " " })
-            if tool.hasSuffix("Sanitizer") { return true }
+        if text.starts(with: "==".utf8), let end = text.dropFirst(2).firstRange(ofBytes: "==") { text = text[end.upperBound...] }
+        for prefix in ["ERROR: ", "WARNING: ", "SUMMARY: "] where text.starts(with: prefix.utf8) {
+            let tool = text.dropFirst(prefix.utf8.count).prefix(while: { $0 != UInt8(ascii: ":") && $0 != UInt8(ascii: " ") })
+            if tool.count >= 9, tool.suffix(9).elementsEqual("Sanitizer".utf8) { return true }
         }
-        return text.contains(": runtime error: ")
+        return text.containsBytes(": runtime error: ")
     }
 
     /// `.ips` is read from its first non-blank byte (the header must be the first line);
