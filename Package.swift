@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "devkit",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "devkit", targets: ["DevKitCLI"]),
         .library(name: "PropertyList", targets: ["PropertyList"]),
@@ -50,23 +49,26 @@ let package = Package(
             ]
         ),
 
-        // Whole-file reads and atomic replacement, with the OS's reason on failure.
-        .target(name: "FileIO"),
+        // The one place that talks to the operating system (and the only one with
+        // `#if canImport(Glibc)`): whole-file reads and atomic replacement with errno kept,
+        // mapped files, directory walks, the monotonic clock, environment, terminals, child
+        // processes. devkit builds on Linux only (libdw, libunwind, LD_PRELOAD).
+        .target(name: "System"),
 
         // Findings (file, position, severity, rule id, message) and their reporters.
         // The lint engine: rules, findings, configuration, suppressions, fixes, reporters.
         .target(
             name: "LintKit",
-            dependencies: ["PropertyList", "FileIO", .product(name: "OrderedCollections", package: "swift-collections")]
+            dependencies: ["PropertyList", "System", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 
         // Reads `.devkit.yml` (Yams) into LintKit's configuration.
-        .target(name: "LintConfigFile", dependencies: ["LintKit", "FileIO", .product(name: "Yams", package: "Yams")]),
+        .target(name: "LintConfigFile", dependencies: ["LintKit", "System", .product(name: "Yams", package: "Yams")]),
 
         // Property-list checks producing findings: syntax now, rule packs later.
         .target(
             name: "PlistChecks",
-            dependencies: ["PropertyList", "LintKit", "FileIO", .product(name: "OrderedCollections", package: "swift-collections")]
+            dependencies: ["PropertyList", "LintKit", "System", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 
         // libunwind (local unwinding) as a pkg-config system library, for the heap recorder.
@@ -101,7 +103,7 @@ let package = Package(
         .target(name: "HeapLauncher"),
         // Object files in pure Swift over ByteCursor: ELF (sections, symbols, build-id,
         // debuglink) and Mach-O (load commands, the code signature's SuperBlob).
-        .target(name: "ObjectFile", dependencies: ["BinaryReading", "FileIO"]),
+        .target(name: "ObjectFile", dependencies: ["BinaryReading", "System"]),
 
         // Provisioning profiles: CMS SignedData (swift-asn1), X.509 (swift-certificates),
         // signature checks (swift-crypto), the profile model, .app and .ipa bundles.
@@ -110,7 +112,7 @@ let package = Package(
             dependencies: [
                 "BinaryReading",
                 "PropertyList",
-                "FileIO",
+                "System",
                 "ObjectFile",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -129,7 +131,7 @@ let package = Package(
         // libdw wrapped in Swift types: units, line tables, functions and inlined calls.
         .target(name: "ElfUtils", dependencies: ["CLibDW"]),
         // Address -> frames (function, file, line, column, inlined chain) through a per-image index.
-        .target(name: "Symbolication", dependencies: ["ObjectFile", "ElfUtils", "BinaryReading", "FileIO"]),
+        .target(name: "Symbolication", dependencies: ["ObjectFile", "ElfUtils", "BinaryReading", "System"]),
         // Crash logs (Apple .crash text, .ips JSON) read into one model; no symbolication.
         .target(
             name: "CrashReport",
@@ -142,7 +144,7 @@ let package = Package(
         // through Symbolication, register-decoding rules, renderers (same, json, summary).
         .target(
             name: "CrashSymbolication",
-            dependencies: ["CrashReport", "Symbolication", "ObjectFile", "FileIO", "PropertyList", "BinaryReading",
+            dependencies: ["CrashReport", "Symbolication", "ObjectFile", "System", "PropertyList", "BinaryReading",
                            .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 
@@ -156,7 +158,7 @@ let package = Package(
                 "PlistChecks",
                 "LintKit",
                 "LintConfigFile",
-                "FileIO",
+                "System",
                 "HeapAnalysis",
                 "HeapLauncher",
                 "Provisioning",
@@ -194,7 +196,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SymbolicationTests",
-            dependencies: ["Symbolication", "ObjectFile", "ElfUtils", "BinaryReading", "FileIO", "DevKitTestSupport"],
+            dependencies: ["Symbolication", "ObjectFile", "ElfUtils", "BinaryReading", "System", "DevKitTestSupport"],
             exclude: ["Fixtures"]
         ),
         // Every crash log of ../shared/corpus/crash against a golden summary; hostile inputs.
@@ -208,7 +210,7 @@ let package = Package(
         // register-decoding rule's examples.
         .testTarget(
             name: "CrashSymbolicationTests",
-            dependencies: ["CrashSymbolication", "CrashReport", "Symbolication", "ObjectFile", "FileIO", "DevKitTestSupport"],
+            dependencies: ["CrashSymbolication", "CrashReport", "Symbolication", "ObjectFile", "System", "DevKitTestSupport"],
             exclude: ["Fixtures"]
         ),
         // Cores of a C program compiled and crashed (under gdb) at test time, against eu-stack; hostile files.

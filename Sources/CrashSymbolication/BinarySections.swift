@@ -1,4 +1,4 @@
-import FileIO
+import System
 import ObjectFile
 
 /// The sections of one binary (ELF, or one Mach-O slice), to say what an address in it

@@ -1,5 +1,5 @@
 import BinaryReading
-import FileIO
+import System
 import ObjectFile
 import Symbolication
 

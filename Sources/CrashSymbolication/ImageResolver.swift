@@ -1,5 +1,5 @@
 import CrashReport
-import FileIO
+import System
 import Symbolication
 
 /// Where devkit found an image of a crash report, or why it did not use one.

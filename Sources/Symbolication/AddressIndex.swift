@@ -1,5 +1,5 @@
 import ElfUtils
-import FileIO
+import System
 import ObjectFile
 
 /// The per-image symbolication index (STYLE.md §8): flat arrays of fixed-size records,

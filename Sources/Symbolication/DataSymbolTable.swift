@@ -1,4 +1,4 @@
-import FileIO
+import System
 import ObjectFile
 
 /// Names data addresses of one image from its ELF symbol table: global objects, and the

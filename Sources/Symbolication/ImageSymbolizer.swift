@@ -1,6 +1,6 @@
 import BinaryReading
 import ElfUtils
-import FileIO
+import System
 import ObjectFile
 import Synchronization
 
@@ -76,7 +76,7 @@ public final class ImageSymbolizer: Sendable {
     private let fileCache: Mutex<[String?]>
 
     public convenience init(path: String, options: SymbolicationOptions = SymbolicationOptions()) throws(SymbolicationError) {
-        let started = monotonicSeconds()
+        let started = MonotonicClock.seconds()
         let file: MappedFile
         do { file = try MappedFile(path: ImageLoader.resolvedPath(path)) } catch {
             throw SymbolicationError(kind: .unreadable, path: path, message: error.reason)
@@ -87,7 +87,7 @@ public final class ImageSymbolizer: Sendable {
     /// Symbolicates an image already in memory (`file.path` names it in errors and is where
     /// a debuglink is looked for).
     public convenience init(file: MappedFile, options: SymbolicationOptions = SymbolicationOptions()) throws(SymbolicationError) {
-        try self.init(file: file, options: options, started: monotonicSeconds())
+        try self.init(file: file, options: options, started: MonotonicClock.seconds())
     }
 
     private init(file: MappedFile, options: SymbolicationOptions, started: Double) throws(SymbolicationError) {
@@ -136,7 +136,7 @@ public final class ImageSymbolizer: Sendable {
         demangler = options.demangle ? Demangler() : nil
         nameCache = Mutex([String?](repeating: nil, count: index.strings.spans.count))
         fileCache = Mutex([String?](repeating: nil, count: index.strings.spans.count))
-        statistics = Statistics(indexSeconds: monotonicSeconds() - started, lineRows: index.lines.count,
+        statistics = Statistics(indexSeconds: MonotonicClock.seconds() - started, lineRows: index.lines.count,
                                 subroutines: index.subroutines.count, symbols: index.symbols.count,
                                 cacheHit: loaded != nil, cacheNote: cacheNote)
     }
@@ -251,10 +251,4 @@ public final class ImageSymbolizer: Sendable {
         throw SymbolicationError(kind: .identifierMismatch, path: path,
                                  message: "build-id is \(actual ?? "absent"), expected \(expected); refusing to symbolicate with the wrong binary")
     }
-}
-
-func monotonicSeconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }

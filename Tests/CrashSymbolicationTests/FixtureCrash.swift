@@ -1,5 +1,5 @@
 import DevKitTestSupport
-import FileIO
+import System
 import Foundation
 import ObjectFile
 import Testing

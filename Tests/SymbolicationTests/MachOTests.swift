@@ -1,4 +1,4 @@
-import FileIO
+import System
 import Foundation
 import ObjectFile
 import Symbolication

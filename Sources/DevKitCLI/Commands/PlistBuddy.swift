@@ -1,5 +1,5 @@
 import ArgumentParser
-import FileIO
+import System
 import PropertyList
 
 extension Plist {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CrashReport
-import FileIO
+import System
 import PropertyList
 import Symbolication
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import CoreDump
 import CrashReport
 import CrashSymbolication
-import FileIO
+import System
 import PropertyList
 import Symbolication
 

@@ -1,4 +1,4 @@
-import FileIO
+import System
 import PropertyList
 
 #if canImport(Glibc)
@@ -49,12 +49,7 @@ enum FileHandleOutput {
     }
 
     /// True when standard output is a terminal that wants colour (NO_COLOR unset, TERM not dumb).
-    static var standardOutputWantsColor: Bool {
-        guard isatty(1) != 0 else { return false }
-        if getenv("NO_COLOR") != nil { return false }
-        if let term = getenv("TERM"), String(cString: term) == "dumb" { return false }
-        return true
-    }
+    static var standardOutputWantsColor: Bool { Terminal.standardOutputWantsColor }
 }
 
 /// Loads one property list, naming the file in any error.

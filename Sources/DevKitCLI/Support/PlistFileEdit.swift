@@ -1,4 +1,4 @@
-import FileIO
+import System
 import PropertyList
 
 /// Reads a property list, edits its bytes and writes them back atomically; on any error the

@@ -1,5 +1,5 @@
 import Dispatch
-import FileIO
+import System
 import PropertyList
 
 /// One `devkit lint` run over paths: finds the files (walking directories), lints them on

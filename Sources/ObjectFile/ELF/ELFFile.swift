@@ -1,5 +1,5 @@
 import BinaryReading
-import FileIO
+import System
 
 /// An ELF object file (32/64-bit, either byte order): header, sections, program headers,
 /// symbols, build-id and `.gnu_debuglink`.

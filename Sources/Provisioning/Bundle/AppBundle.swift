@@ -1,4 +1,4 @@
-import FileIO
+import System
 import PropertyList
 
 /// The parts of an app bundle that provisioning checks need, read from an `.app` directory

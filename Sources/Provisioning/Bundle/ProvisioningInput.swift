@@ -1,4 +1,4 @@
-import FileIO
+import System
 import ObjectFile
 
 /// What a path on the command line holds: a profile, or an app whose profile is embedded.

@@ -1,5 +1,5 @@
 import BinaryReading
-import FileIO
+import System
 import Crypto
 import SwiftASN1
 import X509
