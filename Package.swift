@@ -130,8 +130,12 @@ let package = Package(
         ),
         // libdw wrapped in Swift types: units, line tables, functions and inlined calls.
         .target(name: "ElfUtils", dependencies: ["CLibDW"]),
+        // The vocabulary of symbolication, without libdw: a symbolicated frame (function, source
+        // position, inlined or not) and a reference to a loaded image. Shared by Symbolication,
+        // the crash readers and heap analysis.
+        .target(name: "FrameModel"),
         // Address -> frames (function, file, line, column, inlined chain) through a per-image index.
-        .target(name: "Symbolication", dependencies: ["ObjectFile", "ElfUtils", "BinaryReading", "System"]),
+        .target(name: "Symbolication", dependencies: ["FrameModel", "ObjectFile", "ElfUtils", "BinaryReading", "System"]),
         // Crash logs (Apple .crash text, .ips JSON) read into one model; no symbolication.
         .target(
             name: "CrashReport",
@@ -144,7 +148,7 @@ let package = Package(
         // through Symbolication, register-decoding rules, renderers (same, json, summary).
         .target(
             name: "CrashSymbolication",
-            dependencies: ["CrashReport", "Symbolication", "ObjectFile", "System", "PropertyList", "BinaryReading",
+            dependencies: ["CrashReport", "FrameModel", "Symbolication", "ObjectFile", "System", "PropertyList", "BinaryReading",
                            .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 
@@ -196,7 +200,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SymbolicationTests",
-            dependencies: ["Symbolication", "ObjectFile", "ElfUtils", "BinaryReading", "System", "DevKitTestSupport"],
+            dependencies: ["FrameModel", "Symbolication", "ObjectFile", "ElfUtils", "BinaryReading", "System", "DevKitTestSupport"],
             exclude: ["Fixtures"]
         ),
         // Every crash log of ../shared/corpus/crash against a golden summary; hostile inputs.

@@ -1,4 +1,5 @@
 import CrashReport
+import FrameModel
 import Symbolication
 
 /// A crash report with its frames symbolicated, its images accounted for and its registers

@@ -1,3 +1,5 @@
+import FrameModel
+
 /// Renders the frames of one address in the output styles of the usual tools.
 public enum FrameOutputStyle: String, Sendable, CaseIterable {
     /// `llvm-symbolizer`: `function` then `file:line:column` per frame, a blank line after each address.

@@ -1,5 +1,6 @@
 import BinaryReading
 import ElfUtils
+import FrameModel
 import System
 import ObjectFile
 import Synchronization

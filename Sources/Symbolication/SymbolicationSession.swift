@@ -1,3 +1,4 @@
+import FrameModel
 import Synchronization
 
 /// Symbolicates addresses across many images (a crash log's or a heap recording's): each

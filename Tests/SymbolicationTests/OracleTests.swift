@@ -1,4 +1,5 @@
 import Foundation
+import FrameModel
 import Symbolication
 import Testing
 

@@ -1,4 +1,5 @@
 import CrashReport
+import FrameModel
 import Symbolication
 
 /// One register-decoding rule: a small, documented piece of knowledge about crashes ("x1

@@ -1,4 +1,5 @@
 import CrashReport
+import FrameModel
 import Symbolication
 
 /// Pieces of frame text every renderer shares.

@@ -3,7 +3,7 @@
 /// An address inside inlined code gives several frames: the innermost inlined function
 /// first, the real (outermost) function last; each outer frame's position is the call site
 /// of the frame before it.
-public struct SymbolicatedFrame: Sendable, Equatable {
+public struct SymbolicatedFrame: Sendable, Hashable {
     /// The function's name (demangled unless asked not to); nil when nothing names it.
     public var function: String?
     /// Source file path as recorded in the DWARF; nil when unknown.
@@ -20,7 +20,7 @@ public struct SymbolicatedFrame: Sendable, Equatable {
     /// the name came from the symbol table.
     public var symbolAddress: UInt64?
 
-    public enum Source: Sendable, Equatable {
+    public enum Source: Sendable, Hashable {
         /// DWARF debugging information.
         case debugInfo
         /// The ELF symbol table only (no DWARF covers the address).
