@@ -24,8 +24,11 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
+        // The one error shape (file, position, severity, message, kind) that every module's
+        // error converts to, and its one rendering.
+        .target(name: "Diagnostics"),
         // Bounds-checked reading of untrusted bytes; shared by every binary parser.
-        .target(name: "BinaryReading"),
+        .target(name: "BinaryReading", dependencies: ["Diagnostics"]),
 
         // libxml2 as a pkg-config system library. Only PlistXMLShim includes its headers:
         // a Swift module importing both libxml2 and Foundation fails to build (ICU's
@@ -44,6 +47,7 @@ let package = Package(
             name: "PropertyList",
             dependencies: [
                 "BinaryReading",
+                "Diagnostics",
                 "PlistXMLShim",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
@@ -53,13 +57,13 @@ let package = Package(
         // `#if canImport(Glibc)`): whole-file reads and atomic replacement with errno kept,
         // mapped files, directory walks, the monotonic clock, environment, terminals, child
         // processes. devkit builds on Linux only (libdw, libunwind, LD_PRELOAD).
-        .target(name: "System"),
+        .target(name: "System", dependencies: ["Diagnostics"]),
 
         // Findings (file, position, severity, rule id, message) and their reporters.
         // The lint engine: rules, findings, configuration, suppressions, fixes, reporters.
         .target(
             name: "LintKit",
-            dependencies: ["PropertyList", "System", .product(name: "OrderedCollections", package: "swift-collections")]
+            dependencies: ["Diagnostics", "PropertyList", "System", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 
         // Reads `.devkit.yml` (Yams) into LintKit's configuration.
@@ -68,7 +72,7 @@ let package = Package(
         // Property-list checks producing findings: syntax now, rule packs later.
         .target(
             name: "PlistChecks",
-            dependencies: ["PropertyList", "LintKit", "System", .product(name: "OrderedCollections", package: "swift-collections")]
+            dependencies: ["Diagnostics", "PropertyList", "LintKit", "System", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 
         // libunwind (local unwinding) as a pkg-config system library, for the heap recorder.
@@ -111,6 +115,7 @@ let package = Package(
             name: "Provisioning",
             dependencies: [
                 "BinaryReading",
+                "Diagnostics",
                 "PropertyList",
                 "System",
                 "ObjectFile",

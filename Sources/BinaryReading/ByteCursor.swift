@@ -1,5 +1,7 @@
+import Diagnostics
+
 /// Where and why reading untrusted bytes failed.
-public struct DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct DecodeError: Error, Equatable, Sendable, CustomStringConvertible, DiagnosticConvertible {
     /// The part of the input being read (a file format's section or structure name).
     public var section: String
     /// Byte offset, from the start of the whole input, where the problem was found.
@@ -13,8 +15,10 @@ public struct DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    public var description: String {
-        "offset 0x\(String(offset, radix: 16)): \(section): \(reason)"
+    public var description: String { "\(SourcePosition.byteOffset(offset)): \(section): \(reason)" }
+
+    public var diagnostic: Diagnostic {
+        Diagnostic(position: .byteOffset(offset), message: "\(section): \(reason)", kind: .malformed)
     }
 }
 

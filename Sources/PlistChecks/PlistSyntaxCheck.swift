@@ -1,3 +1,4 @@
+import Diagnostics
 import System
 import LintKit
 import PropertyList

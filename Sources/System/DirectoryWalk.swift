@@ -29,7 +29,7 @@ public enum DirectoryWalk {
         var pending = [root]
         while let directory = pending.popLast() {
             guard let handle = opendir(directory) else {
-                errors.append(FileIOError(path: directory, reason: String(cString: strerror(errno))))
+                errors.append(FileIOError.lastError(path: directory))
                 continue
             }
             // The entry type from readdir saves a stat per entry; DT_UNKNOWN (some file

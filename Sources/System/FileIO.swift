@@ -4,15 +4,6 @@ import Glibc
 import Darwin
 #endif
 
-/// A file that could not be read or written, with the operating system's reason.
-public struct FileIOError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The path as the user gave it (`-` for standard input/output).
-    public var path: String
-    public var reason: String
-
-    public var description: String { "\(path): \(reason)" }
-}
-
 /// Reading whole files and replacing them atomically.
 ///
 /// Written on POSIX calls rather than Foundation so each failure keeps its errno text
@@ -26,11 +17,11 @@ public enum FileIO {
     public static func read(_ path: String) throws(FileIOError) -> [UInt8] {
         if path == standardStream { return try readAll(fd: 0, path: "<stdin>") }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileIOError(path: path, reason: errnoText()) }
+        guard fd >= 0 else { throw FileIOError.lastError(path: path) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileIOError(path: path, reason: errnoText()) }
-        if info.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, reason: "is a directory") }
+        guard fstat(fd, &info) == 0 else { throw FileIOError.lastError(path: path) }
+        if info.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, errno: EISDIR, reason: "is a directory") }
         return try readAll(fd: fd, path: path, sizeHint: Int(info.st_size))
     }
 
@@ -38,7 +29,7 @@ public enum FileIO {
     /// recognise a format by its magic without reading the file.
     public static func readPrefix(_ path: String, count: Int) throws(FileIOError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileIOError(path: path, reason: errnoText()) }
+        guard fd >= 0 else { throw FileIOError.lastError(path: path) }
         defer { close(fd) }
         var bytes = [UInt8](repeating: 0, count: max(count, 0))
         var filled = 0
@@ -48,7 +39,7 @@ public enum FileIO {
                 return Glibc.read(fd, base + filled, buffer.count - filled)
             }
             if n < 0, errno == EINTR { continue }
-            if n < 0 { throw FileIOError(path: path, reason: errnoText()) }
+            if n < 0 { throw FileIOError.lastError(path: path) }
             if n == 0 { break }
             filled += n
         }
@@ -61,11 +52,11 @@ public enum FileIO {
     public static func read(_ path: String, unlessPrefix count: Int, matches skip: ([UInt8]) -> Bool) throws(FileIOError) -> [UInt8]? {
         if path == standardStream { return try read(path) }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileIOError(path: path, reason: errnoText()) }
+        guard fd >= 0 else { throw FileIOError.lastError(path: path) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileIOError(path: path, reason: errnoText()) }
-        if info.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, reason: "is a directory") }
+        guard fstat(fd, &info) == 0 else { throw FileIOError.lastError(path: path) }
+        if info.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, errno: EISDIR, reason: "is a directory") }
         var prefix = [UInt8](repeating: 0, count: max(count, 0))
         var filled = 0
         while filled < prefix.count {
@@ -74,7 +65,7 @@ public enum FileIO {
                 return Glibc.read(fd, base + filled, buffer.count - filled)
             }
             if n < 0, errno == EINTR { continue }
-            if n < 0 { throw FileIOError(path: path, reason: errnoText()) }
+            if n < 0 { throw FileIOError.lastError(path: path) }
             if n == 0 { break }
             filled += n
         }
@@ -98,14 +89,14 @@ public enum FileIO {
                 if n < 0 { failure = errno } else if n == 0 { eof = true } else { appended = n }
             }
             if failure == EINTR { continue }
-            if failure != 0 { throw FileIOError(path: path, reason: String(cString: strerror(failure))) }
+            if failure != 0 { throw FileIOError(path: path, errno: failure) }
             if eof { return bytes }
         }
     }
 
     /// Names in directory `path` (without `.` and `..`), sorted so results are repeatable.
     public static func directoryEntries(_ path: String) throws(FileIOError) -> [String] {
-        guard let dir = opendir(path) else { throw FileIOError(path: path, reason: errnoText()) }
+        guard let dir = opendir(path) else { throw FileIOError.lastError(path: path) }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
@@ -167,13 +158,13 @@ public enum FileIO {
                                         durable: Bool = true) throws(FileIOError) {
         var existing = stat()
         var exists = stat(target, &existing) == 0
-        if exists, existing.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, reason: "is a directory") }
+        if exists, existing.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, errno: EISDIR, reason: "is a directory") }
         if let modeLike, stat(modeLike, &existing) == 0 { exists = true }
-        if exists, existing.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, reason: "is a directory") }
+        if exists, existing.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, errno: EISDIR, reason: "is a directory") }
         let directory = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
         var template = Array("\(directory.isEmpty ? "/" : directory)/.\(baseName(target)).devkit-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard fd >= 0 else { throw FileIOError(path: path, reason: "cannot create a temporary file beside it: \(errnoText())") }
+        guard fd >= 0 else { throw FileIOError.lastError(path: path, doing: "cannot create a temporary file beside it") }
         let tempPath = String(cString: template)
         var committed = false
         defer {
@@ -182,15 +173,15 @@ public enum FileIO {
         do throws(FileIOError) {
             try writeAll(fd: fd, bytes, path: path)
             let mode = exists ? existing.st_mode & 0o7777 : 0o666 & ~currentUmask()
-            if fchmod(fd, mode) != 0 { throw FileIOError(path: path, reason: errnoText()) }
+            if fchmod(fd, mode) != 0 { throw FileIOError.lastError(path: path) }
             if exists { _ = fchown(fd, existing.st_uid, existing.st_gid) }  // best effort: needs privilege
-            if durable, fsync(fd) != 0 { throw FileIOError(path: path, reason: "fsync failed: \(errnoText())") }
+            if durable, fsync(fd) != 0 { throw FileIOError.lastError(path: path, doing: "fsync failed") }
         } catch {
             close(fd)
             throw error
         }
         close(fd)
-        guard rename(tempPath, target) == 0 else { throw FileIOError(path: path, reason: errnoText()) }
+        guard rename(tempPath, target) == 0 else { throw FileIOError.lastError(path: path) }
         committed = true
     }
 
@@ -204,7 +195,7 @@ public enum FileIO {
             let n = bytes.baseAddress.map { write(fd, $0 + offset, bytes.count - offset) } ?? 0
             if n < 0 {
                 if errno == EINTR { continue }
-                throw FileIOError(path: path, reason: errnoText())
+                throw FileIOError.lastError(path: path)
             }
             offset += n
         }
@@ -215,7 +206,7 @@ public enum FileIO {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component
-            if mkdir(prefix, 0o755) != 0, errno != EEXIST { throw FileIOError(path: prefix, reason: errnoText()) }
+            if mkdir(prefix, 0o755) != 0, errno != EEXIST { throw FileIOError.lastError(path: prefix) }
             prefix += "/"
         }
     }
@@ -246,10 +237,6 @@ public enum FileIO {
         let mask = umask(0o022)
         umask(mask)
         return mask
-    }
-
-    private static func errnoText() -> String {
-        String(cString: strerror(errno))
     }
 }
 

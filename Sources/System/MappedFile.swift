@@ -23,11 +23,11 @@ public final class MappedFile: @unchecked Sendable {
     public init(path: String) throws(FileIOError) {
         self.path = path
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileIOError(path: path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw FileIOError.lastError(path: path) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileIOError(path: path, reason: String(cString: strerror(errno))) }
-        if info.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, reason: "is a directory") }
+        guard fstat(fd, &info) == 0 else { throw FileIOError.lastError(path: path) }
+        if info.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, errno: EISDIR, reason: "is a directory") }
         guard info.st_mode & S_IFMT == S_IFREG else { throw FileIOError(path: path, reason: "is not a regular file") }
         modificationTime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         let size = Int(info.st_size)
@@ -41,7 +41,7 @@ public final class MappedFile: @unchecked Sendable {
         // non-const pointer); any write it made would stay private to this process.
         let address = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0)
         guard let address, address != MAP_FAILED else {
-            throw FileIOError(path: path, reason: "cannot map: \(String(cString: strerror(errno)))")
+            throw FileIOError.lastError(path: path, doing: "cannot map")
         }
         bytes = UnsafeRawBufferPointer(start: address, count: size)
         unmapLength = size

@@ -1,3 +1,4 @@
+import Diagnostics
 import OrderedCollections
 
 /// Reads JSON (RFC 8259, strictly) into a property-list value.

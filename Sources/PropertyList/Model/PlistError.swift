@@ -1,19 +1,5 @@
 import BinaryReading
-
-/// Where in a file something is: a text position or a byte offset.
-public enum SourcePosition: Hashable, Sendable, CustomStringConvertible {
-    /// 1-based line and column (columns count bytes, as compilers and libxml2 do).
-    case text(line: Int, column: Int)
-    /// Byte offset from the start of the file (binary formats).
-    case byteOffset(Int)
-
-    public var description: String {
-        switch self {
-        case .text(let line, let column): "\(line):\(column)"
-        case .byteOffset(let offset): "offset 0x\(String(offset, radix: 16))"
-        }
-    }
-}
+import Diagnostics
 
 /// A parse or conversion failure: which file, where in it, and what was wrong.
 public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -53,14 +39,25 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
         switch position {
         case .text(let line, let column)?:
             if parts.isEmpty { parts.append("\(line):\(column)") } else { parts[0] += ":\(line):\(column)" }
-        case .byteOffset(let offset)?:
-            parts.append(SourcePosition.byteOffset(offset).description)
+        case .byteOffset?:
+            parts.append(position?.description ?? "")
         case nil:
             break
         }
         parts.append(message)
         return parts.joined(separator: ": ")
     }
+}
+
+extension PlistError: DiagnosticConvertible {
+    public var diagnostic: Diagnostic {
+        Diagnostic(file: file, position: position, message: message, kind: code == .duplicateKey ? .duplicateKey : .malformed)
+    }
+}
+
+extension DiagnosticKind {
+    /// A dictionary names the same key twice.
+    public static let duplicateKey = DiagnosticKind(rawValue: "duplicate-key")
 }
 
 extension PlistError {

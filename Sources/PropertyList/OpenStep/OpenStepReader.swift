@@ -1,3 +1,4 @@
+import Diagnostics
 import OrderedCollections
 
 /// Reads old-style ASCII property lists (NeXTSTEP/OpenStep) and `.strings` files.

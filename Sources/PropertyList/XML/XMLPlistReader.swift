@@ -1,3 +1,4 @@
+import Diagnostics
 import OrderedCollections
 internal import PlistXMLShim
 

@@ -1,4 +1,5 @@
 import BinaryReading
+import Diagnostics
 import PropertyList
 
 /// A profile, app or archive that could not be read, with where (file, then a byte offset or

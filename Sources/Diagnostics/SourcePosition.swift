@@ -1,0 +1,15 @@
+/// Where in a file something is: a text position or a byte offset.
+public enum SourcePosition: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// 1-based line and column (columns count bytes, as compilers and libxml2 do).
+    case text(line: Int, column: Int)
+    /// Byte offset from the start of the file (binary formats).
+    case byteOffset(Int)
+
+    /// `line:col` or `offset 0x1a2`.
+    public var description: String {
+        switch self {
+        case .text(let line, let column): "\(line):\(column)"
+        case .byteOffset(let offset): "offset 0x\(String(offset, radix: 16))"
+        }
+    }
+}
