@@ -180,6 +180,8 @@ let package = Package(
             ]
         ),
 
+        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
+        .testTarget(name: "SystemTests", dependencies: ["System", "Diagnostics"]),
         .testTarget(
             name: "PropertyListTests",
             dependencies: ["PropertyList", "BinaryReading"]

@@ -1,0 +1,75 @@
+import Glibc
+import Testing
+@testable import System
+
+/// A fresh directory under /tmp for one test, removed by the caller.
+func makeScratchDirectory(_ name: String) -> String {
+    var template = Array("/tmp/devkit-system-\(name)-XXXXXX".utf8CString)
+    return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+}
+
+func removeTree(_ path: String) {
+    for entry in (try? FileIO.directoryEntries(path)) ?? [] {
+        let child = path + "/" + entry
+        if DirectoryWalk.type(of: child) == .directory { removeTree(child) } else { unlink(child) }
+    }
+    rmdir(path)
+}
+
+@Suite struct FileIOTests {
+    @Test func missingFileKeepsErrnoAndPath() throws {
+        let error = #expect(throws: FileIOError.self) { try FileIO.read("/nonexistent/devkit-test") }
+        #expect(error?.errno == ENOENT)
+        #expect(error?.isFileNotFound == true)
+        #expect(error?.reason == "No such file or directory")
+        #expect(error?.path == "/nonexistent/devkit-test")
+        #expect(error?.diagnostic.description == "/nonexistent/devkit-test: error: No such file or directory")
+        #expect(error?.diagnostic.kind == .fileNotFound)
+    }
+
+    @Test func directoryIsRefusedWithEISDIR() {
+        let error = #expect(throws: FileIOError.self) { try FileIO.read("/tmp") }
+        #expect(error?.errno == EISDIR)
+        #expect(error?.reason == "is a directory")
+        #expect(error?.diagnostic.kind == .io)
+    }
+
+    @Test func atomicWriteReplacesAndKeepsPermissions() throws {
+        let dir = makeScratchDirectory("atomic")
+        defer { removeTree(dir) }
+        let path = dir + "/file"
+        try FileIO.writeAtomically(Array("one".utf8), to: path)
+        chmod(path, 0o640)
+        try FileIO.writeAtomically(Array("two, longer".utf8), to: path)
+        #expect(try FileIO.read(path) == Array("two, longer".utf8))
+        var info = stat()
+        stat(path, &info)
+        #expect(info.st_mode & 0o777 == 0o640)
+        // Nothing but the file is left behind: the temporary file was renamed over it.
+        #expect(try FileIO.directoryEntries(dir) == ["file"])
+    }
+
+    @Test func atomicWriteIntoMissingDirectoryFailsWithErrno() {
+        let error = #expect(throws: FileIOError.self) { try FileIO.writeAtomically([1], to: "/nonexistent/dir/file") }
+        #expect(error?.errno == ENOENT)
+        #expect(error?.reason.hasPrefix("cannot create a temporary file beside it: ") == true)
+    }
+
+    @Test func prefixReadStopsAtTheFileEnd() throws {
+        let dir = makeScratchDirectory("prefix")
+        defer { removeTree(dir) }
+        try FileIO.writeAtomically(Array("abc".utf8), to: dir + "/f")
+        #expect(try FileIO.readPrefix(dir + "/f", count: 2) == Array("ab".utf8))
+        #expect(try FileIO.readPrefix(dir + "/f", count: 10) == Array("abc".utf8))
+        #expect(try FileIO.read(dir + "/f", unlessPrefix: 2, matches: { $0 == Array("ab".utf8) }) == nil)
+        #expect(try FileIO.read(dir + "/f", unlessPrefix: 2, matches: { _ in false }) == Array("abc".utf8))
+    }
+
+    @Test func createDirectoriesMakesEveryLevel() throws {
+        let dir = makeScratchDirectory("mkdir")
+        defer { removeTree(dir) }
+        try FileIO.createDirectories(dir + "/a/b/c")
+        #expect(DirectoryWalk.type(of: dir + "/a/b/c") == .directory)
+        try FileIO.createDirectories(dir + "/a/b/c")
+    }
+}
