@@ -51,25 +51,18 @@ extension Heap {
         var program: [String] { command.first == "--" ? Array(command.dropFirst()) : command }
 
         func run() throws {
-            let arguments = program
-            var configuration = HeapLauncher.Configuration(
-                agentPath: HeapLauncher.defaultAgentPath(),
-                outputPath: output ?? (baseName(arguments[0]) + ".dkheap"))
+            var configuration = HeapLauncher.Configuration(program: program[0], outputPath: output)
             configuration.markSignal = markSignal.number
             configuration.interval = interval?.seconds
             configuration.stackDepth = stackDepth
             configuration.followForks = fork == .follow
             configuration.scanAtExit = scanAtExit
             let termination: HeapLauncher.Termination
-            do { termination = try HeapLauncher(configuration: configuration).run(arguments) } catch {
+            do { termination = try HeapLauncher(configuration: configuration).run(program) } catch {
                 throw CommandFailure.input(error.message)
             }
             FileHandleOutput.standardError("devkit: heap recording written to \(configuration.outputPath)\n")
             if termination != .exited(0) { throw CommandFailure(message: "", exitCode: termination.shellStatus) }
-        }
-
-        private func baseName(_ path: String) -> String {
-            path.split(separator: "/").last.map(String.init) ?? path
         }
     }
 }
