@@ -50,7 +50,7 @@ struct Heapdiff: ParsableCommand {
     var top: Int = 10
 
     @Option(name: .long, help: "Output: text, json, or collapsed (collapsed stacks of surviving bytes).")
-    var format: HeapdiffFormat?
+    var format: Format?
 
     @Option(name: .long, help: ArgumentHelp("Write a self-contained HTML page (tables and flame graphs) instead of printing.", valueName: "file"))
     var html: String?
@@ -91,29 +91,31 @@ struct Heapdiff: ParsableCommand {
     }
 }
 
-enum HeapdiffFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, collapsed
+extension Heapdiff {
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, collapsed
 
-    var sessionFormat: HeapdiffSession.Format {
-        switch self {
-        case .text: .text
-        case .json: .json
-        case .collapsed: .collapsed
+        var sessionFormat: HeapdiffSession.Format {
+            switch self {
+            case .text: .text
+            case .json: .json
+            case .collapsed: .collapsed
+            }
         }
     }
-}
 
-enum Horizon: String, ExpressibleByArgument, CaseIterable {
-    case end, next
-}
-
-struct GroupKeyArgument: ExpressibleByArgument {
-    var key: HeapGroupKey
-    init(key: HeapGroupKey) { self.key = key }
-    init?(argument: String) {
-        guard let key = HeapGroupKey(rawValue: argument) else { return nil }
-        self.key = key
+    enum Horizon: String, ExpressibleByArgument, CaseIterable {
+        case end, next
     }
-    static var allValueStrings: [String] { HeapGroupKey.allCases.map(\.rawValue) }
-    var defaultValueDescription: String { key.rawValue }
+
+    struct GroupKeyArgument: ExpressibleByArgument {
+        var key: HeapGroupKey
+        init(key: HeapGroupKey) { self.key = key }
+        init?(argument: String) {
+            guard let key = HeapGroupKey(rawValue: argument) else { return nil }
+            self.key = key
+        }
+        static var allValueStrings: [String] { HeapGroupKey.allCases.map(\.rawValue) }
+        var defaultValueDescription: String { key.rawValue }
+    }
 }
