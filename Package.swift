@@ -205,7 +205,7 @@ let package = Package(
             exclude: ["Programs"]
         ),
         // Programs run through HeapLauncher: statuses, signals, refusals.
-        .testTarget(name: "HeapLauncherTests", dependencies: ["HeapLauncher", "HeapTestSupport"]),
+        .testTarget(name: "HeapLauncherTests", dependencies: ["HeapLauncher", "System", "HeapTestSupport"]),
         // A recorded program symbolicated through the glue: function names and source lines.
         .testTarget(name: "HeapSymbolicationTests", dependencies: ["HeapSymbolication", "HeapAnalysis", "FrameModel", "HeapTestSupport"]),
         // Compiles and records the heap test programs with the built devkit (Foundation is fine:

@@ -20,7 +20,8 @@ public struct HeapRecording: Sendable {
     public internal(set) var cancelledPairs: [CancelledPairs] = []
     /// Sum of `cancelledPairs` counts.
     public internal(set) var cancelledPairCount = 0
-    /// The file's bytes (mapped): events are decoded from them when replayed, not stored twice.
+    /// The file's bytes, mapped (a pipe's are copied): events are decoded from them when
+    /// replayed, not stored twice.
     let storage: MappedFile
     /// Where the events records are in `storage`, in file order.
     var eventRecords: [EventRecord] = []

@@ -30,9 +30,6 @@ public struct HeapLauncher {
         }
     }
 
-    /// How the recorded program ended.
-    public typealias Termination = ChildProcess.Termination
-
     public struct LaunchError: Error, Sendable, CustomStringConvertible {
         public var message: String
         public var description: String { message }
@@ -57,8 +54,8 @@ public struct HeapLauncher {
         Signal.continue,
     ]
 
-    /// Starts `arguments[0]` (searched on PATH) and waits for it.
-    public func run(_ arguments: [String]) throws(LaunchError) -> Termination {
+    /// Starts `arguments[0]` (searched on PATH) and waits for it; says how it ended.
+    public func run(_ arguments: [String]) throws(LaunchError) -> ChildProcess.Termination {
         guard FileIO.isReadable(configuration.agentPath) else {
             throw LaunchError(message: "\(configuration.agentPath): error: heap recorder library not found (set DEVKIT_HEAP_AGENT or build the devkit-heap product)")
         }
@@ -102,7 +99,7 @@ public struct HeapLauncher {
         return entries
     }
 
-    private func wait(for child: ChildProcess, signals: SignalMask) -> Termination {
+    private func wait(for child: ChildProcess, signals: SignalMask) -> ChildProcess.Termination {
         let interval = configuration.interval.map { max($0, 0.01) }
         var nextMark = interval.map { MonotonicClock.seconds() + $0 }
         while true {

@@ -1,5 +1,6 @@
 import HeapLauncher
 import HeapTestSupport
+import System
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import HeapLauncher
+import System
 
 extension Heap {
     struct HeapRecord: ParsableCommand {
@@ -57,7 +58,7 @@ extension Heap {
             configuration.stackDepth = stackDepth
             configuration.followForks = fork == .follow
             configuration.scanAtExit = scanAtExit
-            let termination: HeapLauncher.Termination
+            let termination: ChildProcess.Termination
             do { termination = try HeapLauncher(configuration: configuration).run(program) } catch {
                 throw CommandFailure.input(error.message)
             }
