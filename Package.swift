@@ -92,19 +92,23 @@ let package = Package(
             // hooks.c for how the Swift runtime is kept out of its dependencies.
             linkerSettings: [.linkedLibrary("unwind"), .linkedLibrary("dl"), .unsafeFlags(["-nostartfiles"])]
         ),
-        // Reads heap recordings: generations, live blocks, grouping, diffs, reports.
+        // Reads heap recordings (mapped): generations, live blocks, grouping, diffs, reports,
+        // and heapdiff's front end. Symbols come through its HeapSymbolizer protocol: no libdw here.
         .target(
             name: "HeapAnalysis",
             dependencies: [
                 "BinaryReading",
+                "FrameModel",
                 "HeapRecordFormat",
                 "PropertyList",
-                "Symbolication",
+                "System",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        // HeapAnalysis's HeapSymbolizer over Symbolication (libdw): the glue above both.
+        .target(name: "HeapSymbolication", dependencies: ["HeapAnalysis", "FrameModel", "Symbolication"]),
         // Runs a program with the heap recorder preloaded; forwards signals, sends marks.
-        .target(name: "HeapLauncher"),
+        .target(name: "HeapLauncher", dependencies: ["System"]),
         // Object files in pure Swift over ByteCursor: ELF (sections, symbols, build-id,
         // debuglink) and Mach-O (load commands, the code signature's SuperBlob).
         .target(name: "ObjectFile", dependencies: ["BinaryReading", "System"]),
@@ -169,6 +173,7 @@ let package = Package(
                 "LintConfigFile",
                 "System",
                 "HeapAnalysis",
+                "HeapSymbolication",
                 "HeapLauncher",
                 "Provisioning",
                 "ProvisioningLint",
@@ -191,13 +196,28 @@ let package = Package(
             name: "LintTests",
             dependencies: ["LintKit", "LintConfigFile", "PlistChecks", "PropertyList"]
         ),
-        // Records C and Swift programs (Programs/, compiled by the tests) with the built
-        // recorder and devkit, and reads damaged recordings.
+        // Reads real and damaged recordings; the HTML report of a recorded C program
+        // (Programs/generations.c).
         .testTarget(
             name: "HeapAnalysisTests",
-            dependencies: ["HeapAnalysis", "DevKitTestSupport"],
+            dependencies: ["HeapAnalysis", "PropertyList", "HeapTestSupport"],
             exclude: ["Programs"]
         ),
+        // libdevkit-heap.so itself, through `devkit heap record`: interposition, stacks, marks,
+        // forks, cancelled pairs, the exit scan (against valgrind), a full disk. Programs/ holds
+        // the C and Swift programs recorded, compiled by the tests.
+        .testTarget(
+            name: "HeapRecorderTests",
+            dependencies: ["HeapAnalysis", "HeapTestSupport"],
+            exclude: ["Programs"]
+        ),
+        // Programs run through HeapLauncher: statuses, signals, refusals.
+        .testTarget(name: "HeapLauncherTests", dependencies: ["HeapLauncher", "System", "HeapTestSupport"]),
+        // A recorded program symbolicated through the glue: function names and source lines.
+        .testTarget(name: "HeapSymbolicationTests", dependencies: ["HeapSymbolication", "HeapAnalysis", "FrameModel", "HeapTestSupport"]),
+        // Compiles and records the heap test programs with the built devkit (Foundation is fine:
+        // test helpers only).
+        .target(name: "HeapTestSupport", dependencies: ["DevKitTestSupport", "HeapAnalysis", "HeapSymbolication"]),
         // Test helpers (Foundation is fine here: never linked into devkit).
         .target(name: "DevKitTestSupport"),
 

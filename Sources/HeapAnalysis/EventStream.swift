@@ -152,7 +152,8 @@ extension HeapRecording {
             }
         }
         let records = eventRecords
-        storage.withUnsafeBytes { buffer in
+        let buffer = storage.bytes
+        withExtendedLifetime(storage) {
             guard inOrder else {
                 // A recorder that broke the per-thread order (not ours): sort everything.
                 var all: [HeapEvent] = []

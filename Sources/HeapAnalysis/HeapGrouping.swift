@@ -45,7 +45,7 @@ public final class HeapGrouper {
     }
 
     /// The frames of `stack` from the call site outwards, at most `limit`, symbolicated.
-    public func siteFrames(stack: UInt32, at seq: UInt64, limit: Int = .max) -> [FrameLocation] {
+    public func siteFrames(stack: UInt32, at seq: UInt64, limit: Int = .max) -> [ReturnAddressLocation] {
         let pcs = resolver.recording.stacks[stack]
         return pcs[siteIndex(pcs, at: seq)...].prefix(limit).map { resolver.location(of: $0, at: seq) }
     }

@@ -1,3 +1,5 @@
+import PropertyList
+
 /// `devkit heapdiff --html`: one self-contained page (inline CSS and SVG, no script, nothing
 /// fetched) with what the text report shows plus a flame graph of each generation's survivors.
 /// Every string from the recording is escaped: the recorded program chose its labels,
@@ -7,12 +9,12 @@ public enum HeapHTMLReport {
     /// `report.generations[i]`.
     public static func render(_ report: HeapReport, flameGraphs: [FlameGraph]) -> [UInt8] {
         let aliveTitle = report.horizon == .end ? "alive at end" : "alive at next mark"
-        var body = "<h1>Heap generations</h1>\n<p class=\"meta\">\(HTMLText.escape(headline(report)))</p>\n"
+        var body = "<h1>Heap generations</h1>\n<p class=\"meta\">\(MarkupText.escape(headline(report)))</p>\n"
         body += "<table class=\"generations\">\n<thead><tr><th>gen</th><th>label</th><th>allocated</th><th>bytes</th>"
         body += "<th>\(aliveTitle)</th><th>bytes</th><th>heap growth</th></tr></thead>\n<tbody>\n"
         for summary in report.generations {
             let g = summary.generation
-            let label = HTMLText.escape(displayLabel(g))
+            let label = MarkupText.escape(displayLabel(g))
             body += "<tr><td class=\"n\">\(g.index)</td>"
             body += summary.survivorCount > 0 ? "<td><a href=\"#gen-\(g.index)\">\(label)</a></td>" : "<td>\(label)</td>"
             body += "<td class=\"n\">\(g.allocatedCount)</td><td class=\"n\">\(formatBytes(g.allocatedBytes))</td>"
@@ -22,7 +24,7 @@ public enum HeapHTMLReport {
         body += "</tbody>\n</table>\n"
         for (index, summary) in report.generations.enumerated() where summary.survivorCount > 0 {
             let g = summary.generation
-            body += "<section id=\"gen-\(g.index)\">\n<h2>Generation \(g.index): \(HTMLText.escape(displayLabel(g)))</h2>\n"
+            body += "<section id=\"gen-\(g.index)\">\n<h2>Generation \(g.index): \(MarkupText.escape(displayLabel(g)))</h2>\n"
             body += "<p>\(summary.survivorCount) block\(summary.survivorCount == 1 ? "" : "s"), \(formatBytes(summary.survivorBytes)) \(aliveTitle)</p>\n"
             if index < flameGraphs.count { body += flame(flameGraphs[index], id: "flame-\(g.index)") }
             body += groupsTable(summary.groups, key: report.groupKey, omitted: summary.omittedGroups)
@@ -39,7 +41,7 @@ public enum HeapHTMLReport {
     public static func render(_ diff: HeapDiff, before: (path: String, graph: FlameGraph),
                               after: (path: String, graph: FlameGraph)) -> [UInt8] {
         var body = "<h1>Heap comparison</h1>\n"
-        body += "<p class=\"meta\">\(HTMLText.escape(before.path)) → \(HTMLText.escape(after.path))</p>\n"
+        body += "<p class=\"meta\">\(MarkupText.escape(before.path)) → \(MarkupText.escape(after.path))</p>\n"
         body += "<p>alive at end: \(diff.before.count) blocks, \(formatBytes(diff.before.bytes)) → "
         body += "\(diff.after.count) blocks, \(formatBytes(diff.after.bytes)) "
         body += "(\(formatSignedBytes(Int64(bitPattern: diff.after.bytes &- diff.before.bytes))))</p>\n"
@@ -52,12 +54,12 @@ public enum HeapHTMLReport {
                 body += "<tr><td class=\"n\(row.bytesDelta > 0 ? " grew" : "")\">\(formatSignedBytes(row.bytesDelta))</td>"
                 body += "<td class=\"n\">\(row.countDelta >= 0 ? "+" : "")\(row.countDelta)</td>"
                 body += "<td class=\"n\">\(formatBytes(row.before.bytes))</td><td class=\"n\">\(formatBytes(row.after.bytes))</td>"
-                body += "<td class=\"key\">\(HTMLText.escape(row.key))</td></tr>\n"
+                body += "<td class=\"key\">\(MarkupText.escape(row.key))</td></tr>\n"
             }
             body += "</tbody>\n</table>\n"
         }
         for (name, side) in [("after", after), ("before", before)] {
-            body += "<section id=\"\(name)\">\n<h2>Alive at the end of \(HTMLText.escape(side.path))</h2>\n"
+            body += "<section id=\"\(name)\">\n<h2>Alive at the end of \(MarkupText.escape(side.path))</h2>\n"
             body += flame(side.graph, id: "flame-\(name)") + "</section>\n"
         }
         return page(title: "heapdiff \(before.path) \(after.path)", body: body)
@@ -71,13 +73,13 @@ public enum HeapHTMLReport {
         var headline = "\(report.path): pid \(report.pid)"
         if !report.command.isEmpty { headline += ", \(report.command.joined(separator: " "))" }
         headline += ", \(report.end.map(HeapReport.describe) ?? "no end record (killed, crashed or cut short)")"
-        var body = "<h1>Heap leaks</h1>\n<p class=\"meta\">\(HTMLText.escape(headline))</p>\n"
-        body += "<p class=\"scan\">\(HTMLText.escape(report.scanSummary))</p>\n"
+        var body = "<h1>Heap leaks</h1>\n<p class=\"meta\">\(MarkupText.escape(headline))</p>\n"
+        body += "<p class=\"scan\">\(MarkupText.escape(report.scanSummary))</p>\n"
         body += warnings(report.scanCaveats)
         body += "<table class=\"generations\">\n<thead><tr><th>gen</th><th>label</th><th>leaked</th><th>bytes</th>"
         body += "<th>abandoned</th><th>bytes</th></tr></thead>\n<tbody>\n"
         for g in report.generations {
-            let label = HTMLText.escape(displayLabel(g.generation))
+            let label = MarkupText.escape(displayLabel(g.generation))
             body += "<tr><td class=\"n\">\(g.generation.index)</td>"
             body += g.leaked.count + g.abandoned.count > 0 ? "<td><a href=\"#gen-\(g.generation.index)\">\(label)</a></td>" : "<td>\(label)</td>"
             body += "<td class=\"n\(g.leaked.count > 0 ? " grew" : "")\">\(g.leaked.count)</td><td class=\"n\">\(formatBytes(g.leaked.bytes))</td>"
@@ -88,7 +90,7 @@ public enum HeapHTMLReport {
         body += "</tbody>\n</table>\n"
         for (index, g) in report.generations.enumerated() where g.leaked.count + g.abandoned.count > 0 {
             let gen = g.generation.index
-            body += "<section id=\"gen-\(gen)\">\n<h2>Generation \(gen): \(HTMLText.escape(displayLabel(g.generation)))</h2>\n"
+            body += "<section id=\"gen-\(gen)\">\n<h2>Generation \(gen): \(MarkupText.escape(displayLabel(g.generation)))</h2>\n"
             for (title, part) in [("leaked", g.leaked), ("abandoned", g.abandoned)] {
                 body += "<h3>\(part.count) \(title) block\(part.count == 1 ? "" : "s"), \(formatBytes(part.bytes))</h3>\n"
                 guard part.count > 0 else { continue }
@@ -119,7 +121,7 @@ public enum HeapHTMLReport {
         var out = "<table class=\"sites\">\n<thead><tr><th>bytes</th><th>blocks</th><th>\(key.rawValue)</th></tr></thead>\n<tbody>\n"
         for group in groups {
             out += "<tr><td class=\"n\">\(formatBytes(group.bytes))</td><td class=\"n\">\(group.count)</td>"
-            out += "<td class=\"key\">\(HTMLText.escape(group.key))</td></tr>\n"
+            out += "<td class=\"key\">\(MarkupText.escape(group.key))</td></tr>\n"
         }
         if omitted > 0 { out += "<tr><td></td><td></td><td class=\"note\">… \(omitted) more</td></tr>\n" }
         return out + "</tbody>\n</table>\n"
@@ -127,7 +129,7 @@ public enum HeapHTMLReport {
 
     static func warnings(_ messages: [String]) -> String {
         guard !messages.isEmpty else { return "" }
-        return "<ul class=\"warnings\">\n" + messages.map { "<li>warning: \(HTMLText.escape($0))</li>\n" }.joined() + "</ul>\n"
+        return "<ul class=\"warnings\">\n" + messages.map { "<li>warning: \(MarkupText.escape($0))</li>\n" }.joined() + "</ul>\n"
     }
 
     static func page(title: String, body: String) -> [UInt8] {
@@ -137,7 +139,7 @@ public enum HeapHTMLReport {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(HTMLText.escape(title))</title>
+            <title>\(MarkupText.escape(title))</title>
             <style>\(style)</style>
             </head>
             <body>

@@ -1,3 +1,6 @@
+import FrameModel
+import System
+
 /// One heap recording as written by libdevkit-heap.so: the process, its module map, the
 /// interned stacks and every allocation and free in global order.
 public struct HeapRecording: Sendable {
@@ -7,7 +10,7 @@ public struct HeapRecording: Sendable {
     /// The recorded program's command line.
     public var command: [String] = []
     /// Every module the program had loaded, in load order (a module loaded twice appears twice).
-    public var modules: [HeapModule] = []
+    public var modules: [ModuleMapping] = []
     /// Interned call stacks by id.
     public var stacks = StackTable()
     /// Number of allocations and frees; `forEachEvent` visits them in order.
@@ -17,8 +20,9 @@ public struct HeapRecording: Sendable {
     public internal(set) var cancelledPairs: [CancelledPairs] = []
     /// Sum of `cancelledPairs` counts.
     public internal(set) var cancelledPairCount = 0
-    /// The file's bytes: events are decoded from them when replayed, not stored twice.
-    let storage: [UInt8]
+    /// The file's bytes, mapped (a pipe's are copied): events are decoded from them when
+    /// replayed, not stored twice.
+    let storage: MappedFile
     /// Where the events records are in `storage`, in file order.
     var eventRecords: [EventRecord] = []
     /// Generation marks in order, the first normally the start mark.
@@ -42,15 +46,16 @@ public struct HeapRecording: Sendable {
         public var startTimeNanoseconds: UInt64
     }
 
-    init(path: String, header: Header, storage: [UInt8]) {
+    init(path: String, header: Header, storage: MappedFile) {
         self.path = path
         self.header = header
         self.storage = storage
     }
 }
 
-/// A loaded ELF object: where it was mapped and how to find its symbols later.
-public struct HeapModule: Sendable, Equatable {
+/// A loaded ELF object as the recording saw it: the image (path, build-id), and where and
+/// during which events it was mapped, to place return addresses recorded at any time.
+public struct ModuleMapping: Sendable, Equatable {
     /// The recorder's id for the module (stable within one recording).
     public var id: UInt32
     public var path: String
@@ -63,6 +68,12 @@ public struct HeapModule: Sendable, Equatable {
     /// Sequence numbers during which the module was mapped.
     public var loadedAt: UInt64
     public var unloadedAt: UInt64 = .max
+
+    /// The image, to find its file and symbols again: the path, the build-id, and the load
+    /// address (the first segment's start).
+    public var image: ImageReference {
+        ImageReference(path: path, identifier: buildID.isEmpty ? nil : buildID, loadAddress: segments.first?.lowerBound)
+    }
 
     /// The file name without its directory.
     public var name: String {

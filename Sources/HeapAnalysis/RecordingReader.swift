@@ -1,5 +1,6 @@
 import BinaryReading
 import HeapRecordFormat
+import System
 
 /// An error that stops a recording from being read at all (a bad header).
 public struct RecordingError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -17,29 +18,30 @@ public struct RecordingError: Error, Sendable, Equatable, CustomStringConvertibl
 /// naming the offset where it stops. A malformed record also stops reading there, with a
 /// warning: what came before is kept.
 public enum RecordingReader {
-    /// `progress` is called with (bytes read, total bytes) about every MiB: reading checks
-    /// every event, which takes seconds for a big recording.
+    /// Reads a recording held in memory (tests, fuzzing): the bytes are copied once.
     public static func read(_ bytes: [UInt8], path: String,
                             progress: ((_ bytesRead: Int, _ totalBytes: Int) -> Void)? = nil) throws(RecordingError) -> HeapRecording {
-        let result = bytes.withUnsafeBytes { buffer -> Result<HeapRecording, DecodeError> in
-            var cursor = ByteCursor(buffer, section: "recording")
-            do throws(DecodeError) { return .success(try read(&cursor, path: path, storage: bytes, progress: progress)) } catch { return .failure(error) }
-        }
-        switch result {
-        case .success(let recording): return recording
-        case .failure(let error):
+        try read(MappedFile(copying: bytes, path: path), path: path, progress: progress)
+    }
+
+    /// Reads a recording from `file`, which the recording keeps (its events are decoded from
+    /// the file's bytes when replayed).
+    public static func read(_ file: MappedFile, path: String,
+                            progress: ((_ bytesRead: Int, _ totalBytes: Int) -> Void)? = nil) throws(RecordingError) -> HeapRecording {
+        var cursor = ByteCursor(file.bytes, section: "recording")
+        do throws(DecodeError) { return try read(&cursor, path: path, storage: file, progress: progress) } catch {
             throw RecordingError(path: path, offset: error.offset, message: "\(error.section): \(error.reason)")
         }
     }
 
-    private static func read(_ cursor: inout ByteCursor, path: String, storage: [UInt8],
+    private static func read(_ cursor: inout ByteCursor, path: String, storage: MappedFile,
                              progress: ((Int, Int) -> Void)?) throws(DecodeError) -> HeapRecording {
         var recording = HeapRecording(path: path, header: try readHeader(&cursor), storage: storage)
         var nextProgress = 0
         while cursor.remaining > 0 {
             let recordOffset = cursor.offset
             if let progress, recordOffset >= nextProgress {
-                progress(recordOffset, storage.count)
+                progress(recordOffset, storage.bytes.count)
                 nextProgress = recordOffset + (1 << 20)
             }
             // Invariant: a record is an 8-byte header and `length` payload bytes, all present.
@@ -199,7 +201,7 @@ public enum RecordingReader {
         }
     }
 
-    private static func readModule(_ payload: inout ByteCursor) throws(DecodeError) -> HeapModule {
+    private static func readModule(_ payload: inout ByteCursor) throws(DecodeError) -> ModuleMapping {
         let seq = try payload.read(UInt64.self, endian: .little)
         let id = try payload.read(UInt32.self, endian: .little)
         let segmentCount = Int(try payload.read(UInt32.self, endian: .little))
@@ -219,7 +221,7 @@ public enum RecordingReader {
             guard start <= end else { throw payload.error("module \(id) has a segment ending before it starts", at: payload.position - 16) }
             segments.append(start..<end)
         }
-        return HeapModule(id: id, path: path, buildID: buildID, loadBias: bias, segments: segments, loadedAt: seq)
+        return ModuleMapping(id: id, path: path, buildID: buildID, loadBias: bias, segments: segments, loadedAt: seq)
     }
 
     private static func markKind(_ raw: UInt32) -> GenerationMark.Kind {

@@ -19,7 +19,7 @@
 // removes the old entry before the real realloc (hooks.c) and puts it back if realloc fails:
 // once the real realloc has freed the old block, another thread may malloc that address and
 // insert it, and a removal done after that would take that thread's entry instead (the block
-// was then neither scanned nor reported; Tests/HeapAnalysisTests/Programs/realloc_race.c
+// was then neither scanned nor reported; Tests/HeapRecorderTests/Programs/realloc_race.c
 // exercises it). The event stream still writes realloc's free after the real call: only the
 // live table's order changed here.
 #include "leaks_internal.h"

@@ -14,4 +14,16 @@ public enum Environment {
         guard let value = value(name), !value.isEmpty else { return nil }
         return value
     }
+
+    /// Every `NAME=value` entry of the process environment (`environ`), in its order: the
+    /// start of a child's environment.
+    public static func entries() -> [String] {
+        var entries: [String] = []
+        var index = 0
+        while let entry = environ[index] {
+            entries.append(String(cString: entry))
+            index += 1
+        }
+        return entries
+    }
 }

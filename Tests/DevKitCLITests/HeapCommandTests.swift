@@ -136,7 +136,7 @@ import Testing
         #expect(try CLI.run(["heap", "record", "-o", output, "--", "/bin/sh", "-c", "kill -TERM $$"]).status == 128 + 15)
     }
 
-    /// Tests/HeapAnalysisTests/Programs/leaks.c built and recorded with or without the exit scan.
+    /// Tests/HeapRecorderTests/Programs/leaks.c built and recorded with or without the exit scan.
     static func recordLeaks(in directory: URL, scan: Bool) throws -> String? {
         guard let cc = ["/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/clang"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             print("skipped: no C compiler")
@@ -145,7 +145,7 @@ import Testing
         let program = directory.appendingPathComponent("leaks").path
         let build = Process()
         build.executableURL = URL(fileURLWithPath: cc)
-        build.arguments = ["-g", "-O1", "-pthread", CLI.repoRoot.appendingPathComponent("Tests/HeapAnalysisTests/Programs/leaks.c").path, "-o", program]
+        build.arguments = ["-g", "-O1", "-pthread", CLI.repoRoot.appendingPathComponent("Tests/HeapRecorderTests/Programs/leaks.c").path, "-o", program]
         try build.run()
         build.waitUntilExit()
         try #require(build.terminationStatus == 0)

@@ -1,5 +1,8 @@
 import Foundation
 @testable import HeapAnalysis
+import HeapSymbolication
+import HeapTestSupport
+import PropertyList
 import Testing
 
 /// The HTML report of a recorded C program (Programs/generations.c), read back with an HTML
@@ -7,12 +10,14 @@ import Testing
 @Suite(.serialized) struct HeapHTMLReportTests {
     static let hostileLabel = "load <script>alert(\"x\")</script> & 'more'"
 
+    static let programs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Programs")
+
     /// generations.c compiled and recorded once per test process.
     static let recorded: Result<HeapRecording, any Error> = Result {
         guard let cc = HeapFixture.compiler() else { throw HeapFixture.FixtureError(message: "no C compiler") }
         let directory = try HeapFixture.temporaryDirectory()
         let program = directory.appendingPathComponent("generations").path
-        let build = try HeapFixture.run(cc, ["-g", "-O0", HeapFixture.programs.appendingPathComponent("generations.c").path, "-o", program])
+        let build = try HeapFixture.run(cc, ["-g", "-O0", Self.programs.appendingPathComponent("generations.c").path, "-o", program])
         guard build.status == 0 else { throw HeapFixture.FixtureError(message: "cc failed: \(build.stderr)") }
         let run = try HeapFixture.record(program, [], name: "generations")
         guard run.status == 0 else { throw HeapFixture.FixtureError(message: "record failed: \(run.stderr)") }
@@ -79,7 +84,7 @@ import Testing
         #expect(html.contains("load &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;more&#39;"))
         // Self-contained: nothing is fetched.
         for fetch in ["src=", "url(", "@import", "<link", "href=\"http"] { #expect(!html.contains(fetch), "\(fetch)") }
-        #expect(HTMLText.escape("a<b>&\"'\u{1}\tz") == "a&lt;b&gt;&amp;&quot;&#39;\u{FFFD}\tz")
+        #expect(MarkupText.escape("a<b>&\"'\u{1}\tz") == "a&lt;b&gt;&amp;&quot;&#39;\u{FFFD}\tz")
     }
 
     @Test func comparisonPage() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import HeapAnalysis
+import HeapTestSupport
 import Testing
 
 /// The reader on damaged input: every prefix of a real recording, and corrupted bytes.

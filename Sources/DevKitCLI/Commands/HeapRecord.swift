@@ -1,5 +1,6 @@
 import ArgumentParser
 import HeapLauncher
+import System
 
 extension Heap {
     struct HeapRecord: ParsableCommand {
@@ -51,64 +52,39 @@ extension Heap {
         var program: [String] { command.first == "--" ? Array(command.dropFirst()) : command }
 
         func run() throws {
-            let arguments = program
-            var configuration = HeapLauncher.Configuration(
-                agentPath: HeapLauncher.defaultAgentPath(),
-                outputPath: output ?? (baseName(arguments[0]) + ".dkheap"))
+            var configuration = HeapLauncher.Configuration(program: program[0], outputPath: output)
             configuration.markSignal = markSignal.number
             configuration.interval = interval?.seconds
             configuration.stackDepth = stackDepth
             configuration.followForks = fork == .follow
             configuration.scanAtExit = scanAtExit
-            let termination: HeapLauncher.Termination
-            do { termination = try HeapLauncher(configuration: configuration).run(arguments) } catch {
+            let termination: ChildProcess.Termination
+            do { termination = try HeapLauncher(configuration: configuration).run(program) } catch {
                 throw CommandFailure.input(error.message)
             }
             FileHandleOutput.standardError("devkit: heap recording written to \(configuration.outputPath)\n")
             if termination != .exited(0) { throw CommandFailure(message: "", exitCode: termination.shellStatus) }
         }
-
-        private func baseName(_ path: String) -> String {
-            path.split(separator: "/").last.map(String.init) ?? path
-        }
     }
 }
 
-enum ForkPolicy: String, ExpressibleByArgument, CaseIterable {
-    case stop, follow
-}
-
-/// A signal by name (`USR2`, `SIGUSR2`), number, or `none`.
-struct MarkSignal: ExpressibleByArgument {
-    var number: Int32
-
-    init(number: Int32) { self.number = number }
-
-    init?(argument: String) {
-        let names: [String: Int32] = ["USR1": 10, "USR2": 12, "HUP": 1, "INT": 2, "QUIT": 3, "TERM": 15, "WINCH": 28, "NONE": 0]
-        var name = argument.uppercased()
-        if name.hasPrefix("SIG") { name.removeFirst(3) }
-        if let known = names[name] { number = known } else if let value = Int32(argument), (1...64).contains(value) {
-            number = value
-        } else {
-            return nil
-        }
+extension Heap.HeapRecord {
+    enum ForkPolicy: String, ExpressibleByArgument, CaseIterable {
+        case stop, follow
     }
 
-    var defaultValueDescription: String { number == 12 ? "USR2" : String(number) }
-}
+    /// Seconds, with an optional unit: `10`, `0.5s`, `2m`.
+    struct RecordInterval: ExpressibleByArgument {
+        var seconds: Double
 
-/// Seconds, with an optional unit: `10`, `0.5s`, `2m`.
-struct RecordInterval: ExpressibleByArgument {
-    var seconds: Double
-
-    init?(argument: String) {
-        var text = Substring(argument)
-        var scale = 1.0
-        if text.hasSuffix("ms") { scale = 0.001; text = text.dropLast(2) }
-        else if text.hasSuffix("s") { text = text.dropLast() }
-        else if text.hasSuffix("m") { scale = 60; text = text.dropLast() }
-        guard let value = Double(text), value > 0, value.isFinite else { return nil }
-        seconds = value * scale
+        init?(argument: String) {
+            var text = Substring(argument)
+            var scale = 1.0
+            if text.hasSuffix("ms") { scale = 0.001; text = text.dropLast(2) }
+            else if text.hasSuffix("s") { text = text.dropLast() }
+            else if text.hasSuffix("m") { scale = 60; text = text.dropLast() }
+            guard let value = Double(text), value > 0, value.isFinite else { return nil }
+            seconds = value * scale
+        }
     }
 }

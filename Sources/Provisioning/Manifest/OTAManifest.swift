@@ -78,7 +78,7 @@ public struct OTAManifest: Sendable {
 
     /// A minimal page with the install link (Safari on the device follows it).
     public var html: String {
-        let title = Self.escapeHTML(self.title)
+        let title = MarkupText.escape(self.title)
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -89,27 +89,12 @@ public struct OTAManifest: Sendable {
             </head>
             <body>
             <h1>\(title)</h1>
-            <p>Version \(Self.escapeHTML(bundleVersion)) (\(Self.escapeHTML(bundleIdentifier)))</p>
-            <p><a href="\(Self.escapeHTML(installLink))">Install \(title)</a></p>
+            <p>Version \(MarkupText.escape(bundleVersion)) (\(MarkupText.escape(bundleIdentifier)))</p>
+            <p><a href="\(MarkupText.escape(installLink))">Install \(title)</a></p>
             </body>
             </html>
 
             """
-    }
-
-    static func escapeHTML(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(c)
-            }
-        }
-        return out
     }
 
     /// RFC 3986 unreserved characters stay; everything else is %XX (UTF-8).

@@ -1,37 +1,33 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import System
 
 /// One progress line on a terminal's stderr (`reading 45% (120 MB of 266 MB)`), rewritten in
 /// place with `\r`. Silent unless stderr is a terminal: pipes, logs and tests see nothing.
-final class HeapdiffProgress {
+public final class HeapdiffProgress {
     private let enabled: Bool
-    private var lastDraw: UInt64 = 0
+    private var lastDraw: Double?
     private var shown = false
 
     /// At most ten redraws a second: a terminal cannot show more, and each costs a write.
-    private static let interval: UInt64 = 100_000_000
+    private static let interval = 0.1
 
     /// The first update draws at once (then at most every interval), so a terminal shows
     /// what is happening from the start and tests can rely on seeing it.
-    init(enabled: Bool = isatty(2) != 0) {
+    public init(enabled: Bool = Terminal.isTerminal(2)) {
         self.enabled = enabled
     }
 
     /// `reading 45% (120 MB of 266 MB)`.
-    func bytes(_ phase: String, _ done: Int, of total: Int) {
+    public func bytes(_ phase: String, _ done: Int, of total: Int) {
         update { "\(phase) \(Self.percent(done, total)) (\(Self.megabytes(done)) of \(Self.megabytes(total)))" }
     }
 
     /// `replaying 45% (1.2M of 2.6M events)`.
-    func events(_ phase: String, _ done: Int, of total: Int) {
+    public func events(_ phase: String, _ done: Int, of total: Int) {
         update { "\(phase) \(Self.percent(done, total)) (\(Self.millions(done)) of \(Self.millions(total)) events)" }
     }
 
     /// Erases the line, before other output or at the end.
-    func clear() {
+    public func clear() {
         guard shown else { return }
         shown = false
         emit("\r\u{1B}[K")
@@ -39,22 +35,15 @@ final class HeapdiffProgress {
 
     private func update(_ text: () -> String) {
         guard enabled else { return }
-        let now = Self.now()
-        guard lastDraw == 0 || now &- lastDraw >= Self.interval else { return }
+        let now = MonotonicClock.seconds()
+        if let lastDraw, now - lastDraw < Self.interval { return }
         lastDraw = now
         shown = true
         emit("\r" + text() + "\u{1B}[K")
     }
 
     private func emit(_ text: String) {
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { _ = write(2, $0.baseAddress, $0.count) }
-    }
-
-    private static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+        FileIO.writeStandardError(Array(text.utf8))
     }
 
     private static func percent(_ done: Int, _ total: Int) -> String {

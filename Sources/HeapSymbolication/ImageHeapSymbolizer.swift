@@ -1,6 +1,9 @@
+import FrameModel
+import HeapAnalysis
 import Symbolication
 
-/// Symbolicates through devkit's Symbolication module: one `ImageSymbolizer` per module,
+/// Heap analysis's `HeapSymbolizer` over devkit's Symbolication module (libdw), kept out of
+/// HeapAnalysis so that reading and grouping recordings does not link libdw: one `ImageSymbolizer` per module,
 /// opened on first use from the path the recording names and checked against its build-id.
 /// A module that cannot be opened (gone, rebuilt since the recording, the vDSO) stays
 /// unresolved, and `problems` says why once per module.
@@ -17,11 +20,11 @@ public final class ImageHeapSymbolizer: HeapSymbolizer {
         self.options = options
     }
 
-    private func image(for module: HeapModule) -> ImageSymbolizer? {
+    private func image(for module: ModuleMapping) -> ImageSymbolizer? {
         let key = module.path + "\u{0}" + module.buildID
         if let known = images[key] { return known }
         var options = self.options
-        options.expectedIdentifier = module.buildID.isEmpty ? nil : module.buildID
+        options.expectedIdentifier = module.image.identifier
         var opened: ImageSymbolizer?
         if module.path.hasPrefix("/") {
             do { opened = try ImageSymbolizer(path: module.path, options: options) } catch {
@@ -33,7 +36,7 @@ public final class ImageHeapSymbolizer: HeapSymbolizer {
     }
 
     /// The module's data symbols (Swift type metadata), read once, only if the image opened.
-    private func dataSymbols(for module: HeapModule) -> DataSymbolTable? {
+    private func dataSymbols(for module: ModuleMapping) -> DataSymbolTable? {
         let key = module.path + "\u{0}" + module.buildID
         if let known = dataTables[key] { return known }
         let table = image(for: module).flatMap { _ in try? DataSymbolTable(path: module.path) }
@@ -41,14 +44,12 @@ public final class ImageHeapSymbolizer: HeapSymbolizer {
         return table
     }
 
-    public func frames(in module: HeapModule, fileAddress: UInt64) -> [ResolvedFrame] {
+    public func frames(in module: ModuleMapping, fileAddress: UInt64) -> [SymbolicatedFrame] {
         guard let image = image(for: module), let frames = try? image.frames(at: fileAddress) else { return [] }
-        return frames.filter { $0.function != nil }.map {
-            ResolvedFrame(function: $0.function, file: $0.file, line: $0.line, isInlined: $0.isInlined)
-        }
+        return frames.filter { $0.function != nil }
     }
 
-    public func symbolName(in module: HeapModule, fileAddress: UInt64) -> String? {
+    public func symbolName(in module: ModuleMapping, fileAddress: UInt64) -> String? {
         dataSymbols(for: module)?.name(at: fileAddress)
     }
 }

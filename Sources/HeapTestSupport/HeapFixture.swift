@@ -1,39 +1,42 @@
 import DevKitTestSupport
 import Foundation
 import HeapAnalysis
-import Testing
+import HeapSymbolication
 
-/// Builds the test programs in Programs/ and records them with the built `devkit`.
-enum HeapFixture {
-    static let programs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Programs")
-    static let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+/// Builds the recorder's test programs (Tests/HeapRecorderTests/Programs) and records them
+/// with the built `devkit`; shared by the heap test targets.
+public enum HeapFixture {
+    /// Tests/HeapRecorderTests/Programs: the C and Swift programs the recorder is tested on.
+    public static let programs = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Tests/HeapRecorderTests/Programs").standardized
+    public static let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 
-    static var devkit: String {
+    public static var devkit: String {
         let beside = products.appendingPathComponent("devkit").path
         if FileManager.default.isExecutableFile(atPath: beside) { return beside }
         return programs.appendingPathComponent("../../../.build/debug/devkit").standardized.path
     }
 
-    struct Run {
-        var status: Int32
-        var stderr: String
-        var recordingPath: String
+    public struct Run {
+        public var status: Int32
+        public var stderr: String
+        public var recordingPath: String
     }
 
     /// A fresh directory per call.
-    static func temporaryDirectory() throws -> URL {
+    public static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("devkit-heap-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
 
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String], cwd: URL? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+    public static func run(_ executable: String, _ arguments: [String], cwd: URL? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
         let result = try TestProcess.run(executable, arguments, cwd: cwd)
         return (result.status, result.stdout, result.stderr)
     }
 
-    static func compiler() -> String? {
+    public static func compiler() -> String? {
         for candidate in ["/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/clang"] where FileManager.default.isExecutableFile(atPath: candidate) {
             return candidate
         }
@@ -41,7 +44,7 @@ enum HeapFixture {
     }
 
     /// Compiles workload.c and plugin.c once per test process.
-    static let built: Result<URL, any Error> = Result {
+    public static let built: Result<URL, any Error> = Result {
         guard let cc = compiler() else { throw FixtureError(message: "no C compiler (cc, gcc or clang)") }
         let directory = try temporaryDirectory()
         let workload = directory.appendingPathComponent("workload").path
@@ -56,13 +59,15 @@ enum HeapFixture {
         return directory
     }
 
-    struct FixtureError: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
+    public struct FixtureError: Error, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+
+        public init(message: String) { self.message = message }
     }
 
     /// `devkit heap record -o DIR/NAME.dkheap [options] -- program arguments`.
-    static func record(_ program: String, _ arguments: [String], options: [String] = [], name: String = "run") throws -> Run {
+    public static func record(_ program: String, _ arguments: [String], options: [String] = [], name: String = "run") throws -> Run {
         let directory = try temporaryDirectory()
         let output = directory.appendingPathComponent("\(name).dkheap").path
         let result = try run(devkit, ["heap", "record", "-o", output] + options + ["--", program] + arguments, cwd: directory)
@@ -71,7 +76,7 @@ enum HeapFixture {
 
     /// Runs `program` with the recorder preloaded by hand (not through `devkit heap record`,
     /// which sets the recorder's environment itself), with `environment` added.
-    static func preloaded(_ program: String, _ arguments: [String], environment: [String: String], name: String) throws -> Run {
+    public static func preloaded(_ program: String, _ arguments: [String], environment: [String: String], name: String) throws -> Run {
         let directory = try temporaryDirectory()
         let output = directory.appendingPathComponent("\(name).dkheap").path
         let agent = URL(fileURLWithPath: devkit).deletingLastPathComponent().appendingPathComponent("libdevkit-heap.so").path
@@ -88,19 +93,19 @@ enum HeapFixture {
         return Run(status: process.terminationStatus, stderr: "", recordingPath: output)
     }
 
-    static func workload(_ mode: String, _ extra: [String] = [], options: [String] = []) throws -> (Run, HeapRecording) {
+    public static func workload(_ mode: String, _ extra: [String] = [], options: [String] = []) throws -> (Run, HeapRecording) {
         let directory = try built.get()
         let run = try record(directory.appendingPathComponent("workload").path, [mode] + extra, options: options, name: mode)
         return (run, try load(run.recordingPath))
     }
 
-    static func load(_ path: String) throws -> HeapRecording {
+    public static func load(_ path: String) throws -> HeapRecording {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         return try RecordingReader.read(bytes, path: path)
     }
 
     /// Surviving blocks of `generation` grouped by `key`, as key → (count, bytes).
-    static func survivors(_ recording: HeapRecording, generation: Int? = nil, until horizon: HeapTimeline.Horizon = .end,
+    public static func survivors(_ recording: HeapRecording, generation: Int? = nil, until horizon: HeapTimeline.Horizon = .end,
                           by key: HeapGroupKey = .type) -> [String: (count: Int, bytes: UInt64)] {
         let timeline = HeapTimeline(recording)
         let grouper = HeapGrouper(resolver: FrameResolver(recording: recording, symbolizer: ImageHeapSymbolizer()), key: key)

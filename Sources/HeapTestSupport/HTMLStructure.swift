@@ -2,18 +2,18 @@ import Foundation
 
 /// An HTML page read back with Python's html.parser: whether its tags balance, and the text
 /// of its tables and flame-graph tooltips (entities decoded, as a browser shows them).
-struct HTMLStructure: Decodable {
+public struct HTMLStructure: Decodable {
     /// Mismatched or unclosed tags; empty for a well-formed page.
-    var errors: [String]
-    var scriptElements: Int
+    public var errors: [String]
+    public var scriptElements: Int
     /// Rows of each table, keyed by the id of the section holding it (`top` outside sections).
-    var tables: [String: [[String]]]
+    public var tables: [String: [[String]]]
     /// `<title>` texts of each SVG, keyed by its id.
-    var tooltips: [String: [String]]
-    var pageTitle: String
+    public var tooltips: [String: [String]]
+    public var pageTitle: String
 
     /// Nil when there is no python3 (the test says so and checks the rest).
-    static func parse(_ html: String) throws -> HTMLStructure? {
+    public static func parse(_ html: String) throws -> HTMLStructure? {
         let directory = try HeapFixture.temporaryDirectory()
         let page = directory.appendingPathComponent("page.html")
         try html.write(to: page, atomically: true, encoding: .utf8)

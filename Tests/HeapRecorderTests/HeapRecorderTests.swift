@@ -1,5 +1,7 @@
 import Foundation
 import HeapAnalysis
+import HeapSymbolication
+import HeapTestSupport
 import Testing
 
 /// Records the C workloads in Programs/ with the real recorder and checks exact counts.

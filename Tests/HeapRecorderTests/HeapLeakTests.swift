@@ -1,5 +1,7 @@
 import Foundation
 import HeapAnalysis
+import HeapSymbolication
+import HeapTestSupport
 import Testing
 
 /// `devkit heap record --scan-at-exit` on Programs/leaks.c: exact leaked/abandoned counts per

@@ -1,5 +1,6 @@
 import Foundation
 import HeapAnalysis
+import HeapTestSupport
 import Testing
 
 /// The recording's disk fills up while the program runs: the recorder must stop recording

@@ -1,0 +1,26 @@
+import PropertyList
+import System
+
+/// Why `HeapdiffSession` could not report.
+public enum HeapdiffError: Error, Sendable {
+    /// A recording could not be opened or read.
+    case io(FileIOError)
+    /// A recording's header is not one this reader reads.
+    case unreadable(RecordingError)
+    /// `leaks` asked of a recording made without `--scan-at-exit` (or whose program did not
+    /// exit normally).
+    case noExitScan(path: String)
+    /// The report could not be written in the format asked for.
+    case unwritable(path: String, format: PlistFormat, reason: String)
+
+    /// One line, `file: …: error: …`.
+    public var message: String {
+        switch self {
+        case .io(let error): "\(error.path): error: \(error.reason)"
+        case .unreadable(let error): "\(error.path): offset 0x\(String(error.offset, radix: 16)): error: \(error.message)"
+        case .noExitScan(let path):
+            "\(path): error: the recording has no exit scan; record with `devkit heap record --scan-at-exit` (and let the program exit normally: no scan after _exit, a crash or a kill)"
+        case .unwritable(let path, let format, let reason): "\(path): error: cannot write as \(format): \(reason)"
+        }
+    }
+}
