@@ -55,8 +55,8 @@ let package = Package(
         // processes. devkit builds on Linux only (libdw, libunwind, LD_PRELOAD).
         .target(name: "System"),
 
-        // Findings (file, position, severity, rule id, message) and their reporters.
-        // The lint engine: rules, findings, configuration, suppressions, fixes, reporters.
+        // The generic lint engine: rules, registry, findings, configuration, suppressions,
+        // fixes, reporters, the file walk and pool. Rule packs bring their rules and options.
         .target(
             name: "LintKit",
             dependencies: ["PropertyList", "System", .product(name: "OrderedCollections", package: "swift-collections")]
@@ -65,10 +65,11 @@ let package = Package(
         // Reads `.devkit.yml` (Yams) into LintKit's configuration.
         .target(name: "LintConfigFile", dependencies: ["LintKit", "System", .product(name: "Yams", package: "Yams")]),
 
-        // Property-list checks producing findings: syntax now, rule packs later.
+        // The plist rule pack (hygiene, Info.plist, entitlements, OTA manifests), its options
+        // (--built-product, --configuration, --project-dir, --app) and `devkit lint`'s front end.
         .target(
             name: "PlistChecks",
-            dependencies: ["PropertyList", "LintKit", "System", .product(name: "OrderedCollections", package: "swift-collections")]
+            dependencies: ["PropertyList", "LintKit", "LintConfigFile", "System", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 
         // libunwind (local unwinding) as a pkg-config system library, for the heap recorder.
@@ -148,8 +149,9 @@ let package = Package(
                            .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 
-        // Provisioning lint rules on the LintKit engine (one rule a file, examples as tests).
-        .target(name: "ProvisioningLint", dependencies: ["LintKit", "Provisioning", "PropertyList"]),
+        // Provisioning lint rules on the LintKit engine (one rule a file, examples as tests),
+        // and `devkit provision lint`'s settings and linter (apps' Info.plists get the plist pack).
+        .target(name: "ProvisioningLint", dependencies: ["LintKit", "LintConfigFile", "PlistChecks", "Provisioning", "PropertyList", "System"]),
 
         .executableTarget(
             name: "DevKitCLI",

@@ -11,7 +11,7 @@ import Testing
             "UIRequiredDeviceCapabilities": .array([.string("arm64"), .string("metall")]),
         ])
         let bytes = try PropertyListCoding.write(value, as: .binary)
-        let engine = try LintEngine(registry: PlistRules.registry, options: LintOptions(isBuiltProduct: true))
+        let engine = try LintEngine(registry: PlistRules.registry, options: PlistLintOptions(isBuiltProduct: true))
         let findings = engine.lint(path: "Info.plist", bytes: bytes).filter { $0.ruleID != "infoplist.required-keys" }
         #expect(findings.map(\.ruleID) == ["infoplist.short-version-format", "infoplist.device-capabilities"])
         let strings: [String] = try findings.map { finding in

@@ -52,7 +52,7 @@ import Testing
     func randomValuesNeverTrap(_ name: String) throws {
         var configuration = LintConfiguration()
         configuration.enabledRules = Set(PlistRules.registry.descriptions.map(\.id))
-        let options = LintOptions(isBuiltProduct: true, configuration: .release, projectFileNames: [], appInfo: .dictionary([:]))
+        let options = PlistLintOptions(isBuiltProduct: true, configuration: .release, projectFileNames: [], appInfo: .dictionary([:]))
         let engine = try LintEngine(registry: PlistRules.registry, configuration: configuration, options: options)
         var generator = Generator(state: 42)
         for _ in 0..<300 {

@@ -67,22 +67,3 @@ public struct LintConfiguration: Sendable, Hashable {
         return out
     }
 }
-
-/// A config file or command line that names something devkit does not know.
-public struct LintConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The config file (or `command line`).
-    public var source: String
-    /// 1-based line in the config file, when known.
-    public var line: Int?
-    public var message: String
-
-    public init(source: String, line: Int? = nil, message: String) {
-        self.source = source
-        self.line = line
-        self.message = message
-    }
-
-    public var description: String {
-        "\(source)\(line.map { ":\($0)" } ?? ""): error: \(message)"
-    }
-}

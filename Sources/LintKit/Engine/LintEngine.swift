@@ -13,7 +13,8 @@ public struct LintEngine: Sendable {
     }
 
     public let configuration: LintConfiguration
-    public let options: LintOptions
+    /// The rule pack's options, handed to every rule with each file.
+    public let options: (any LintOptions)?
     /// The current directory (absolute), to match config globs against relative paths.
     public let currentDirectory: String
     private let active: [ActiveRule]
@@ -22,7 +23,7 @@ public struct LintEngine: Sendable {
 
     /// Throws when the configuration names a rule or option the registry does not have.
     public init(registry: RuleRegistry, configuration: LintConfiguration = LintConfiguration(),
-                options: LintOptions = LintOptions(), currentDirectory: String = "/") throws(LintConfigurationError) {
+                options: (any LintOptions)? = nil, currentDirectory: String = "/") throws(LintConfigurationError) {
         try registry.validate(configuration)
         self.configuration = configuration
         self.options = options
@@ -168,19 +169,5 @@ public struct LintEngine: Sendable {
         let ka = key(a), kb = key(b)
         if ka != kb { return ka < kb }
         return a.ruleID < b.ruleID
-    }
-}
-
-/// Lexical path handling (no file system access).
-public enum Path {
-    /// Removes `.` components, empty components and `x/..` pairs from an absolute path.
-    public static func normalize(_ path: String) -> String {
-        var out: [Substring] = []
-        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            if component == "." { continue }
-            if component == ".." { if !out.isEmpty { out.removeLast() }; continue }
-            out.append(component)
-        }
-        return "/" + out.joined(separator: "/")
     }
 }
