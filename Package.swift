@@ -177,11 +177,12 @@ let package = Package(
             name: "PropertyListTests",
             dependencies: ["PropertyList", "BinaryReading"]
         ),
-        // The lint engine and every rule's examples.
-        .testTarget(
-            name: "LintTests",
-            dependencies: ["LintKit", "LintConfigFile", "PlistChecks", "PropertyList"]
-        ),
+        // The lint engine: suppressions, positions in binary files, globs (over the plist pack's rules).
+        .testTarget(name: "LintKitTests", dependencies: ["LintKit", "PlistChecks", "PropertyList"]),
+        // `.devkit.yml` parsing, precedence and its errors.
+        .testTarget(name: "LintConfigFileTests", dependencies: ["LintConfigFile", "LintKit", "PlistChecks", "PropertyList"]),
+        // Every plist rule's examples; every rule on generated values; `devkit lint`'s front end.
+        .testTarget(name: "PlistChecksTests", dependencies: ["PlistChecks", "LintKit", "LintConfigFile", "PropertyList"]),
         // Records C and Swift programs (Programs/, compiled by the tests) with the built
         // recorder and devkit, and reads damaged recordings.
         .testTarget(
@@ -194,8 +195,10 @@ let package = Package(
 
         .testTarget(
             name: "ProvisioningTests",
-            dependencies: ["Provisioning", "ProvisioningLint", "LintKit", "ObjectFile", "BinaryReading", "PropertyList", "DevKitTestSupport"]
+            dependencies: ["Provisioning", "ObjectFile", "BinaryReading", "PropertyList", "DevKitTestSupport"]
         ),
+        // Every provisioning rule's examples.
+        .testTarget(name: "ProvisioningLintTests", dependencies: ["ProvisioningLint", "LintKit", "PropertyList"]),
         .testTarget(
             name: "SymbolicationTests",
             dependencies: ["Symbolication", "ObjectFile", "ElfUtils", "BinaryReading", "System", "DevKitTestSupport"],

@@ -5,7 +5,7 @@ import Testing
 
 /// Rules see user input: every rule, on every kind, must survive any value shape (wrong
 /// types where strings are expected, deep nesting, odd keys) and report positions that exist.
-@Suite struct RobustnessTests {
+@Suite struct PlistRuleRobustnessTests {
     /// A small deterministic generator (SplitMix64), so failures reproduce.
     struct Generator {
         var state: UInt64

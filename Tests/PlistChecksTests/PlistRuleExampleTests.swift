@@ -6,7 +6,7 @@ import Testing
 /// Runs every registered rule's examples: triggering ones must report the rule (at the `↓`
 /// positions when marked), non-triggering ones must not; fixes must lint clean afterwards and
 /// change only the bytes of the node they name.
-@Suite struct RuleExampleTests {
+@Suite struct PlistRuleExampleTests {
     static let rules = PlistRules.registry.descriptions
 
     /// Lints one example with only `rule` running (off-by-default rules included).

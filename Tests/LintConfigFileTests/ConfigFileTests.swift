@@ -5,7 +5,7 @@ import PropertyList
 import Testing
 
 /// `.devkit.yml` parsing, precedence (rule defaults < config file < command line), globs.
-@Suite struct ConfigurationTests {
+@Suite struct ConfigFileTests {
     static let infoPlist = Array("""
         <?xml version="1.0" encoding="UTF-8"?>
         <plist version="1.0">
@@ -97,18 +97,5 @@ import Testing
             message = error.description
         }
         #expect(message.contains(expected), "\(message)")
-    }
-
-    @Test func globs() {
-        #expect(Glob("*.plist").matches("a/b/c.plist"))
-        #expect(!Glob("*.plist").matches("a/b/c.plist.bak"))
-        #expect(Glob("a/**/c.plist").matches("a/c.plist"))
-        #expect(Glob("a/**/c.plist").matches("a/x/y/c.plist"))
-        #expect(!Glob("a/*/c.plist").matches("a/x/y/c.plist"))
-        #expect(Glob("Pods").matches("Pods/A/Info.plist"))
-        #expect(Glob("[A-C]*.plist").matches("Bx.plist"))
-        #expect(!Glob("[!A-C]*.plist").matches("Bx.plist"))
-        #expect(Glob("/Info.plist").matches("Info.plist"))
-        #expect(!Glob("/Info.plist").matches("x/Info.plist"))
     }
 }

@@ -4,93 +4,6 @@ import Crypto
 import SwiftASN1
 import X509
 
-/// The outcome of checking a SignedData: each step separately, so a report can say which
-/// one failed.
-public struct SignatureCheck: Sendable, Equatable {
-    /// Did the content's digest equal the signed `message-digest` attribute?
-    public var digest: StepResult
-    /// Did the signature over the signed attributes verify with the signer's certificate?
-    public var signature: StepResult
-    /// Does the signer's certificate chain to a trusted root?
-    public var chain: ChainResult
-    /// The signer's certificate and the issuers found for it, signer first.
-    public var signerChain: [CertificateSummary]
-
-    /// Digest and signature both valid, and the chain not refused.
-    public var isValid: Bool {
-        guard digest == .valid, signature == .valid else { return false }
-        if case .untrusted = chain { return false }
-        return true
-    }
-
-    /// The first failure, in words; nil when valid.
-    public var failure: String? {
-        if case .invalid(let why) = digest { return why }
-        if case .invalid(let why) = signature { return why }
-        if case .untrusted(let why) = chain { return "certificate chain not trusted: \(why)" }
-        return nil
-    }
-
-    /// One line: "signature valid, chain not verified (no trust roots given)".
-    public var summary: String {
-        if let failure { return "INVALID: \(failure)" }
-        switch chain {
-        case .notVerified: return "signature valid, chain not verified (no trust roots given)"
-        case .trusted(let root): return "signature valid, chain verified to \"\(root)\""
-        case .untrusted: return "INVALID"
-        }
-    }
-}
-
-public enum StepResult: Sendable, Equatable {
-    case valid
-    case invalid(String)
-}
-
-public enum ChainResult: Sendable, Equatable {
-    /// No trust roots were given, so the chain was not checked.
-    case notVerified
-    /// The chain ends at this trusted root (its common name).
-    case trusted(root: String)
-    /// Trust roots were given and no path reaches one.
-    case untrusted(String)
-}
-
-/// Certificates the user trusts (`--trust-roots DIR`), parsed.
-public struct TrustRoots: Sendable {
-    public var certificates: [Certificate]
-
-    public init(certificates: [Certificate]) { self.certificates = certificates }
-
-    /// Reads a PEM file (one or more certificates) or a DER certificate.
-    public static func certificates(inFile bytes: [UInt8]) throws -> [Certificate] {
-        if bytes.first == 0x30 { return [try Certificate(derEncoded: bytes)] }
-        let documents = try PEMDocument.parseMultiple(pemString: String(decoding: bytes, as: UTF8.self))
-        return try documents.filter { $0.discriminator == "CERTIFICATE" }.map { try Certificate(derEncoded: $0.derBytes) }
-    }
-
-    /// Every certificate in the `.pem`, `.crt`, `.cer` and `.der` files of `directory`.
-    public static func load(directory: String) throws(ProvisioningError) -> TrustRoots {
-        let names: [String]
-        do { names = try FileIO.directoryEntries(directory) } catch {
-            throw ProvisioningError(file: directory, message: error.reason)
-        }
-        var certificates: [Certificate] = []
-        for name in names where [".pem", ".crt", ".cer", ".der"].contains(where: { name.lowercased().hasSuffix($0) }) {
-            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-            do {
-                certificates += try Self.certificates(inFile: try FileIO.read(path))
-            } catch {
-                throw ProvisioningError(file: path, message: "not a certificate (PEM or DER): \(error)")
-            }
-        }
-        guard !certificates.isEmpty else {
-            throw ProvisioningError(file: directory, message: "no certificates (.pem, .crt, .cer, .der) in the trust-roots directory")
-        }
-        return TrustRoots(certificates: certificates)
-    }
-}
-
 /// RFC 5652 §5.6 signature verification, with swift-crypto digests and swift-certificates keys.
 public enum CMSVerifier {
     /// Checks the first signer of `signedData`; `roots` nil means "do not check the chain".
@@ -215,30 +128,6 @@ public enum CMSVerifier {
         case "1.2.840.10045.4.3.3": return .ecdsaWithSHA384
         case "1.2.840.10045.4.3.4": return .ecdsaWithSHA512
         default: return nil
-        }
-    }
-}
-
-/// Digest algorithms a SignerInfo may name.
-enum DigestAlgorithm {
-    case sha1, sha256, sha384, sha512
-
-    init?(oid: OID) {
-        switch oid.dotted {
-        case "1.3.14.3.2.26": self = .sha1
-        case "2.16.840.1.101.3.4.2.1": self = .sha256
-        case "2.16.840.1.101.3.4.2.2": self = .sha384
-        case "2.16.840.1.101.3.4.2.3": self = .sha512
-        default: return nil
-        }
-    }
-
-    func hash(_ bytes: [UInt8]) -> [UInt8] {
-        switch self {
-        case .sha1: Array(Insecure.SHA1.hash(data: bytes))
-        case .sha256: Array(SHA256.hash(data: bytes))
-        case .sha384: Array(SHA384.hash(data: bytes))
-        case .sha512: Array(SHA512.hash(data: bytes))
         }
     }
 }
