@@ -177,9 +177,10 @@ let package = Package(
             name: "PropertyListTests",
             dependencies: ["PropertyList", "BinaryReading"]
         ),
-        // The lint engine: suppressions, positions in binary files, globs (over the plist pack's rules).
+        // The lint engine: suppressions, positions in binary files, globs, .gitignore (over the
+        // plist pack's rules).
         .testTarget(name: "LintKitTests", dependencies: ["LintKit", "PlistChecks", "PropertyList"]),
-        // `.devkit.yml` parsing, precedence and its errors.
+        // `.devkit.yml` parsing, precedence and its errors; --config/--no-config/--enable/--disable.
         .testTarget(name: "LintConfigFileTests", dependencies: ["LintConfigFile", "LintKit", "PlistChecks", "PropertyList"]),
         // Every plist rule's examples; every rule on generated values; `devkit lint`'s front end.
         .testTarget(name: "PlistChecksTests", dependencies: ["PlistChecks", "LintKit", "LintConfigFile", "PropertyList"]),
@@ -197,8 +198,8 @@ let package = Package(
             name: "ProvisioningTests",
             dependencies: ["Provisioning", "ObjectFile", "BinaryReading", "PropertyList", "DevKitTestSupport"]
         ),
-        // Every provisioning rule's examples.
-        .testTarget(name: "ProvisioningLintTests", dependencies: ["ProvisioningLint", "LintKit", "PropertyList"]),
+        // Every provisioning rule's examples; the flags that become rule options.
+        .testTarget(name: "ProvisioningLintTests", dependencies: ["ProvisioningLint", "LintKit", "LintConfigFile", "Provisioning", "PropertyList"]),
         .testTarget(
             name: "SymbolicationTests",
             dependencies: ["Symbolication", "ObjectFile", "ElfUtils", "BinaryReading", "System", "DevKitTestSupport"],
