@@ -17,7 +17,7 @@ public struct ProvisioningLinter: Sendable {
     /// of either pack; each engine gets the part about its own rules.
     public init(configuration: LintConfiguration, now: PlistDate, trustRoots: TrustRoots?, infoPlistRules: RuleRegistry?) throws(LintConfigurationError) {
         let infoTypes = infoPlistRules?.rules.map { type(of: $0) } ?? []
-        try RuleRegistry(ProvisioningRules.all + infoTypes).validate(configuration)
+        try RuleRegistry(ProvisioningRules.all + infoTypes, classifier: infoPlistRules?.classifier ?? PropertyListFiles()).validate(configuration)
         engine = try LintEngine(registry: ProvisioningRules.registry, configuration: Self.restricted(configuration, to: ProvisioningRules.registry))
         if let infoPlistRules {
             // An app in a bundle or archive is a built product: build settings must be expanded.
@@ -30,7 +30,8 @@ public struct ProvisioningLinter: Sendable {
         self.trustRoots = trustRoots
     }
 
-    /// The settings that name rules of `registry` (an engine refuses ids it does not know).
+    /// The settings that name rules and file kinds of `registry` (an engine refuses those it
+    /// does not know).
     static func restricted(_ configuration: LintConfiguration, to registry: RuleRegistry) -> LintConfiguration {
         let known = Set(registry.descriptions.map(\.id))
         var c = configuration
@@ -39,6 +40,7 @@ public struct ProvisioningLinter: Sendable {
         c.severities = c.severities.filter { known.contains($0.key) }
         c.ruleOptions = c.ruleOptions.filter { known.contains($0.key) }
         c.onlyRules = c.onlyRules?.filter(known.contains)
+        c.kinds = c.kinds.filter { registry.classifier.kinds.contains($0.kind) }
         return c
     }
 

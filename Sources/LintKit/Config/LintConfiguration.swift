@@ -29,9 +29,12 @@ public struct LintConfiguration: Sendable, Hashable {
     public struct KindOverride: Sendable, Hashable {
         public var glob: Glob
         public var kind: FileKind
-        public init(glob: Glob, kind: FileKind) {
+        /// The config file's line, for an error when the kind is not the rule pack's.
+        public var line: Int?
+        public init(glob: Glob, kind: FileKind, line: Int? = nil) {
             self.glob = glob
             self.kind = kind
+            self.line = line
         }
     }
 

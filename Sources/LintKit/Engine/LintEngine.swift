@@ -17,6 +17,8 @@ public struct LintEngine: Sendable {
     public let options: (any LintOptions)?
     /// The current directory (absolute), to match config globs against relative paths.
     public let currentDirectory: String
+    /// How files get their kinds (the registry's).
+    private let classifier: any FileClassifier
     private let active: [ActiveRule]
     /// Indices into `active` of the rules that check each kind (computed once, not per file).
     private let rulesByKind: [FileKind: [Int]]
@@ -28,6 +30,7 @@ public struct LintEngine: Sendable {
         self.configuration = configuration
         self.options = options
         self.currentDirectory = currentDirectory
+        self.classifier = registry.classifier
         let active: [ActiveRule] = registry.rules.compactMap { rule in
             let description = type(of: rule).description
             guard configuration.isEnabled(description) else { return nil }
@@ -44,6 +47,13 @@ public struct LintEngine: Sendable {
         self.active = active
         self.rulesByKind = byKind
     }
+
+    /// The ids the engine reports its own findings under, when the registry has rules with
+    /// them (the plist pack's `PlistSyntaxRule`, `DuplicateKeyRule`, `ReaderWarningRule`): a
+    /// file that does not parse, a key given twice, a reader's remark about a file that does.
+    public static let syntaxRuleID = "plist.syntax"
+    public static let duplicateKeyRuleID = "plist.duplicate-key"
+    public static let readerWarningRuleID = "plist.reader-warning"
 
     /// The rules that run, in registry order (for SARIF and `--list-rules`).
     public var activeRules: [RuleDescription] { active.map(\.description) }
@@ -74,7 +84,7 @@ public struct LintEngine: Sendable {
         guard !isExcluded(path) else { return false }
         let relative = configRelativePath(path)
         if !configuration.include.isEmpty, !configuration.include.contains(where: { $0.matches(relative) }) { return false }
-        return configuredKind(relative) != nil || FileKind.byName(path) != nil
+        return configuredKind(relative) != nil || classifier.kind(forName: path) != nil
     }
 
     private func configuredKind(_ relative: String) -> FileKind? {
@@ -91,14 +101,14 @@ public struct LintEngine: Sendable {
         do {
             document = try PropertyListCoding.read(bytes)
         } catch {
-            let id = error.code == .duplicateKey ? DuplicateKeyRule.description.id : PlistSyntaxRule.description.id
+            let id = error.code == .duplicateKey ? Self.duplicateKeyRuleID : Self.syntaxRuleID
             guard let rule = active.first(where: { $0.description.id == id }) else { return [] }
             if let suppressions = Suppressions.scan(bytes),
                Suppressions.silences(suppressions.scopes(in: nil), ruleID: id, path: nil) { return [] }
             return [Finding(file: path, location: error.position.map(Self.location), severity: rule.severity, ruleID: id, message: error.message)]
         }
-        let byName = configured ?? FileKind.byName(path) ?? .propertyList
-        let fileKind = configured ?? FileKind.refine(byName, value: document.value)
+        let byName = configured ?? classifier.kind(forName: path) ?? .propertyList
+        let fileKind = configured ?? classifier.refine(byName, value: document.value)
         let file = LintFile(path: path, kind: fileKind, format: document.format, bytes: bytes, value: document.value, options: options)
         return lint(file, readerWarnings: document.warnings)
     }
@@ -114,7 +124,7 @@ public struct LintEngine: Sendable {
             if !context.pending.isEmpty { collected += context.pending.map { (index, $0) } }
         }
         var findings: [Finding] = []
-        if let warningRule = active.first(where: { $0.description.id == ReaderWarningRule.description.id }) {
+        if let warningRule = active.first(where: { $0.description.id == Self.readerWarningRuleID }) {
             findings = readerWarnings.map {
                 Finding(file: file.path, location: $0.position.map(Self.location), severity: warningRule.severity,
                         ruleID: warningRule.description.id, message: $0.message)

@@ -1,9 +1,11 @@
+import LintKit
+
 /// A reader's remark about a file that parses (a binary set read as an array, …).
 ///
 /// Reported by the engine while it reads a file (see `PlistSyntaxRule`); `check` does nothing.
 public struct ReaderWarningRule: LintRule {
     public static let description = RuleDescription(
-        id: "plist.reader-warning", category: .plistHygiene, severity: .warning,
+        id: LintEngine.readerWarningRuleID, category: .plistHygiene, severity: .warning,
         summary: "The file parses, with a remark from the reader.",
         rationale: """
             Some inputs parse but are not what Apple's tools write (a binary plist holding a \

@@ -1,9 +1,11 @@
+import LintKit
+
 /// A dictionary must not repeat a key.
 ///
 /// Reported by the engine while it reads a file (see `PlistSyntaxRule`); `check` does nothing.
 public struct DuplicateKeyRule: LintRule {
     public static let description = RuleDescription(
-        id: "plist.duplicate-key", category: .plistHygiene, severity: .error,
+        id: LintEngine.duplicateKeyRuleID, category: .plistHygiene, severity: .error,
         summary: "A dictionary names the same key twice.",
         rationale: """
             Apple's parser keeps the last of two equal keys without a word, so the value the \

@@ -1,3 +1,5 @@
+import LintKit
+
 /// The file must parse as a property list.
 ///
 /// One of the rules whose findings the engine itself produces while reading a file (with
@@ -7,7 +9,7 @@
 /// carry no `↓` markers.
 public struct PlistSyntaxRule: LintRule {
     public static let description = RuleDescription(
-        id: "plist.syntax", category: .plistHygiene, severity: .error,
+        id: LintEngine.syntaxRuleID, category: .plistHygiene, severity: .error,
         summary: "The file must parse as a property list (XML, binary, OpenStep or JSON).",
         rationale: """
             A property list that does not parse fails the build (Xcode's "The data couldn't be \
