@@ -31,8 +31,3 @@ public struct PlistLintOptions: LintOptions, Hashable {
         return flags
     }
 }
-
-extension LintFile {
-    /// The plist pack's options for this file's run (the defaults when none were set).
-    var plistOptions: PlistLintOptions { options as? PlistLintOptions ?? PlistLintOptions() }
-}
