@@ -105,7 +105,7 @@ public struct LintEngine: Sendable {
             guard let rule = active.first(where: { $0.description.id == id }) else { return [] }
             if let suppressions = Suppressions.scan(bytes),
                Suppressions.silences(suppressions.scopes(in: nil), ruleID: id, path: nil) { return [] }
-            return [Finding(file: path, location: error.position.map(Self.location), severity: rule.severity, ruleID: id, message: error.message)]
+            return [Finding(file: path, location: error.position.map(FindingLocation.init), severity: rule.severity, ruleID: id, message: error.message)]
         }
         let byName = configured ?? classifier.kind(forName: path) ?? .propertyList
         let fileKind = configured ?? classifier.refine(byName, value: document.value)
@@ -126,7 +126,7 @@ public struct LintEngine: Sendable {
         var findings: [Finding] = []
         if let warningRule = active.first(where: { $0.description.id == Self.readerWarningRuleID }) {
             findings = readerWarnings.map {
-                Finding(file: file.path, location: $0.position.map(Self.location), severity: warningRule.severity,
+                Finding(file: file.path, location: $0.position.map(FindingLocation.init), severity: warningRule.severity,
                         ruleID: warningRule.description.id, message: $0.message)
             }
         }
@@ -154,16 +154,9 @@ public struct LintEngine: Sendable {
     static func location(of path: KeyPath, in map: PlistSourceMap) -> FindingLocation? {
         var components = path.components
         while true {
-            if let node = map.node(at: components) { return location(map.position(ofOffset: node.start)) }
+            if let node = map.node(at: components) { return FindingLocation(map.position(ofOffset: node.start)) }
             guard !components.isEmpty else { return nil }
             components.removeLast()
-        }
-    }
-
-    static func location(_ position: SourcePosition) -> FindingLocation {
-        switch position {
-        case .text(let line, let column): .text(line: line, column: column)
-        case .byteOffset(let offset): .byteOffset(offset)
         }
     }
 
