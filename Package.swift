@@ -59,20 +59,21 @@ let package = Package(
         // processes. devkit builds on Linux only (libdw, libunwind, LD_PRELOAD).
         .target(name: "System", dependencies: ["Diagnostics"]),
 
-        // Findings (file, position, severity, rule id, message) and their reporters.
-        // The lint engine: rules, findings, configuration, suppressions, fixes, reporters.
+        // The generic lint engine: rules, registry, findings, configuration, suppressions,
+        // fixes, reporters, the file walk and pool. Rule packs bring their rules and options.
         .target(
             name: "LintKit",
             dependencies: ["Diagnostics", "PropertyList", "System", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 
         // Reads `.devkit.yml` (Yams) into LintKit's configuration.
-        .target(name: "LintConfigFile", dependencies: ["LintKit", "System", .product(name: "Yams", package: "Yams")]),
+        .target(name: "LintConfigFile", dependencies: ["Diagnostics", "LintKit", "System", .product(name: "Yams", package: "Yams")]),
 
-        // Property-list checks producing findings: syntax now, rule packs later.
+        // The plist rule pack (hygiene, Info.plist, entitlements, OTA manifests), its options
+        // (--built-product, --configuration, --project-dir, --app) and `devkit lint`'s front end.
         .target(
             name: "PlistChecks",
-            dependencies: ["Diagnostics", "PropertyList", "LintKit", "System", .product(name: "OrderedCollections", package: "swift-collections")]
+            dependencies: ["Diagnostics", "PropertyList", "LintKit", "LintConfigFile", "System", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 
         // libunwind (local unwinding) as a pkg-config system library, for the heap recorder.
@@ -161,12 +162,14 @@ let package = Package(
                            .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 
-        // Provisioning lint rules on the LintKit engine (one rule a file, examples as tests).
-        .target(name: "ProvisioningLint", dependencies: ["LintKit", "Provisioning", "PropertyList"]),
+        // Provisioning lint rules on the LintKit engine (one rule a file, examples as tests),
+        // and `devkit provision lint`'s settings and linter (apps' Info.plists get the plist pack).
+        .target(name: "ProvisioningLint", dependencies: ["Diagnostics", "LintKit", "LintConfigFile", "PlistChecks", "Provisioning", "PropertyList", "System"]),
 
         .executableTarget(
             name: "DevKitCLI",
             dependencies: [
+                "Diagnostics",
                 "PropertyList",
                 "PlistChecks",
                 "LintKit",
@@ -191,11 +194,13 @@ let package = Package(
             name: "PropertyListTests",
             dependencies: ["PropertyList", "BinaryReading"]
         ),
-        // The lint engine and every rule's examples.
-        .testTarget(
-            name: "LintTests",
-            dependencies: ["LintKit", "LintConfigFile", "PlistChecks", "PropertyList"]
-        ),
+        // The lint engine: suppressions, positions in binary files, globs, .gitignore (over the
+        // plist pack's rules).
+        .testTarget(name: "LintKitTests", dependencies: ["LintKit", "PlistChecks", "PropertyList"]),
+        // `.devkit.yml` parsing, precedence and its errors; --config/--no-config/--enable/--disable.
+        .testTarget(name: "LintConfigFileTests", dependencies: ["LintConfigFile", "LintKit", "PlistChecks", "PropertyList"]),
+        // Every plist rule's examples; every rule on generated values; `devkit lint`'s front end.
+        .testTarget(name: "PlistChecksTests", dependencies: ["PlistChecks", "LintKit", "LintConfigFile", "PropertyList"]),
         // Reads real and damaged recordings; the HTML report of a recorded C program
         // (Programs/generations.c).
         .testTarget(
@@ -223,8 +228,10 @@ let package = Package(
 
         .testTarget(
             name: "ProvisioningTests",
-            dependencies: ["Provisioning", "ProvisioningLint", "LintKit", "ObjectFile", "BinaryReading", "PropertyList", "DevKitTestSupport"]
+            dependencies: ["Provisioning", "ObjectFile", "BinaryReading", "PropertyList", "DevKitTestSupport"]
         ),
+        // Every provisioning rule's examples; the flags that become rule options.
+        .testTarget(name: "ProvisioningLintTests", dependencies: ["ProvisioningLint", "LintKit", "LintConfigFile", "Provisioning", "PropertyList"]),
         .testTarget(
             name: "SymbolicationTests",
             dependencies: ["FrameModel", "Symbolication", "ObjectFile", "ElfUtils", "BinaryReading", "System", "DevKitTestSupport"],

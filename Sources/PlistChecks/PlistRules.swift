@@ -15,6 +15,9 @@ public enum PlistRules {
         OTAItems.self, OTASoftwarePackage.self, OTAImages.self, OTAMetadata.self, OTAMatchesApp.self,
     ]
 
-    /// The engine's own rules and this pack.
-    public static let registry = RuleRegistry(RuleRegistry.engineRules + all)
+    /// The rules whose findings the engine itself reports while reading a file.
+    public static let engineRules: [any LintRule.Type] = [PlistSyntaxRule.self, DuplicateKeyRule.self, ReaderWarningRule.self]
+
+    /// The engine's own rules and this pack, with the pack's file kinds.
+    public static let registry = RuleRegistry(engineRules + all, classifier: PlistFileClassifier())
 }

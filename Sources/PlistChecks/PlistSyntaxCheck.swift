@@ -18,19 +18,12 @@ public enum PlistSyntaxCheck {
         do {
             let document = try PropertyListCoding.read(bytes, format: format)
             return document.warnings.map {
-                Finding(file: path, location: $0.position.map(location), severity: .warning,
-                        ruleID: "plist.reader-warning", message: $0.message)
+                Finding(file: path, location: $0.position, severity: .warning,
+                        ruleID: LintEngine.readerWarningRuleID, message: $0.message)
             }
         } catch {
-            return [Finding(file: path, location: error.position.map(location), severity: .error,
-                            ruleID: "plist.syntax", message: error.message)]
-        }
-    }
-
-    static func location(_ position: SourcePosition) -> FindingLocation {
-        switch position {
-        case .text(let line, let column): .text(line: line, column: column)
-        case .byteOffset(let offset): .byteOffset(offset)
+            return [Finding(file: path, location: error.position, severity: .error,
+                            ruleID: LintEngine.syntaxRuleID, message: error.message)]
         }
     }
 }

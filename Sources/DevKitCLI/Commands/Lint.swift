@@ -2,11 +2,6 @@ import ArgumentParser
 import System
 import LintKit
 import PlistChecks
-import PropertyList
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `devkit lint`: the rule engine over Info.plists, entitlements, OTA manifests and any plist.
 struct Lint: ParsableCommand {
@@ -44,7 +39,7 @@ struct Lint: ParsableCommand {
     var fix = false
 
     @Option(help: "Files linted at once (default: one per core).")
-    var jobs: Int = LintRuleOptions.processorCount
+    var jobs: Int = Processors.online
 
     @Flag(help: "List every rule and exit.")
     var listRules = false
@@ -58,20 +53,18 @@ struct Lint: ParsableCommand {
 
     func run() throws {
         let registry = PlistRules.registry
-        if listRules { return try FileHandleOutput.standardOutput(RuleDocumentation.list(registry.descriptions)) }
-        if let explain {
-            guard let rule = registry.rule(id: explain) else { throw CommandFailure.input(rules.unknownRule(explain, in: registry)) }
-            return try FileHandleOutput.standardOutput(RuleDocumentation.explain(type(of: rule).description))
+        let result: LintResult
+        do {
+            if listRules { return try FileHandleOutput.standardOutput(RuleDocumentation.list(registry.descriptions)) }
+            if let explain { return try FileHandleOutput.standardOutput(RuleDocumentation.explain(ruleID: explain, in: registry)) }
+            result = try rules.frontend.lint(paths, jobs: jobs, fix: fix)
+        } catch let error as LintConfigurationError {
+            throw CommandFailure.input(error.description)
         }
-        let run = try rules.makeRun(registry: registry)
-        let (files, walkErrors) = run.files(for: paths.isEmpty ? ["."] : paths)
-        var result = run.lint(files, jobs: jobs)
-        if fix { result = run.fix(result) }
-        try FileHandleOutput.standardOutput(report.format.reporter.render(result.findings, rules: run.engine.activeRules))
+        for warning in result.warnings { FileHandleOutput.standardError(warning + "\n") }
+        try FileHandleOutput.standardOutput(report.format.reporter.render(result.findings, rules: result.activeRules))
         for path in result.fixedFiles { FileHandleOutput.standardError("fixed \(path)\n") }
-        let errors = walkErrors + result.inputErrors
-        if !errors.isEmpty { throw CommandFailure.input(errors.joined(separator: "\n")) }
-        let failing: Severity = strict ? .warning : .error
-        if result.findings.contains(where: { $0.severity >= failing }) { throw CommandFailure.findings() }
+        if !result.inputErrors.isEmpty { throw CommandFailure.input(result.inputErrors.joined(separator: "\n")) }
+        if result.hasFailures(strict: strict) { throw CommandFailure.findings() }
     }
 }

@@ -36,29 +36,15 @@ extension Provision {
         @OptionGroup var options: ProvisionOptions
 
         func run() throws {
-            let roots = try options.trustRoots()
             let report = ProfileReport(now: options.instant, listsDevices: devices, listsEntitlements: entitlements)
-            var texts: [String] = [], values: [PlistValue] = [], failed = false
-            for file in files {
-                do {
-                    switch try ProfileInputs.inspect(file, trustRoots: roots) {
-                    case .binary(let entitlements):
-                        texts.append(report.text(binary: entitlements, source: file))
-                        values.append(report.value(binary: entitlements, source: file))
-                    case .profile(let signed):
-                        texts.append(report.text(signed.profile, source: signed.source, app: signed.app, binary: signed.binary))
-                        values.append(report.value(signed.profile, source: signed.source, app: signed.app, binary: signed.binary))
-                    }
-                } catch {
-                    FileHandleOutput.standardError(error.message + "\n")
-                    failed = true
-                }
-            }
+            let inspector = ProfileInspector(report: report, trustRoots: try options.trustRoots())
+            let (found, errors) = inspector.inspect(files)
+            for error in errors { FileHandleOutput.standardError(error + "\n") }
             switch format {
-            case .text: try FileHandleOutput.standardOutput(texts.joined(separator: "\n"))
-            case .json: try FileHandleOutput.standardOutput(try PlistLoader.serialize(.array(values), as: .json, source: "report"))
+            case .text: try FileHandleOutput.standardOutput(found.map(inspector.text).joined(separator: "\n"))
+            case .json: try FileHandleOutput.standardOutput(try PlistLoader.serialize(.array(found.map(inspector.value)), as: .json, source: "report"))
             }
-            if failed { throw CommandFailure(message: "", exitCode: 2) }
+            if !errors.isEmpty { throw CommandFailure(message: "", exitCode: 2) }
         }
     }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import System
 import LintConfigFile
 import LintKit
 import PlistChecks
@@ -68,40 +67,16 @@ extension Provision {
 
         func run() throws {
             if listRules { return try FileHandleOutput.standardOutput(RuleDocumentation.list(ProvisioningRules.registry.descriptions)) }
+            let selection = RuleSelection(enabled: enabled, disabled: disabled, configPath: configPath, ignoresConfigFiles: noConfig)
+            let settings = ProvisioningLintSettings(selection: selection, expectedKind: expect, devices: devices, warnDays: warnDays)
             let linter: ProvisioningLinter
-            do { linter = try ProvisioningLinter(configuration: try configuration(), now: options.instant, trustRoots: try options.trustRoots(), infoPlistRules: PlistRules.registry) } catch let error as LintConfigurationError {
+            do { linter = try ProvisioningLinter(configuration: try settings.configuration(), now: options.instant, trustRoots: try options.trustRoots(), infoPlistRules: PlistRules.registry) } catch let error as LintConfigurationError {
                 throw CommandFailure.input(error.description)
             }
-            var findings: [Finding] = [], inputErrors: [String] = []
-            for file in files {
-                switch linter.lint(path: file) {
-                case .success(let found): findings += found
-                case .failure(let error): inputErrors.append(error.inFile(file).description)
-                }
-            }
-            try FileHandleOutput.standardOutput(report.format.reporter.render(findings, rules: linter.activeRules))
-            if !inputErrors.isEmpty { throw CommandFailure.input(inputErrors.joined(separator: "\n")) }
-            if findings.contains(where: { $0.severity >= (strict ? .warning : .error) }) { throw CommandFailure.findings() }
-        }
-
-        /// The nearest .devkit.yml, then the command line over it (--expect, --device,
-        /// --warn-days become rule options).
-        func configuration() throws -> LintConfiguration {
-            var configuration = LintConfiguration()
-            let cwd = DirectoryWalk.currentDirectory()
-            if !noConfig, let path = configPath.map({ Path.normalize($0.hasPrefix("/") ? $0 : cwd + "/" + $0) }) ?? LintConfigFile.find(from: cwd) {
-                configuration = try LintConfigFile.load(path)
-            }
-            configuration.apply(enable: enabled, disable: disabled)
-            if let expect {
-                configuration.ruleOptions[TypeMismatch.description.id, default: [:]]["expect"] = .string(expect.rawValue)
-                configuration.ruleOptions[GetTaskAllowMismatch.description.id, default: [:]]["expect"] = .string(expect.rawValue)
-            }
-            if !devices.isEmpty { configuration.ruleOptions[DeviceNotProvisioned.description.id, default: [:]]["devices"] = .list(devices) }
-            for rule in [ExpiringProfile.description.id, ExpiringCertificate.description.id] {
-                if let warnDays { configuration.ruleOptions[rule, default: [:]]["warn-days"] = .integer(warnDays) }
-            }
-            return configuration
+            let result = linter.lint(paths: files)
+            try FileHandleOutput.standardOutput(report.format.reporter.render(result.findings, rules: result.activeRules))
+            if !result.inputErrors.isEmpty { throw CommandFailure.input(result.inputErrors.joined(separator: "\n")) }
+            if result.hasFailures(strict: strict) { throw CommandFailure.findings() }
         }
     }
 }

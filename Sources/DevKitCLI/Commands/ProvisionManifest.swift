@@ -1,6 +1,4 @@
 import ArgumentParser
-import System
-import PropertyList
 import Provisioning
 
 extension Provision {
@@ -38,23 +36,13 @@ extension Provision {
         var output: String = "."
 
         func run() throws {
-            let manifest: OTAManifest
             do {
-                manifest = try OTAManifest(app: try IPAReader.read(ipa), ipaURL: url, manifestURL: manifestURL,
-                                           displayImageURL: displayImage, fullSizeImageURL: fullSizeImage)
-            } catch {
+                let manifest = try OTAManifest(ipa: ipa, ipaURL: url, manifestURL: manifestURL, displayImageURL: displayImage, fullSizeImageURL: fullSizeImage)
+                let directory = try manifest.write(into: output)
+                try FileHandleOutput.standardOutput("wrote \(directory)manifest.plist and \(directory)index.html\n\(manifest.installLink)\n")
+            } catch let error as ProvisioningError {
                 throw CommandFailure.input(error.description)
             }
-            guard FileIO.isDirectory(output) else { throw CommandFailure.input("\(output): error: not a directory (-o)") }
-            let directory = output.hasSuffix("/") ? output : output + "/"
-            let plist = try PlistLoader.serialize(manifest.plist, as: .xml, source: "manifest")
-            do {
-                try FileIO.writeAtomically(plist, to: directory + "manifest.plist")
-                try FileIO.writeAtomically(Array(manifest.html.utf8), to: directory + "index.html")
-            } catch {
-                throw CommandFailure.io(error)
-            }
-            try FileHandleOutput.standardOutput("wrote \(directory)manifest.plist and \(directory)index.html\n\(manifest.installLink)\n")
         }
     }
 }

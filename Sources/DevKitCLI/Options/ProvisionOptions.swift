@@ -1,12 +1,7 @@
 import ArgumentParser
+import System
 import PropertyList
 import Provisioning
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Options every `provision` command shares: trust roots and the clock.
 struct ProvisionOptions: ParsableArguments {
@@ -25,7 +20,7 @@ struct ProvisionOptions: ParsableArguments {
     var instant: PlistDate {
         if let now, let date = PlistDate(iso8601: Array(now.utf8)) { return date }
         // Seconds since 1970 to seconds since 2001 (the plist epoch).
-        return PlistDate(secondsSinceReferenceDate: Double(time(nil)) - 978_307_200)
+        return PlistDate(secondsSinceReferenceDate: Double(WallClock.secondsSince1970()) - 978_307_200)
     }
 
     func trustRoots() throws(CommandFailure) -> TrustRoots? {

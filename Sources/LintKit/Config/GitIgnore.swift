@@ -1,3 +1,5 @@
+import System
+
 /// The cheap part of .gitignore: the patterns of the `.gitignore` files in the walk's root and
 /// in the repository root above it, each relative to its own directory. Negations (`!`) and
 /// nested `.gitignore` files further down are not read; patterns are matched with `Glob`
@@ -12,6 +14,21 @@ public struct GitIgnore: Sendable {
     var sets: [PatternSet]
 
     public init() { sets = [] }
+
+    /// The `.gitignore` of `directory` (absolute) and of each directory above it up to the
+    /// repository root (the first holding `.git`), or up to `/` outside a repository.
+    public static func load(from directory: String) -> GitIgnore {
+        var ignore = GitIgnore()
+        var dir = directory
+        while true {
+            if let bytes = try? FileIO.read(dir + "/.gitignore") {
+                ignore.add(String(decoding: bytes, as: UTF8.self), directory: dir)
+            }
+            if DirectoryWalk.type(of: dir + "/.git") != .missing || dir == "/" { break }
+            dir = Path.normalize(dir + "/..")
+        }
+        return ignore
+    }
 
     /// Adds a `.gitignore` file's text, relative to `directory` (absolute).
     public mutating func add(_ text: String, directory: String) {
@@ -37,7 +54,7 @@ public struct GitIgnore: Sendable {
     }
 }
 
-extension Substring {
+private extension Substring {
     func trimmingCharacters(in set: String) -> String {
         let chars = Set(set)
         guard let start = firstIndex(where: { !chars.contains($0) }), let end = lastIndex(where: { !chars.contains($0) }) else { return "" }

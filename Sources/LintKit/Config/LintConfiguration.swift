@@ -1,3 +1,5 @@
+import Diagnostics
+
 /// What a `.devkit.yml` (`lint:` section) and the command line say about a run: which rules
 /// run, at which severity, with which options, on which files.
 ///
@@ -29,9 +31,12 @@ public struct LintConfiguration: Sendable, Hashable {
     public struct KindOverride: Sendable, Hashable {
         public var glob: Glob
         public var kind: FileKind
-        public init(glob: Glob, kind: FileKind) {
+        /// The config file's line, for an error when the kind is not the rule pack's.
+        public var line: Int?
+        public init(glob: Glob, kind: FileKind, line: Int? = nil) {
             self.glob = glob
             self.kind = kind
+            self.line = line
         }
     }
 
@@ -65,24 +70,5 @@ public struct LintConfiguration: Sendable, Hashable {
         out += severities.keys.sorted().map { ($0, "severity") }
         out += ruleOptions.keys.sorted().map { ($0, "rules") }
         return out
-    }
-}
-
-/// A config file or command line that names something devkit does not know.
-public struct LintConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The config file (or `command line`).
-    public var source: String
-    /// 1-based line in the config file, when known.
-    public var line: Int?
-    public var message: String
-
-    public init(source: String, line: Int? = nil, message: String) {
-        self.source = source
-        self.line = line
-        self.message = message
-    }
-
-    public var description: String {
-        "\(source)\(line.map { ":\($0)" } ?? ""): error: \(message)"
     }
 }

@@ -32,6 +32,6 @@ public enum FixApplier {
     }
 }
 
-extension PlistEdit {
+private extension PlistEdit {
     var isDelete: Bool { if case .delete = self { true } else { false } }
 }

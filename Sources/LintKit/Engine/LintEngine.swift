@@ -14,20 +14,24 @@ public struct LintEngine: Sendable {
     }
 
     public let configuration: LintConfiguration
-    public let options: LintOptions
+    /// The rule pack's options, handed to every rule with each file.
+    public let options: (any LintOptions)?
     /// The current directory (absolute), to match config globs against relative paths.
     public let currentDirectory: String
+    /// How files get their kinds (the registry's).
+    private let classifier: any FileClassifier
     private let active: [ActiveRule]
     /// Indices into `active` of the rules that check each kind (computed once, not per file).
     private let rulesByKind: [FileKind: [Int]]
 
     /// Throws when the configuration names a rule or option the registry does not have.
     public init(registry: RuleRegistry, configuration: LintConfiguration = LintConfiguration(),
-                options: LintOptions = LintOptions(), currentDirectory: String = "/") throws(LintConfigurationError) {
+                options: (any LintOptions)? = nil, currentDirectory: String = "/") throws(LintConfigurationError) {
         try registry.validate(configuration)
         self.configuration = configuration
         self.options = options
         self.currentDirectory = currentDirectory
+        self.classifier = registry.classifier
         let active: [ActiveRule] = registry.rules.compactMap { rule in
             let description = type(of: rule).description
             guard configuration.isEnabled(description) else { return nil }
@@ -44,6 +48,13 @@ public struct LintEngine: Sendable {
         self.active = active
         self.rulesByKind = byKind
     }
+
+    /// The ids the engine reports its own findings under, when the registry has rules with
+    /// them (the plist pack's `PlistSyntaxRule`, `DuplicateKeyRule`, `ReaderWarningRule`): a
+    /// file that does not parse, a key given twice, a reader's remark about a file that does.
+    public static let syntaxRuleID = "plist.syntax"
+    public static let duplicateKeyRuleID = "plist.duplicate-key"
+    public static let readerWarningRuleID = "plist.reader-warning"
 
     /// The rules that run, in registry order (for SARIF and `--list-rules`).
     public var activeRules: [RuleDescription] { active.map(\.description) }
@@ -74,7 +85,7 @@ public struct LintEngine: Sendable {
         guard !isExcluded(path) else { return false }
         let relative = configRelativePath(path)
         if !configuration.include.isEmpty, !configuration.include.contains(where: { $0.matches(relative) }) { return false }
-        return configuredKind(relative) != nil || FileKind.byName(path) != nil
+        return configuredKind(relative) != nil || classifier.kind(forName: path) != nil
     }
 
     private func configuredKind(_ relative: String) -> FileKind? {
@@ -91,14 +102,14 @@ public struct LintEngine: Sendable {
         do {
             document = try PropertyListCoding.read(bytes)
         } catch {
-            let id = error.code == .duplicateKey ? DuplicateKeyRule.description.id : PlistSyntaxRule.description.id
+            let id = error.code == .duplicateKey ? Self.duplicateKeyRuleID : Self.syntaxRuleID
             guard let rule = active.first(where: { $0.description.id == id }) else { return [] }
             if let suppressions = Suppressions.scan(bytes),
                Suppressions.silences(suppressions.scopes(in: nil), ruleID: id, path: nil) { return [] }
-            return [Finding(file: path, location: error.position.map(Self.location), severity: rule.severity, ruleID: id, message: error.message)]
+            return [Finding(file: path, location: error.position, severity: rule.severity, ruleID: id, message: error.message)]
         }
-        let byName = configured ?? FileKind.byName(path) ?? .propertyList
-        let fileKind = configured ?? FileKind.refine(byName, value: document.value)
+        let byName = configured ?? classifier.kind(forName: path) ?? .propertyList
+        let fileKind = configured ?? classifier.refine(byName, value: document.value)
         let file = LintFile(path: path, kind: fileKind, format: document.format, bytes: bytes, value: document.value, options: options)
         return lint(file, readerWarnings: document.warnings)
     }
@@ -114,9 +125,9 @@ public struct LintEngine: Sendable {
             if !context.pending.isEmpty { collected += context.pending.map { (index, $0) } }
         }
         var findings: [Finding] = []
-        if let warningRule = active.first(where: { $0.description.id == ReaderWarningRule.description.id }) {
+        if let warningRule = active.first(where: { $0.description.id == Self.readerWarningRuleID }) {
             findings = readerWarnings.map {
-                Finding(file: file.path, location: $0.position.map(Self.location), severity: warningRule.severity,
+                Finding(file: file.path, location: $0.position, severity: warningRule.severity,
                         ruleID: warningRule.description.id, message: $0.message)
             }
         }
@@ -141,19 +152,12 @@ public struct LintEngine: Sendable {
 
     /// The entry's start (its `<key>`, else its element); for a path that does not exist
     /// (a missing key), its nearest existing ancestor.
-    static func location(of path: KeyPath, in map: PlistSourceMap) -> FindingLocation? {
+    static func location(of path: KeyPath, in map: PlistSourceMap) -> SourcePosition? {
         var components = path.components
         while true {
-            if let node = map.node(at: components) { return location(map.position(ofOffset: node.start)) }
+            if let node = map.node(at: components) { return map.position(ofOffset: node.start) }
             guard !components.isEmpty else { return nil }
             components.removeLast()
-        }
-    }
-
-    static func location(_ position: SourcePosition) -> FindingLocation {
-        switch position {
-        case .text(let line, let column): .text(line: line, column: column)
-        case .byteOffset(let offset): .byteOffset(offset)
         }
     }
 
@@ -169,19 +173,5 @@ public struct LintEngine: Sendable {
         let ka = key(a), kb = key(b)
         if ka != kb { return ka < kb }
         return a.ruleID < b.ruleID
-    }
-}
-
-/// Lexical path handling (no file system access).
-public enum Path {
-    /// Removes `.` components, empty components and `x/..` pairs from an absolute path.
-    public static func normalize(_ path: String) -> String {
-        var out: [Substring] = []
-        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            if component == "." { continue }
-            if component == ".." { if !out.isEmpty { out.removeLast() }; continue }
-            out.append(component)
-        }
-        return "/" + out.joined(separator: "/")
     }
 }

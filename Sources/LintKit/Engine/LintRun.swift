@@ -13,16 +13,6 @@ public struct LintRun: Sendable {
         self.gitIgnore = gitIgnore
     }
 
-    /// What a run found.
-    public struct Result: Sendable {
-        /// Every finding, files in the order given, positions in file order.
-        public var findings: [Finding]
-        /// Files that could not be read, paths that do not exist.
-        public var inputErrors: [String]
-        /// Files `--fix` rewrote.
-        public var fixedFiles: [String] = []
-    }
-
     /// The files to lint: named files as they are (unless excluded); directories walked for
     /// the kinds devkit knows, skipping hidden, excluded and .gitignored entries.
     public func files(for paths: [String]) -> (files: [String], errors: [String]) {
@@ -52,7 +42,7 @@ public struct LintRun: Sendable {
     }
 
     /// Lints `files` on `jobs` threads; results keep the files' order.
-    public func lint(_ files: [String], jobs: Int) -> Result {
+    public func lint(_ files: [String], jobs: Int) -> LintResult {
         let outcomes = Self.parallelMap(files, jobs: jobs) { path -> Outcome in
             do throws(FileIOError) {
                 return .findings(engine.lint(path: path, bytes: try FileIO.read(path)))
@@ -60,7 +50,7 @@ public struct LintRun: Sendable {
                 return .unreadable("\(error.path): error: \(error.reason)")
             }
         }
-        var result = Result(findings: [], inputErrors: [])
+        var result = LintResult(findings: [], inputErrors: [], activeRules: engine.activeRules)
         for outcome in outcomes {
             switch outcome {
             case .findings(let f): result.findings += f
@@ -77,7 +67,7 @@ public struct LintRun: Sendable {
 
     /// Applies the fixes of `findings` file by file (atomic writes), then lints those files
     /// again; returns the run's result with the fixed files' findings replaced.
-    public func fix(_ result: Result) -> Result {
+    public func fix(_ result: LintResult) -> LintResult {
         var byFile: [String: [PlistFix]] = [:]
         for finding in result.findings { if let fix = finding.fix { byFile[finding.file, default: []].append(fix) } }
         guard !byFile.isEmpty else { return result }

@@ -15,6 +15,13 @@ public enum RuleDocumentation {
         return out
     }
 
+    /// `explain(_:)` for the rule of `registry` with id `ruleID`; an unknown id is an error
+    /// suggesting the nearest one.
+    public static func explain(ruleID: String, in registry: RuleRegistry) throws(LintConfigurationError) -> String {
+        guard let rule = registry.rule(id: ruleID) else { throw registry.unknownRule(ruleID) }
+        return explain(type(of: rule).description)
+    }
+
     /// Everything about one rule, examples included (as the tests run them).
     public static func explain(_ rule: RuleDescription) -> String {
         var out = "\(rule.id) (\(rule.category.rawValue), \(rule.severity.rawValue)"
@@ -32,10 +39,7 @@ public enum RuleDocumentation {
             for example in list {
                 var notes: [String] = []
                 if let name = example.fileName { notes.append("as \(name)") }
-                if example.options.isBuiltProduct { notes.append("--built-product") }
-                if let c = example.options.configuration { notes.append("--configuration \(c.rawValue)") }
-                if example.options.projectFileNames != nil { notes.append("--project-dir") }
-                if example.options.appInfo != nil { notes.append("--app") }
+                notes += example.options?.flags ?? []
                 if example.format == .binary { notes.append("in binary form") }
                 if !example.ruleOptions.isEmpty { notes.append(example.ruleOptions.sorted(by: { $0.key < $1.key }).map { "\($0.key): \($0.value)" }.joined(separator: ", ")) }
                 out += notes.isEmpty ? "" : "  (\(notes.joined(separator: "; ")))\n"
@@ -49,7 +53,7 @@ public enum RuleDocumentation {
     }
 }
 
-extension String {
+private extension String {
     func padding(_ width: Int) -> String {
         count >= width ? self : self + String(repeating: " ", count: width - count)
     }

@@ -3,9 +3,8 @@ import PropertyList
 /// A JSON array of findings: `file`, `line`/`column` or `offset`, `severity`, `rule`,
 /// `message`, and `fix` (what `--fix` would do) when there is one.
 ///
-/// Rendered through the property-list JSON writer rather than Foundation's JSONEncoder:
-/// linking Foundation (and its ICU data) costs more process start-up time than a whole
-/// small lint run.
+/// Rendered through the property-list JSON writer, devkit's one JSON serializer; LintKit does
+/// not import Foundation.
 public struct JSONReporter: Reporter {
     public static let identifier = "json"
 

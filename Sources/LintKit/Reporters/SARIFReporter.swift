@@ -1,3 +1,4 @@
+import Diagnostics
 import PropertyList
 
 /// SARIF 2.1.0 (OASIS Static Analysis Results Interchange Format), the format GitHub code

@@ -35,6 +35,22 @@ public enum ProvisioningInput: Sendable {
         }
     }
 
+    /// The profile, read and its signature checked against `trustRoots`, with its name for
+    /// messages; errors name the profile.
+    public func signedProfile(trustRoots: TrustRoots?) throws(ProvisioningError) -> (profile: SignedProfile, source: String) {
+        let (bytes, source) = try profileBytes()
+        do { return (try ProfileReader.read(bytes, trustRoots: trustRoots), source) } catch { throw error.inFile(source) }
+    }
+
+    /// An app's executable's entitlements (nil: not an app, no executable, or none signed in);
+    /// errors name the executable.
+    public func appBinaryEntitlements() throws(ProvisioningError) -> BinaryEntitlements? {
+        guard let app, let executable = app.executable else { return nil }
+        do { return try BinaryEntitlements.read(executable) } catch {
+            throw error.inFile("\(app.location)/\(app.executableName ?? "")")
+        }
+    }
+
     public var app: AppBundle? {
         if case .app(let app) = self { return app }
         return nil

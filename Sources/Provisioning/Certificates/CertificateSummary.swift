@@ -42,13 +42,6 @@ public struct CertificateSummary: Sendable, Equatable {
     }
 }
 
-/// A developer certificate from a profile's `DeveloperCertificates`: parsed, or the reason it
-/// did not parse (a profile with one bad certificate is still worth showing).
-public enum DeveloperCertificate: Sendable, Equatable {
-    case parsed(CertificateSummary)
-    case unreadable(index: Int, reason: String)
-}
-
 /// The attribute's text without RFC 4514 escaping (`Co., Ltd.`, not `Co.\\, Ltd.`).
 private func plainText(_ value: RelativeDistinguishedName.Attribute.Value) -> String {
     let any = ASN1Any(value)
@@ -56,16 +49,4 @@ private func plainText(_ value: RelativeDistinguishedName.Attribute.Value) -> St
     if let s = try? ASN1PrintableString(asn1Any: any) { return String(s) }
     if let s = try? ASN1IA5String(asn1Any: any) { return String(s) }
     return String(describing: value)
-}
-
-enum Hex {
-    static func upper<S: Sequence<UInt8>>(_ bytes: S) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0xf)])
-        }
-        return out.isEmpty ? "00" : String(decoding: out, as: UTF8.self)
-    }
 }

@@ -3,19 +3,6 @@ import OrderedCollections
 import PropertyList
 import X509
 
-/// A profile as read from its file: the payload, how it was signed and whether that holds.
-public struct SignedProfile: Sendable {
-    public var profile: ProvisioningProfile
-    public var signature: SignatureCheck
-    /// DER, or BER with indefinite lengths (as `security cms` writes them).
-    public var encoding: ProfileEncoding
-}
-
-public enum ProfileEncoding: String, Sendable {
-    case der = "DER"
-    case berIndefiniteLength = "BER (indefinite length)"
-}
-
 /// Reads `.mobileprovision` / `.provisionprofile` bytes: CMS parse, signature check, payload.
 public enum ProfileReader {
     public static func read(_ bytes: [UInt8], trustRoots: TrustRoots? = nil) throws(ProvisioningError) -> SignedProfile {

@@ -128,16 +128,7 @@ public struct ProfileReport: Sendable {
         }
         signature["signerChain"] = .array(signed.signature.signerChain.map(certificateValue))
         d["signature"] = .dictionary(signature)
-        if let app {
-            var a: OrderedDictionary<String, PlistValue> = [:]
-            a["location"] = .string(app.location)
-            a["bundleIdentifier"] = app.bundleIdentifier.map(PlistValue.string)
-            a["shortVersion"] = app.shortVersion.map(PlistValue.string)
-            a["bundleVersion"] = app.bundleVersion.map(PlistValue.string)
-            a["executable"] = app.executableName.map(PlistValue.string)
-            a["binaryEntitlements"] = binary?.entitlements
-            d["app"] = .dictionary(a)
-        }
+        if let app { d["app"] = appValue(app, binary: binary) }
         return .dictionary(d)
     }
 
@@ -163,6 +154,11 @@ public struct ProfileReport: Sendable {
 
     /// An app without a profile: only what the app says (for lint rules and JSON).
     public func value(app: AppBundle, binary: BinaryEntitlements?) -> PlistValue {
+        .dictionary(["file": .string(app.location), "app": appValue(app, binary: binary)])
+    }
+
+    /// The `app` entry: what the app's Info.plist and code signature say.
+    private func appValue(_ app: AppBundle, binary: BinaryEntitlements?) -> PlistValue {
         var a: OrderedDictionary<String, PlistValue> = [:]
         a["location"] = .string(app.location)
         a["bundleIdentifier"] = app.bundleIdentifier.map(PlistValue.string)
@@ -170,7 +166,7 @@ public struct ProfileReport: Sendable {
         a["bundleVersion"] = app.bundleVersion.map(PlistValue.string)
         a["executable"] = app.executableName.map(PlistValue.string)
         a["binaryEntitlements"] = binary?.entitlements
-        return .dictionary(["file": .string(app.location), "app": .dictionary(a)])
+        return .dictionary(a)
     }
 
     private func step(_ result: StepResult) -> PlistValue {

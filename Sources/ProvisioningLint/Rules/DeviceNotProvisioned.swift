@@ -39,7 +39,7 @@ public struct DeviceNotProvisioned: LintRule {
     }
 
     private static func missing(_ device: String, count: Int, type: String) -> String {
-        if count == 0 { return "device \(device) is not provisioned: \(profileType(type)) lists no devices" }
+        if count == 0 { return "device \(device) is not provisioned: \(ProvisioningWording.profileType(type)) lists no devices" }
         return "device \(device) is not among the profile's \(count) provisioned devices"
     }
 }

@@ -107,7 +107,7 @@ public struct EntitlementNotGranted: LintRule {
     }
 }
 
-extension PlistPrinter {
+private extension PlistPrinter {
     /// A value on one line: scalars as the printer writes them, arrays of scalars inline.
     static func scalarOrSummary(_ value: PlistValue) -> String {
         switch value {

@@ -28,6 +28,6 @@ public struct ExpiredProfile: LintRule {
     }
 
     private static func expired(_ date: PlistDate, days: Int) -> String {
-        "the profile expired on \(date.iso8601) (\(relativeDays(days)))"
+        "the profile expired on \(date.iso8601) (\(ProvisioningWording.relativeDays(days)))"
     }
 }

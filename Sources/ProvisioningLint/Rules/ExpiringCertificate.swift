@@ -56,6 +56,6 @@ public struct ExpiringCertificate: LintRule {
     }
 
     private static func expiring(_ certificate: PlistValue, days: Int) -> String {
-        "certificate \"\(certificate[key: "commonName"]?.stringValue ?? "certificate")\" expires \(relativeDays(days))"
+        "certificate \"\(certificate[key: "commonName"]?.stringValue ?? "certificate")\" expires \(ProvisioningWording.relativeDays(days))"
     }
 }

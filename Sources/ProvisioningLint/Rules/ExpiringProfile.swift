@@ -32,6 +32,6 @@ public struct ExpiringProfile: LintRule {
     }
 
     private static func expiring(_ days: Int) -> String {
-        "the profile expires \(relativeDays(days))"
+        "the profile expires \(ProvisioningWording.relativeDays(days))"
     }
 }

@@ -40,10 +40,10 @@ public struct GetTaskAllowMismatch: LintRule {
     }
 
     private static func distributionAllowsDebugging(_ type: String) -> String {
-        "\(profileType(type)) grants get-task-allow; distribution builds must not allow debugging"
+        "\(ProvisioningWording.profileType(type)) grants get-task-allow; distribution builds must not allow debugging"
     }
 
     private static func debuggerCannotAttach(_ type: String) -> String {
-        "get-task-allow is not granted (\(profileType(type))): the debugger cannot attach (\"failed to get the task for process\")"
+        "get-task-allow is not granted (\(ProvisioningWording.profileType(type))): the debugger cannot attach (\"failed to get the task for process\")"
     }
 }

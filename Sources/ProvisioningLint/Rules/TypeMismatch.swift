@@ -33,6 +33,6 @@ public struct TypeMismatch: LintRule {
     }
 
     private static func mismatch(_ type: String, _ expected: String) -> String {
-        "the profile is \(profileType(type)), expected \(profileType(expected))"
+        "the profile is \(ProvisioningWording.profileType(type)), expected \(ProvisioningWording.profileType(expected))"
     }
 }

@@ -15,16 +15,16 @@ public struct GetTaskAllow: LintRule {
             error when debugging a build signed without it. The fix sets it to false.
             """,
         kinds: [.entitlements], isFixable: true,
-        triggering: [RuleExample("↓<key>get-task-allow</key>\n<true/>", options: LintOptions(configuration: .release), expectsFix: true)],
+        triggering: [RuleExample("↓<key>get-task-allow</key>\n<true/>", options: PlistLintOptions(configuration: .release), expectsFix: true)],
         nonTriggering: [
-            RuleExample("<key>get-task-allow</key>\n<true/>", options: LintOptions(configuration: .debug)),
-            RuleExample("<key>get-task-allow</key>\n<false/>", options: LintOptions(configuration: .release)),
+            RuleExample("<key>get-task-allow</key>\n<true/>", options: PlistLintOptions(configuration: .debug)),
+            RuleExample("<key>get-task-allow</key>\n<false/>", options: PlistLintOptions(configuration: .release)),
         ])
 
     public init() {}
 
     public func check(_ file: LintFile, _ context: inout RuleContext) {
-        guard file.options.configuration == .release, case .bool(true)? = file["get-task-allow"] else { return }
+        guard file.plistOptions.configuration == .release, case .bool(true)? = file["get-task-allow"] else { return }
         context.report("get-task-allow is true in a release (distribution) build: the signature will not match a distribution profile, so upload or install fails",
                        key: "get-task-allow", fix: .edit(.replace(KeyPath(["get-task-allow"]), .bool(false))))
     }

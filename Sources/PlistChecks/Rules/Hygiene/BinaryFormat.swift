@@ -16,13 +16,13 @@ public struct BinaryFormat: LintRule {
         triggering: [RuleExample("<key>CFBundleVersion</key>\n<string>1</string>", format: .binary)],
         nonTriggering: [
             RuleExample("<key>CFBundleVersion</key>\n<string>1</string>"),
-            RuleExample("<key>CFBundleVersion</key>\n<string>1</string>", options: LintOptions(isBuiltProduct: true), format: .binary),
+            RuleExample("<key>CFBundleVersion</key>\n<string>1</string>", options: PlistLintOptions(isBuiltProduct: true), format: .binary),
         ])
 
     public init() {}
 
     public func check(_ file: LintFile, _ context: inout RuleContext) {
-        guard file.format == .binary, !file.options.isBuiltProduct else { return }
+        guard file.format == .binary, !file.plistOptions.isBuiltProduct else { return }
         context.report("binary property list; commit it as XML so it diffs and merges (devkit plist convert --to xml --in-place)")
     }
 }

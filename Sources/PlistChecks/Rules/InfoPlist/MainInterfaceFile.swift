@@ -20,17 +20,17 @@ public struct MainInterfaceFile: LintRule {
             """,
         kinds: [.infoPlist], isFixable: true,
         triggering: [RuleExample("↓<key>UIMainStoryboardFile</key>\n<string>Main</string>",
-                                 options: LintOptions(projectFileNames: ["LaunchScreen.storyboard"]), expectsFix: true)],
+                                 options: PlistLintOptions(projectFileNames: ["LaunchScreen.storyboard"]), expectsFix: true)],
         nonTriggering: [
-            RuleExample("<key>UIMainStoryboardFile</key>\n<string>Main</string>", options: LintOptions(projectFileNames: ["Main.storyboard"])),
-            RuleExample("<key>NSMainNibFile</key>\n<string>MainMenu</string>", options: LintOptions(projectFileNames: ["MainMenu.xib"])),
+            RuleExample("<key>UIMainStoryboardFile</key>\n<string>Main</string>", options: PlistLintOptions(projectFileNames: ["Main.storyboard"])),
+            RuleExample("<key>NSMainNibFile</key>\n<string>MainMenu</string>", options: PlistLintOptions(projectFileNames: ["MainMenu.xib"])),
             RuleExample("<key>UIMainStoryboardFile</key>\n<string>Main</string>"),
         ])
 
     public init() {}
 
     public func check(_ file: LintFile, _ context: inout RuleContext) {
-        guard let names = file.options.projectFileNames else { return }
+        guard let names = file.plistOptions.projectFileNames else { return }
         for (key, extensions) in Self.keys {
             guard let value = file[key] else { continue }
             guard let name = value.stringValue, !name.isEmpty else {

@@ -15,16 +15,16 @@ public struct UnexpandedVariable: LintRule {
             """,
         kinds: [.infoPlist, .entitlements],
         triggering: [RuleExample("↓<key>CFBundleIdentifier</key>\n<string>$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n<key>CFBundleURLTypes</key>\n<array>\n\t↓<string>${URL_SCHEME}</string>\n</array>",
-                                 options: LintOptions(isBuiltProduct: true))],
+                                 options: PlistLintOptions(isBuiltProduct: true))],
         nonTriggering: [
             RuleExample("<key>CFBundleIdentifier</key>\n<string>$(PRODUCT_BUNDLE_IDENTIFIER)</string>"),
-            RuleExample("<key>CFBundleIdentifier</key>\n<string>com.example.app</string>", options: LintOptions(isBuiltProduct: true)),
+            RuleExample("<key>CFBundleIdentifier</key>\n<string>com.example.app</string>", options: PlistLintOptions(isBuiltProduct: true)),
         ])
 
     public init() {}
 
     public func check(_ file: LintFile, _ context: inout RuleContext) {
-        guard file.options.isBuiltProduct else { return }
+        guard file.plistOptions.isBuiltProduct else { return }
         forEachValue(in: file.value) { path, value in
             if let text = value.stringValue, ValueFormat.hasBuildVariable(text) {
                 context.report("\"\(text)\" holds an unexpanded build setting in a built product", at: KeyPath(path))

@@ -21,8 +21,8 @@ public struct OTAImages: LintRule {
     public init() {}
 
     public func check(_ file: LintFile, _ context: inout RuleContext) {
-        guard OTAManifest.item(file)?[key: "assets"]?.arrayValue != nil else { return }
-        let assets = OTAManifest.assets(file)
+        guard OTAManifestFile.item(file)?[key: "assets"]?.arrayValue != nil else { return }
+        let assets = OTAManifestFile.assets(file)
         for kind in Self.kinds {
             let matching = assets.filter { $0.kind == kind }
             if matching.isEmpty {

@@ -14,15 +14,15 @@ public struct OTAMatchesApp: LintRule {
         kinds: [.otaManifest],
         triggering: [RuleExample(
             "<key>items</key>\n<array>\n\t<dict>\n\t\t<key>assets</key>\n\t\t<array/>\n\t\t<key>metadata</key>\n\t\t<dict>\n\t\t\t↓<key>bundle-identifier</key>\n\t\t\t<string>com.example.other</string>\n\t\t\t↓<key>bundle-version</key>\n\t\t\t<string>1.0</string>\n\t\t</dict>\n\t</dict>\n</array>",
-            options: LintOptions(appInfo: .dictionary(["CFBundleIdentifier": .string("com.example.app"), "CFBundleShortVersionString": .string("1.4.2"), "CFBundleVersion": .string("142")])))],
+            options: PlistLintOptions(appInfo: .dictionary(["CFBundleIdentifier": .string("com.example.app"), "CFBundleShortVersionString": .string("1.4.2"), "CFBundleVersion": .string("142")])))],
         nonTriggering: [RuleExample(
             "<key>items</key>\n<array>\n\t<dict>\n\t\t<key>assets</key>\n\t\t<array/>\n\t\t<key>metadata</key>\n\t\t<dict>\n\t\t\t<key>bundle-identifier</key>\n\t\t\t<string>com.example.app</string>\n\t\t\t<key>bundle-version</key>\n\t\t\t<string>1.4.2</string>\n\t\t</dict>\n\t</dict>\n</array>",
-            options: LintOptions(appInfo: .dictionary(["CFBundleIdentifier": .string("com.example.app"), "CFBundleShortVersionString": .string("1.4.2"), "CFBundleVersion": .string("142")])))])
+            options: PlistLintOptions(appInfo: .dictionary(["CFBundleIdentifier": .string("com.example.app"), "CFBundleShortVersionString": .string("1.4.2"), "CFBundleVersion": .string("142")])))])
 
     public init() {}
 
     public func check(_ file: LintFile, _ context: inout RuleContext) {
-        guard let app = file.options.appInfo, let metadata = OTAManifest.item(file)?[key: "metadata"] else { return }
+        guard let app = file.plistOptions.appInfo, let metadata = OTAManifestFile.item(file)?[key: "metadata"] else { return }
         let base = ["items", "0", "metadata"]
         if let id = metadata[key: "bundle-identifier"]?.stringValue, let appID = app[key: "CFBundleIdentifier"]?.stringValue, id != appID {
             context.report("bundle-identifier \"\(id)\" differs from the app's CFBundleIdentifier \"\(appID)\"", at: KeyPath(base + ["bundle-identifier"]))

@@ -18,7 +18,7 @@ public struct OTAMetadata: LintRule {
     public init() {}
 
     public func check(_ file: LintFile, _ context: inout RuleContext) {
-        guard let item = OTAManifest.item(file), case .dictionary = item else { return }
+        guard let item = OTAManifestFile.item(file), case .dictionary = item else { return }
         let base = ["items", "0", "metadata"]
         guard let metadata = item[key: "metadata"] else {
             context.report("the item has no metadata dictionary", at: KeyPath(["items", "0"]))

@@ -32,8 +32,8 @@ public struct OTASoftwarePackage: LintRule {
     public init() {}
 
     public func check(_ file: LintFile, _ context: inout RuleContext) {
-        guard OTAManifest.item(file) != nil else { return }
-        let packages = OTAManifest.assets(file).filter { $0.kind == "software-package" }
+        guard OTAManifestFile.item(file) != nil else { return }
+        let packages = OTAManifestFile.assets(file).filter { $0.kind == "software-package" }
         guard !packages.isEmpty else {
             context.report("assets has no software-package entry: the device has nothing to install", at: KeyPath(["items", "0", "assets"]))
             return

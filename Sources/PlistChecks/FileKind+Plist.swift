@@ -1,0 +1,15 @@
+import LintKit
+
+extension FileKind {
+    /// An app or extension's `Info.plist` (`Info.plist`, `*-Info.plist`).
+    public static let infoPlist = FileKind(rawValue: "info-plist")
+    /// Code-signing entitlements (`*.entitlements`, `*.xcent`).
+    public static let entitlements = FileKind(rawValue: "entitlements")
+    /// An over-the-air install manifest (a plist whose `items` hold `assets`), recognised by content.
+    public static let otaManifest = FileKind(rawValue: "ota-manifest")
+
+    /// Every kind that holds a structured property list (all but `.strings`).
+    public static let structured: Set<FileKind> = [.infoPlist, .entitlements, .otaManifest, .propertyList]
+    /// Every kind the plist pack checks.
+    public static let all: Set<FileKind> = structured.union([.strings])
+}

@@ -1,0 +1,85 @@
+import Diagnostics
+import System
+import LintConfigFile
+import LintKit
+import PropertyList
+
+/// `devkit lint` below its command line: the settings (config file, then flags), the plist
+/// pack's options (`--project-dir` listed, `--app` read), the engine, the walk over the
+/// paths, linting on several threads and `--fix`.
+public struct PlistLintFrontend: Sendable {
+    /// Which rules run, from which config file.
+    public var selection: RuleSelection
+    /// `--built-product`.
+    public var isBuiltProduct: Bool
+    /// `--configuration`.
+    public var configuration: BuildConfiguration?
+    /// `--project-dir`: a folder whose file names rules compare keys with.
+    public var projectDirectory: String?
+    /// `--app`: the Info.plist an OTA manifest is compared with.
+    public var appInfoPath: String?
+    /// The rules that can run (the engine's own and the plist pack's).
+    public var registry: RuleRegistry
+
+    public init(selection: RuleSelection = RuleSelection(), isBuiltProduct: Bool = false, configuration: BuildConfiguration? = nil,
+                projectDirectory: String? = nil, appInfoPath: String? = nil, registry: RuleRegistry = PlistRules.registry) {
+        self.selection = selection
+        self.isBuiltProduct = isBuiltProduct
+        self.configuration = configuration
+        self.projectDirectory = projectDirectory
+        self.appInfoPath = appInfoPath
+        self.registry = registry
+    }
+
+    /// Lints `paths` (files or directories; none: the current directory) on `jobs` threads,
+    /// with `fix` applying safe fixes first. Throws for settings or options that cannot be
+    /// used; paths that cannot be walked or read are the result's input errors.
+    public func lint(_ paths: [String], jobs: Int, fix: Bool) throws(LintConfigurationError) -> LintResult {
+        var warnings: [String] = []
+        let run = try makeRun(warnings: &warnings)
+        let (files, walkErrors) = run.files(for: paths.isEmpty ? ["."] : paths)
+        var result = run.lint(files, jobs: jobs)
+        if fix { result = run.fix(result) }
+        result.inputErrors = walkErrors + result.inputErrors
+        result.warnings = warnings
+        return result
+    }
+
+    /// The engine and file finder for these settings, from the current directory; the `--app`
+    /// reader's remarks go to `warnings`.
+    public func makeRun(warnings: inout [String]) throws(LintConfigurationError) -> LintRun {
+        let cwd = DirectoryWalk.currentDirectory()
+        let settings = try selection.configuration(currentDirectory: cwd, registry: registry)
+        var options = PlistLintOptions(isBuiltProduct: isBuiltProduct, configuration: configuration)
+        if let projectDirectory {
+            guard DirectoryWalk.type(of: projectDirectory) == .directory else {
+                throw LintConfigurationError(source: projectDirectory, message: "not a directory (--project-dir)")
+            }
+            let names = DirectoryWalk.files(under: projectDirectory, descend: { _ in true }, include: { _ in true }).files
+            options.projectFileNames = Set(names.map { $0.split(separator: "/").last.map(String.init) ?? $0 })
+        }
+        if let appInfoPath { options.appInfo = try Self.readAppInfo(appInfoPath, warnings: &warnings) }
+        let engine = try LintEngine(registry: registry, configuration: settings, options: options, currentDirectory: cwd)
+        return LintRun(engine: engine, gitIgnore: GitIgnore.load(from: cwd))
+    }
+
+    /// The property list at `path` (`-`: standard input), any format.
+    static func readAppInfo(_ path: String, warnings: inout [String]) throws(LintConfigurationError) -> PlistValue {
+        let bytes: [UInt8]
+        do { bytes = try FileIO.read(path) } catch { throw LintConfigurationError(source: error.path, message: error.reason) }
+        do {
+            let document = try PropertyListCoding.read(bytes)
+            warnings += document.warnings.map { "\(path): warning: \($0)" }
+            return document.value
+        } catch {
+            let named = error.inFile(path == "-" ? "<stdin>" : path)
+            let file = named.file ?? "<input>"
+            let place = switch named.position {
+            case .text(let line, let column)?: "\(file):\(line):\(column)"
+            case .byteOffset(let offset)?: "\(file): \(SourcePosition.byteOffset(offset))"
+            case nil: file
+            }
+            throw LintConfigurationError(source: place, message: named.message)
+        }
+    }
+}
