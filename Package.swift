@@ -49,6 +49,18 @@ let package = Package(
             ]
         ),
 
+        // Property-list tools over the codecs: the lossless editor (XML and OpenStep documents
+        // edited in place, source maps), PlistBuddy scripts, diff, fmt and text printing, and the
+        // file-level front ends the `devkit plist` commands call.
+        .target(
+            name: "PlistTools",
+            dependencies: [
+                "PropertyList",
+                "System",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+
         // The one place that talks to the operating system (and the only one with
         // `#if canImport(Glibc)`): whole-file reads and atomic replacement with errno kept,
         // mapped files, directory walks, the monotonic clock, environment, terminals, child
@@ -59,7 +71,7 @@ let package = Package(
         // The lint engine: rules, findings, configuration, suppressions, fixes, reporters.
         .target(
             name: "LintKit",
-            dependencies: ["PropertyList", "System", .product(name: "OrderedCollections", package: "swift-collections")]
+            dependencies: ["PropertyList", "PlistTools", "System", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 
         // Reads `.devkit.yml` (Yams) into LintKit's configuration.
@@ -68,7 +80,7 @@ let package = Package(
         // Property-list checks producing findings: syntax now, rule packs later.
         .target(
             name: "PlistChecks",
-            dependencies: ["PropertyList", "LintKit", "System", .product(name: "OrderedCollections", package: "swift-collections")]
+            dependencies: ["PropertyList", "PlistTools", "LintKit", "System", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 
         // libunwind (local unwinding) as a pkg-config system library, for the heap recorder.
@@ -112,6 +124,7 @@ let package = Package(
             dependencies: [
                 "BinaryReading",
                 "PropertyList",
+                "PlistTools",
                 "System",
                 "ObjectFile",
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -149,12 +162,13 @@ let package = Package(
         ),
 
         // Provisioning lint rules on the LintKit engine (one rule a file, examples as tests).
-        .target(name: "ProvisioningLint", dependencies: ["LintKit", "Provisioning", "PropertyList"]),
+        .target(name: "ProvisioningLint", dependencies: ["LintKit", "Provisioning", "PropertyList", "PlistTools"]),
 
         .executableTarget(
             name: "DevKitCLI",
             dependencies: [
                 "PropertyList",
+                "PlistTools",
                 "PlistChecks",
                 "LintKit",
                 "LintConfigFile",
@@ -173,12 +187,22 @@ let package = Package(
 
         .testTarget(
             name: "PropertyListTests",
-            dependencies: ["PropertyList", "BinaryReading"]
+            dependencies: ["PropertyList", "BinaryReading", "PropertyListTestSupport"]
+        ),
+        // The editor, PlistBuddy scripts, diff, fmt and the printer.
+        .testTarget(
+            name: "PlistToolsTests",
+            dependencies: ["PlistTools", "PropertyList", "PropertyListTestSupport"]
+        ),
+        // Test helpers for property-list tests: the shared corpus, seeded random values.
+        .target(
+            name: "PropertyListTestSupport",
+            dependencies: ["PropertyList", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
         // The lint engine and every rule's examples.
         .testTarget(
             name: "LintTests",
-            dependencies: ["LintKit", "LintConfigFile", "PlistChecks", "PropertyList"]
+            dependencies: ["LintKit", "LintConfigFile", "PlistChecks", "PropertyList", "PlistTools"]
         ),
         // Records C and Swift programs (Programs/, compiled by the tests) with the built
         // recorder and devkit, and reads damaged recordings.

@@ -1,3 +1,4 @@
+import PlistTools
 import PropertyList
 
 /// How serious a finding is. Configuration files and `--explain` also accept `info` for `note`.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlistTools
 import PropertyList
 
 extension Plist {
@@ -26,7 +27,7 @@ extension Plist {
         @OptionGroup var writeOptions: WriteOptions
 
         func run() throws {
-            try PlistFileEdit.apply(to: file, options: writeOptions) { bytes throws(PlistError) in
+            try PlistLoader.edit(file, options: writeOptions) { bytes throws(PlistError) in
                 try PlistEditor.delete(bytes, at: KeyPath.parse(keyPath))
             }
         }

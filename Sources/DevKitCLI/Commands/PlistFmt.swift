@@ -1,5 +1,6 @@
 import ArgumentParser
 import System
+import PlistTools
 import PropertyList
 
 extension Plist {
@@ -97,7 +98,7 @@ extension Plist {
             } else if isStandardInput {
                 try FileHandleOutput.standardOutput(output.bytes)
             } else if output.isChanged {
-                try PlistFileEdit.replace(file, original: bytes, with: output.bytes, options: writeOptions)
+                do { try PlistFile.replace(file, original: bytes, with: output.bytes, backup: writeOptions.backup) } catch { throw .file(error) }
                 try FileHandleOutput.standardOutput("reformatted \(file)\n")
             }
             return output.isChanged

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlistTools
 import PropertyList
 
 extension Plist {
@@ -34,7 +35,7 @@ extension Plist {
         @OptionGroup var writeOptions: WriteOptions
 
         func run() throws {
-            try PlistFileEdit.apply(to: file, options: writeOptions) { bytes throws(PlistError) in
+            try PlistLoader.edit(file, options: writeOptions) { bytes throws(PlistError) in
                 let root = try PlistEditor.value(of: bytes)
                 let edit = try PlistEditor.insertEdit(in: root, at: KeyPath.parse(keyPath), text: value, type: type)
                 return try PlistEditor.apply([edit], to: bytes)

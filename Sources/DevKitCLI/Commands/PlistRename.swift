@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlistTools
 import PropertyList
 
 extension Plist {
@@ -28,7 +29,7 @@ extension Plist {
         @OptionGroup var writeOptions: WriteOptions
 
         func run() throws {
-            try PlistFileEdit.apply(to: file, options: writeOptions) { bytes throws(PlistError) in
+            try PlistLoader.edit(file, options: writeOptions) { bytes throws(PlistError) in
                 try PlistEditor.apply([.renameKey(KeyPath.parse(keyPath), to: newKey)], to: bytes)
             }
         }

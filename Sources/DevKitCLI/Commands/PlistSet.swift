@@ -1,5 +1,6 @@
 import ArgumentParser
 import System
+import PlistTools
 import PropertyList
 
 extension PlistEditType: ExpressibleByArgument {}
@@ -47,7 +48,7 @@ extension Plist {
         @OptionGroup var writeOptions: WriteOptions
 
         func run() throws {
-            try PlistFileEdit.apply(to: file, options: writeOptions) { bytes throws(PlistError) in
+            try PlistLoader.edit(file, options: writeOptions) { bytes throws(PlistError) in
                 try PlistEditor.set(bytes, at: KeyPath.parse(keyPath), text: value, type: type, createParents: createParents)
             }
         }

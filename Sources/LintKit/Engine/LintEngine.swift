@@ -1,3 +1,4 @@
+import PlistTools
 import PropertyList
 
 /// Runs rules over files: reads and classifies each file, runs the rules that apply to its

@@ -11,7 +11,7 @@
 /// ISO-8601 strings (`2024-01-02T03:04:05Z`, fractional seconds dropped) and data becomes a
 /// base64 string. This is lossy: reading the JSON back gives strings, not dates or data.
 /// UIDs, nan and infinities have no sensible JSON form and always throw.
-enum JSONPlistWriter {
+package enum JSONPlistWriter {
     /// What to do with dates and data, which JSON cannot hold natively.
     enum NonJSONValues: Sendable {
         /// Dates as ISO-8601 strings, data as base64 strings (lossy; the default).
@@ -26,7 +26,7 @@ enum JSONPlistWriter {
 
     /// One-line JSON for reports (diff output): `[a, b]`, `{"k": v}`. Never fails: dates and
     /// data become strings, non-finite reals strings (`"nan"`), UIDs `{"CF$UID": n}`.
-    static func inlineText(_ value: PlistValue) -> String {
+    package static func inlineText(_ value: PlistValue) -> String {
         var emitter = JSONEmitter(nonJSONValues: .asStrings, inline: true)
         do { try emitter.write(value, depth: 0) } catch { return "null" }
         return String(decoding: emitter.out, as: UTF8.self)

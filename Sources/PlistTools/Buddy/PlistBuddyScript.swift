@@ -1,3 +1,4 @@
+import PropertyList
 import OrderedCollections
 
 /// A failed PlistBuddy command, with PlistBuddy's wording where it is known.

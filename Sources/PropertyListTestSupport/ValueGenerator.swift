@@ -1,23 +1,40 @@
 import OrderedCollections
-@testable import PropertyList
+import PropertyList
 
 /// Random property-list values for round-trip properties, limited to what a format can hold.
-struct ValueGenerator {
-    struct Capabilities {
-        var numbers = true, bools = true, dates = true, data = true, uids = true
-        var controlCharacters = false
-        var nonFiniteReals = true
+public struct ValueGenerator {
+    /// What the target format can hold.
+    public struct Capabilities: Sendable {
+        public var numbers = true, bools = true, dates = true, data = true, uids = true
+        public var controlCharacters = false
+        public var nonFiniteReals = true
 
-        static let all = Capabilities(controlCharacters: true)
-        static let xml = Capabilities()
-        static let json = Capabilities(dates: false, data: false, uids: false, nonFiniteReals: false)
-        static let openStep = Capabilities(uids: false)
+        public init(numbers: Bool = true, bools: Bool = true, dates: Bool = true, data: Bool = true, uids: Bool = true,
+                    controlCharacters: Bool = false, nonFiniteReals: Bool = true) {
+            self.numbers = numbers
+            self.bools = bools
+            self.dates = dates
+            self.data = data
+            self.uids = uids
+            self.controlCharacters = controlCharacters
+            self.nonFiniteReals = nonFiniteReals
+        }
+
+        public static let all = Capabilities(controlCharacters: true)
+        public static let xml = Capabilities()
+        public static let json = Capabilities(dates: false, data: false, uids: false, nonFiniteReals: false)
+        public static let openStep = Capabilities(uids: false)
     }
 
-    var rng: SeededGenerator
-    var capabilities: Capabilities
+    public var rng: SeededGenerator
+    public var capabilities: Capabilities
 
-    mutating func value(depth: Int = 0) -> PlistValue {
+    public init(rng: SeededGenerator, capabilities: Capabilities) {
+        self.rng = rng
+        self.capabilities = capabilities
+    }
+
+    public mutating func value(depth: Int = 0) -> PlistValue {
         let leafKinds = 7
         let kind = depth >= 4 ? Int.random(in: 0..<leafKinds, using: &rng) : Int.random(in: 0..<(leafKinds + 2), using: &rng)
         switch kind {
@@ -45,7 +62,7 @@ struct ValueGenerator {
         }
     }
 
-    mutating func integer() -> PlistInteger {
+    public mutating func integer() -> PlistInteger {
         switch Int.random(in: 0..<5, using: &rng) {
         case 0: return PlistInteger(Int64.random(in: -300...300, using: &rng))
         case 1: return PlistInteger(Int64.random(in: .min ... .max, using: &rng))
@@ -55,13 +72,13 @@ struct ValueGenerator {
         }
     }
 
-    mutating func real() -> Double {
+    public mutating func real() -> Double {
         var choices: [Double] = [0.5, -0.0, 1e300, 5e-324, 3.141592653589793, -2.5e-7, 1e16, 123456789.125]
         if capabilities.nonFiniteReals { choices += [.infinity, -.infinity, .nan] }
         return Bool.random(using: &rng) ? (choices.randomElement(using: &rng) ?? 0) : Double.random(in: -1e6...1e6, using: &rng)
     }
 
-    mutating func string() -> String {
+    public mutating func string() -> String {
         let pieces = ["a", "Z", "0", " ", "key", ".", "\\", "\"", "'", "&", "<", ">", ";", "=", "{", "(", ",",
                       "é", "ß", "日本", "🙂", "\n", "\t", "/*", "//", "$", "-", "_", "12", "0x1F", "true"]
         var s = ""

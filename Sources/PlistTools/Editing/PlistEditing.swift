@@ -1,3 +1,4 @@
+import PropertyList
 import OrderedCollections
 
 /// The value types `plist set` can write, by their XML tag name; `json` and `xml` take any

@@ -1,3 +1,4 @@
+import PropertyList
 import OrderedCollections
 
 /// One way two property lists differ, at a key path.

@@ -1,5 +1,7 @@
 import Testing
-@testable import PropertyList
+@testable import PlistTools
+import PropertyList
+import PropertyListTestSupport
 
 /// Lossless OpenStep and `.strings` editing: comments, quoting and layout survive.
 @Suite struct OpenStepDocumentTests {

@@ -1,3 +1,4 @@
+import PropertyList
 /// Human-readable renderings of a value: a tree like `plutil -p`, or one
 /// `keypath = value` line per leaf for grep.
 public struct PlistPrinter: Sendable {

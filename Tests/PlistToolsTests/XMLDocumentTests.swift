@@ -1,5 +1,7 @@
 import Testing
+@testable import PlistTools
 @testable import PropertyList
+import PropertyListTestSupport
 
 /// Lossless XML editing: only the edited node's bytes change.
 @Suite struct XMLDocumentTests {

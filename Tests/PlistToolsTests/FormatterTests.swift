@@ -1,5 +1,7 @@
 import Testing
-@testable import PropertyList
+@testable import PlistTools
+import PropertyList
+import PropertyListTestSupport
 
 /// `PlistFormatter`: canonical bytes per format, `--sort-keys`, XML indentation, idempotence.
 @Suite struct FormatterTests {

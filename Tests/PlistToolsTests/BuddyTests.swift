@@ -1,6 +1,7 @@
 import OrderedCollections
 import Testing
-@testable import PropertyList
+@testable import PlistTools
+import PropertyList
 
 /// PlistBuddy's command language: each row runs commands on a start value and expects the
 /// resulting value or the error message.

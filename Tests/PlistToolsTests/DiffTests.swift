@@ -1,6 +1,7 @@
 import OrderedCollections
 import Testing
-@testable import PropertyList
+@testable import PlistTools
+import PropertyList
 
 /// `PlistValue.differences(to:)`: by key for dictionaries, aligned by LCS for arrays.
 @Suite struct DiffTests {

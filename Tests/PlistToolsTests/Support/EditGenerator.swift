@@ -1,4 +1,6 @@
-@testable import PropertyList
+@testable import PlistTools
+import PropertyList
+import PropertyListTestSupport
 
 extension ValueGenerator {
     /// A random edit of `root`: mostly valid ones (an existing path, a free key, an index in

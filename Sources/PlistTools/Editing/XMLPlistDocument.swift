@@ -1,3 +1,4 @@
+import PropertyList
 /// An XML property list kept as its original bytes, edited in place: each `PlistEdit` changes
 /// only the bytes of the edited node (an insertion adds lines indented like its siblings, a
 /// deletion takes its line with it), so comments, layout and every other node stay as written.

@@ -1,3 +1,4 @@
+import PropertyList
 /// An OpenStep property list or `.strings` file kept as its original bytes, edited in place
 /// like `XMLPlistDocument`: each `PlistEdit` changes only the text of the node it names, so
 /// comments (the translator notes of a `.strings` file), quoting and layout stay as written.
