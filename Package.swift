@@ -39,11 +39,16 @@ let package = Package(
         // libxml2 type.
         .target(name: "PlistXMLShim", dependencies: ["CLibXML2"]),
 
+        // JSON output for reports: `JSONValue` (ordered objects) and the one JSON layout,
+        // which the property-list JSON writer shares.
+        .target(name: "JSONWriter"),
+
         // The one property-list parser/serializer: XML, binary, OpenStep/.strings, JSON.
         .target(
             name: "PropertyList",
             dependencies: [
                 "BinaryReading",
+                "JSONWriter",
                 "PlistXMLShim",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
@@ -55,6 +60,7 @@ let package = Package(
         .target(
             name: "PlistTools",
             dependencies: [
+                "JSONWriter",
                 "PropertyList",
                 "System",
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -194,6 +200,7 @@ let package = Package(
             name: "PlistToolsTests",
             dependencies: ["PlistTools", "PropertyList", "PropertyListTestSupport"]
         ),
+        .testTarget(name: "JSONWriterTests", dependencies: ["JSONWriter", "PropertyList"]),
         // Test helpers for property-list tests: the shared corpus, seeded random values.
         .target(
             name: "PropertyListTestSupport",

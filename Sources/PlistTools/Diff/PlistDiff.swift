@@ -1,3 +1,4 @@
+import JSONWriter
 import PropertyList
 import OrderedCollections
 
@@ -305,6 +306,6 @@ private enum JSONText {
     }
 
     static func string(_ s: String, into out: inout String) {
-        out += JSONPlistWriter.inlineText(.string(s))
+        out += JSONWriter.inlineText(.string(s))
     }
 }
