@@ -26,18 +26,14 @@ extension Plist {
         @Argument(help: "Key path of the new element: ARRAY.INDEX, ARRAY.end (or -1), or DICT.NEWKEY.")
         var keyPath: String
 
-        @Argument(help: "The new value, as text.")
-        var value: String
-
-        @Option(name: .long, help: "The value's type (string|integer|real|bool|date|data|json|xml).")
-        var type: PlistEditType?
+        @OptionGroup var newValue: NewValueOptions
 
         @OptionGroup var writeOptions: WriteOptions
 
         func run() throws {
             try PlistLoader.edit(file, options: writeOptions) { bytes throws(PlistError) in
                 let root = try PlistEditor.value(of: bytes)
-                let edit = try PlistEditor.insertEdit(in: root, at: KeyPath.parse(keyPath), text: value, type: type)
+                let edit = try PlistEditor.insertEdit(in: root, at: KeyPath.parse(keyPath), text: newValue.value, type: newValue.type)
                 return try PlistEditor.apply([edit], to: bytes)
             }
         }

@@ -3,8 +3,6 @@ import System
 import PlistTools
 import PropertyList
 
-extension PlistEditType: ExpressibleByArgument {}
-
 extension Plist {
     struct PlistSet: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -36,11 +34,7 @@ extension Plist {
         @Argument(help: "Key path to the value (dotted, or PlistBuddy's :A:B).")
         var keyPath: String
 
-        @Argument(help: "The new value, as text.")
-        var value: String
-
-        @Option(name: .long, help: "The value's type (string|integer|real|bool|date|data|json|xml).")
-        var type: PlistEditType?
+        @OptionGroup var newValue: NewValueOptions
 
         @Flag(name: .long, help: "Create missing intermediate dictionaries.")
         var createParents = false
@@ -49,7 +43,7 @@ extension Plist {
 
         func run() throws {
             try PlistLoader.edit(file, options: writeOptions) { bytes throws(PlistError) in
-                try PlistEditor.set(bytes, at: KeyPath.parse(keyPath), text: value, type: type, createParents: createParents)
+                try PlistEditor.set(bytes, at: KeyPath.parse(keyPath), text: newValue.value, type: newValue.type, createParents: createParents)
             }
         }
     }
