@@ -1,5 +1,5 @@
-import PropertyList
 import OrderedCollections
+import PropertyList
 
 /// A failed PlistBuddy command, with PlistBuddy's wording where it is known.
 public struct PlistBuddyError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,6 +1,6 @@
 import JSONWriter
-import PropertyList
 import OrderedCollections
+import PropertyList
 
 /// One way two property lists differ, at a key path.
 ///

@@ -1,4 +1,5 @@
 import PropertyList
+
 /// An OpenStep property list or `.strings` file kept as its original bytes, edited in place
 /// like `XMLPlistDocument`: each `PlistEdit` changes only the text of the node it names, so
 /// comments (the translator notes of a `.strings` file), quoting and layout stay as written.
@@ -178,19 +179,6 @@ public struct OpenStepPlistDocument: Sendable {
         }
         return offset
     }
-
-    private var layout: TextLayout { TextLayout(bytes: bytes) }
-    private func lineIndentation(at offset: Int) -> [UInt8] { layout.lineIndentation(at: offset) }
-    private func indentation(before offset: Int) -> [UInt8] { layout.indentation(before: offset) }
-
-    /// Splices `replacement` in and re-reads; on any failure the document is unchanged.
-    private mutating func splice(_ range: Range<Int>, with replacement: [UInt8], path: KeyPath) throws(PlistError) {
-        var edited = bytes
-        edited.replaceSubrange(range, with: replacement)
-        do {
-            self = try OpenStepPlistDocument(bytes: edited)
-        } catch {
-            throw PlistError(position: nil, message: "cannot edit \"\(path)\": the result would not be a valid property list (\(error.message))")
-        }
-    }
 }
+
+extension OpenStepPlistDocument: LosslessDocument {}

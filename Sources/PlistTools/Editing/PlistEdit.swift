@@ -1,4 +1,5 @@
 import PropertyList
+
 /// One change to a property list, in terms of key paths. Every editable document (XML and
 /// OpenStep text kept as written, binary and JSON by value) applies the same four edits, and
 /// `check(in:)` decides once, on the value, whether an edit is possible and what the error

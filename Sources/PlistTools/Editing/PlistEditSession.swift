@@ -1,4 +1,5 @@
 import PropertyList
+
 /// The library side of `devkit plist edit`: which text an editor is shown, whether the edited
 /// text is acceptable, and which bytes replace the file. Runs no processes and touches no files.
 public struct PlistEditSession: Sendable {

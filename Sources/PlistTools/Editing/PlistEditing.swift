@@ -1,5 +1,5 @@
-import PropertyList
 import OrderedCollections
+import PropertyList
 
 /// The value types `plist set` can write, by their XML tag name; `json` and `xml` take any
 /// value (a dictionary or array too) written as a JSON document or an XML plist (fragment).

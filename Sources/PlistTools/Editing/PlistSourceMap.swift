@@ -1,4 +1,5 @@
 import PropertyList
+
 /// Where every value of a property list sits in its bytes, by key path: for tools that point
 /// at a value (lint findings) or at the element after a comment (suppressions).
 ///

@@ -1,4 +1,3 @@
-import PropertyList
 /// Line and indentation questions about a text document's bytes, shared by the lossless
 /// editors (`XMLPlistDocument`, `OpenStepPlistDocument`): where a node's line starts, how it
 /// is indented, and how much a deletion takes with it.

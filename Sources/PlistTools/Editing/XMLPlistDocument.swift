@@ -1,4 +1,5 @@
 import PropertyList
+
 /// An XML property list kept as its original bytes, edited in place: each `PlistEdit` changes
 /// only the bytes of the edited node (an insertion adds lines indented like its siblings, a
 /// deletion takes its line with it), so comments, layout and every other node stay as written.
@@ -193,19 +194,6 @@ public struct XMLPlistDocument: Sendable {
         }
         return .tabs
     }
-
-    private var layout: TextLayout { TextLayout(bytes: bytes) }
-    private func lineIndentation(at offset: Int) -> [UInt8] { layout.lineIndentation(at: offset) }
-    private func indentation(before offset: Int) -> [UInt8] { layout.indentation(before: offset) }
-
-    /// Splices `replacement` in and re-reads; on any failure the document is unchanged.
-    private mutating func splice(_ range: Range<Int>, with replacement: [UInt8], path: KeyPath) throws(PlistError) {
-        var edited = bytes
-        edited.replaceSubrange(range, with: replacement)
-        do {
-            self = try XMLPlistDocument(bytes: edited)
-        } catch {
-            throw PlistError(position: nil, message: "cannot edit \"\(path)\": the result would not be a valid property list (\(error.message))")
-        }
-    }
 }
+
+extension XMLPlistDocument: LosslessDocument {}

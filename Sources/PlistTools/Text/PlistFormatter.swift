@@ -1,4 +1,5 @@
 import PropertyList
+
 /// Rewrites a property list in the canonical layout of its own format, for `plist fmt`.
 ///
 /// The file is read (format detected unless given) and written back by that format's writer:

@@ -1,4 +1,5 @@
 import PropertyList
+
 /// Human-readable renderings of a value: a tree like `plutil -p`, or one
 /// `keypath = value` line per leaf for grep.
 public struct PlistPrinter: Sendable {
@@ -28,6 +29,18 @@ public struct PlistPrinter: Sendable {
             keyPaths(value, path: [], into: &out)
         }
         return out
+    }
+
+    /// `plist get --raw`: a string unquoted, data as its bytes, a date in ISO-8601, other
+    /// scalars as `scalar(_:)` does, each with a newline; containers as a tree.
+    public static func raw(_ value: PlistValue) -> [UInt8] {
+        switch value {
+        case .string(let s): Array((s + "\n").utf8)
+        case .data(let bytes): bytes
+        case .date(let d): Array((d.iso8601 + "\n").utf8)
+        case .array, .dictionary: Array(PlistPrinter().render(value).utf8)
+        default: Array((scalar(value) + "\n").utf8)
+        }
     }
 
     /// One-line rendering of a scalar (containers as `{…}`/`[…]` with their count).

@@ -1,4 +1,5 @@
 import PropertyList
+
 /// Canonical layout for `.strings` files that keeps their comments: one
 /// `"key" = "value";` a line, every key and value quoted, each comment kept verbatim with the
 /// entry it precedes (a comment after an entry on the same line stays there), at most one
