@@ -6,18 +6,12 @@ import Testing
 /// The file-level front ends: `PlistFile`, `PlistBuddySession`, `PlistEditorSession` and
 /// `PlistFormatter.formatFile`, on files in a fresh temporary directory.
 @Suite struct PlistFileSessionTests {
-    static let xml = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-        <plist version="1.0">
-        <dict>
-        \t<!-- keep me -->
-        \t<key>Version</key>
-        \t<string>1.0</string>
-        </dict>
-        </plist>
-
-        """
+    /// Apple's layout with a comment, which every in-place edit must keep.
+    static let xml = [
+        #"<?xml version="1.0" encoding="UTF-8"?>"#,
+        #"<plist version="1.0">"#, "<dict>", "\t<!-- keep me -->",
+        "\t<key>Version</key>", "\t<string>1.0</string>", "</dict>", "</plist>", "",
+    ].joined(separator: "\n")
 
     /// A new directory holding `name` with `contents`; returns the file's path.
     static func file(_ name: String = "Info.plist", _ contents: String = xml) throws -> String {
