@@ -3,7 +3,7 @@ import PlistTools
 import PropertyList
 
 extension Plist {
-    struct PlistInsert: ParsableCommand {
+    struct PlistInsert: PlistFileEditCommand {
         static let configuration = CommandConfiguration(
             commandName: "insert",
             abstract: "Insert a value into an array (or add a new dictionary key).",
@@ -30,12 +30,10 @@ extension Plist {
 
         @OptionGroup var writeOptions: WriteOptions
 
-        func run() throws {
-            try PlistLoader.edit(file, options: writeOptions) { bytes throws(PlistError) in
-                let root = try PlistEditor.value(of: bytes)
-                let edit = try PlistEditor.insertEdit(in: root, at: KeyPath.parse(keyPath), text: newValue.value, type: newValue.type)
-                return try PlistEditor.apply([edit], to: bytes)
-            }
+        func edit(_ bytes: [UInt8]) throws(PlistError) -> [UInt8] {
+            let root = try PlistEditor.value(of: bytes)
+            let insertion = try PlistEditor.insertEdit(in: root, at: KeyPath.parse(keyPath), text: newValue.value, type: newValue.type)
+            return try PlistEditor.apply([insertion], to: bytes)
         }
     }
 }

@@ -4,7 +4,7 @@ import PlistTools
 import PropertyList
 
 extension Plist {
-    struct PlistSet: ParsableCommand {
+    struct PlistSet: PlistFileEditCommand {
         static let configuration = CommandConfiguration(
             commandName: "set",
             abstract: "Set a value at a key path, changing only that value's bytes.",
@@ -41,10 +41,8 @@ extension Plist {
 
         @OptionGroup var writeOptions: WriteOptions
 
-        func run() throws {
-            try PlistLoader.edit(file, options: writeOptions) { bytes throws(PlistError) in
-                try PlistEditor.set(bytes, at: KeyPath.parse(keyPath), text: newValue.value, type: newValue.type, createParents: createParents)
-            }
+        func edit(_ bytes: [UInt8]) throws(PlistError) -> [UInt8] {
+            try PlistEditor.set(bytes, at: KeyPath.parse(keyPath), text: newValue.value, type: newValue.type, createParents: createParents)
         }
     }
 }
