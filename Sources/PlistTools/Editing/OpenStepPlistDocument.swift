@@ -22,13 +22,7 @@ public struct OpenStepPlistDocument: Sendable {
 
     /// Applies one edit, changing only the text of the node it names. On failure the document is unchanged.
     public mutating func apply(_ edit: PlistEdit) throws(PlistError) {
-        try edit.check(in: value)
-        switch edit {
-        case .replace(let path, let newValue): try replace(path, with: newValue)
-        case .insert(let path, let newValue): try insert(newValue, at: path)
-        case .delete(let path): try delete(path)
-        case .renameKey(let path, let newKey): try renameKey(path, to: newKey)
-        }
+        try applyChecked(edit)
     }
 
     private func node(_ path: KeyPath) throws(PlistError) -> OpenStepNodeRange {
@@ -49,7 +43,7 @@ public struct OpenStepPlistDocument: Sendable {
         try OpenStepWriter.fragment(value, linePrefix: lineIndentation(at: offset), quoteAll: quotesStrings)
     }
 
-    private mutating func replace(_ path: KeyPath, with newValue: PlistValue) throws(PlistError) {
+    mutating func replace(_ path: KeyPath, with newValue: PlistValue) throws(PlistError) {
         let node = try node(path)
         guard node.isShortcut, let key = node.key, let end = node.entryEnd else {
             try splice(node.element, with: try fragment(newValue, at: node.element.lowerBound), path: path)
@@ -60,7 +54,7 @@ public struct OpenStepPlistDocument: Sendable {
         try splice(key.lowerBound..<end, with: text, path: path)
     }
 
-    private mutating func insert(_ newValue: PlistValue, at path: KeyPath) throws(PlistError) {
+    mutating func insert(_ newValue: PlistValue, at path: KeyPath) throws(PlistError) {
         let parentPath = path.parent
         let parent = try node(parentPath)
         guard let last = path.components.last else { return }
@@ -130,7 +124,7 @@ public struct OpenStepPlistDocument: Sendable {
         }
     }
 
-    private mutating func delete(_ path: KeyPath) throws(PlistError) {
+    mutating func delete(_ path: KeyPath) throws(PlistError) {
         let target = try node(path)
         var start = target.key?.lowerBound ?? target.element.lowerBound
         var end = target.entryEnd ?? target.element.upperBound
@@ -152,7 +146,7 @@ public struct OpenStepPlistDocument: Sendable {
         try splice(start..<end, with: [], path: path)
     }
 
-    private mutating func renameKey(_ path: KeyPath, to newKey: String) throws(PlistError) {
+    mutating func renameKey(_ path: KeyPath, to newKey: String) throws(PlistError) {
         let target = try node(path)
         guard let key = target.key, path.components.last != newKey else { return }
         let spelled = OpenStepWriter.string(newKey, quoteAll: bytes[key.lowerBound] == UInt8(ascii: "\"") || quotesStrings)

@@ -52,17 +52,11 @@ public struct XMLPlistDocument: Sendable {
     /// Applies one edit, changing only the bytes of the node it names (and, for an insertion,
     /// adding lines indented like the node's siblings). On failure the document is unchanged.
     public mutating func apply(_ edit: PlistEdit) throws(PlistError) {
-        try edit.check(in: value)
-        switch edit {
-        case .replace(let path, let newValue): try replace(path, with: newValue)
-        case .insert(let path, let newValue): try insert(newValue, at: path)
-        case .delete(let path): try delete(path)
-        case .renameKey(let path, let newKey): try renameKey(path, to: newKey)
-        }
+        try applyChecked(edit)
     }
 
     /// Replaces the element at `path` (checked to exist) with `newValue` written at its indentation.
-    private mutating func replace(_ path: KeyPath, with newValue: PlistValue) throws(PlistError) {
+    mutating func replace(_ path: KeyPath, with newValue: PlistValue) throws(PlistError) {
         let ranges = try ranges(around: path)
         guard let node = ranges[path.components] else { throw notRecorded(path) }
         let prefix = lineIndentation(at: node.element.lowerBound)
@@ -72,7 +66,7 @@ public struct XMLPlistDocument: Sendable {
 
     /// Adds `newValue` at `path` (checked: a new key of a dictionary or an index `0...count` of
     /// an array). A new dictionary key goes at the end, after any comment lines there.
-    private mutating func insert(_ newValue: PlistValue, at path: KeyPath) throws(PlistError) {
+    mutating func insert(_ newValue: PlistValue, at path: KeyPath) throws(PlistError) {
         let parentPath = path.parent
         let ranges = try ranges(around: path)
         guard let parentNode = ranges[parentPath.components], let last = path.components.last else { throw notRecorded(parentPath) }
@@ -133,7 +127,7 @@ public struct XMLPlistDocument: Sendable {
 
     /// Removes the dictionary entry (key and value) or array element at `path`, with the
     /// whitespace before it back to and including the preceding newline.
-    private mutating func delete(_ path: KeyPath) throws(PlistError) {
+    mutating func delete(_ path: KeyPath) throws(PlistError) {
         let ranges = try ranges(around: path)
         guard let node = ranges[path.components] else { throw notRecorded(path) }
         let nodeStart = node.key?.lowerBound ?? node.element.lowerBound
@@ -142,7 +136,7 @@ public struct XMLPlistDocument: Sendable {
     }
 
     /// Rewrites only the `<key>` element of the entry at `path`.
-    private mutating func renameKey(_ path: KeyPath, to newKey: String) throws(PlistError) {
+    mutating func renameKey(_ path: KeyPath, to newKey: String) throws(PlistError) {
         guard path.components.last != newKey else { return }
         let ranges = try ranges(around: path)
         guard let key = ranges[path.components]?.key else { throw notRecorded(path) }
