@@ -42,13 +42,31 @@ let package = Package(
         // libxml2 type.
         .target(name: "PlistXMLShim", dependencies: ["CLibXML2"]),
 
+        // JSON output for reports: `JSONValue` (ordered objects) and the one JSON layout,
+        // which the property-list JSON writer shares.
+        .target(name: "JSONWriter"),
+
         // The one property-list parser/serializer: XML, binary, OpenStep/.strings, JSON.
         .target(
             name: "PropertyList",
             dependencies: [
                 "BinaryReading",
                 "Diagnostics",
+                "JSONWriter",
                 "PlistXMLShim",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+
+        // Property-list tools over the codecs: the lossless editor (XML and OpenStep documents
+        // edited in place, source maps), PlistBuddy scripts, diff, fmt and text printing, and the
+        // file-level front ends the `devkit plist` commands call.
+        .target(
+            name: "PlistTools",
+            dependencies: [
+                "JSONWriter",
+                "PropertyList",
+                "System",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
@@ -63,7 +81,7 @@ let package = Package(
         // fixes, reporters, the file walk and pool. Rule packs bring their rules and options.
         .target(
             name: "LintKit",
-            dependencies: ["Diagnostics", "PropertyList", "System", .product(name: "OrderedCollections", package: "swift-collections")]
+            dependencies: ["Diagnostics", "PropertyList", "PlistTools", "System", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 
         // Reads `.devkit.yml` (Yams) into LintKit's configuration.
@@ -73,7 +91,7 @@ let package = Package(
         // (--built-product, --configuration, --project-dir, --app) and `devkit lint`'s front end.
         .target(
             name: "PlistChecks",
-            dependencies: ["Diagnostics", "PropertyList", "LintKit", "LintConfigFile", "System", .product(name: "OrderedCollections", package: "swift-collections")]
+            dependencies: ["Diagnostics", "PropertyList", "PlistTools", "LintKit", "LintConfigFile", "System", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 
         // libunwind (local unwinding) as a pkg-config system library, for the heap recorder.
@@ -122,6 +140,7 @@ let package = Package(
                 "BinaryReading",
                 "Diagnostics",
                 "PropertyList",
+                "PlistTools",
                 "System",
                 "ObjectFile",
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -164,13 +183,14 @@ let package = Package(
 
         // Provisioning lint rules on the LintKit engine (one rule a file, examples as tests),
         // and `devkit provision lint`'s settings and linter (apps' Info.plists get the plist pack).
-        .target(name: "ProvisioningLint", dependencies: ["Diagnostics", "LintKit", "LintConfigFile", "PlistChecks", "Provisioning", "PropertyList", "System"]),
+        .target(name: "ProvisioningLint", dependencies: ["Diagnostics", "LintKit", "LintConfigFile", "PlistChecks", "Provisioning", "PropertyList", "PlistTools", "System"]),
 
         .executableTarget(
             name: "DevKitCLI",
             dependencies: [
                 "Diagnostics",
                 "PropertyList",
+                "PlistTools",
                 "PlistChecks",
                 "LintKit",
                 "LintConfigFile",
@@ -192,11 +212,22 @@ let package = Package(
         .testTarget(name: "SystemTests", dependencies: ["System", "Diagnostics"]),
         .testTarget(
             name: "PropertyListTests",
-            dependencies: ["PropertyList", "BinaryReading"]
+            dependencies: ["PropertyList", "BinaryReading", "PropertyListTestSupport"]
+        ),
+        // The editor, PlistBuddy scripts, diff, fmt and the printer.
+        .testTarget(
+            name: "PlistToolsTests",
+            dependencies: ["PlistTools", "PropertyList", "PropertyListTestSupport"]
+        ),
+        .testTarget(name: "JSONWriterTests", dependencies: ["JSONWriter", "PropertyList"]),
+        // Test helpers for property-list tests: the shared corpus, seeded random values.
+        .target(
+            name: "PropertyListTestSupport",
+            dependencies: ["PropertyList", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
         // The lint engine: suppressions, positions in binary files, globs, .gitignore (over the
         // plist pack's rules).
-        .testTarget(name: "LintKitTests", dependencies: ["LintKit", "PlistChecks", "PropertyList"]),
+        .testTarget(name: "LintKitTests", dependencies: ["LintKit", "PlistChecks", "PropertyList", "PlistTools"]),
         // `.devkit.yml` parsing, precedence and its errors; --config/--no-config/--enable/--disable.
         .testTarget(name: "LintConfigFileTests", dependencies: ["LintConfigFile", "LintKit", "PlistChecks", "PropertyList"]),
         // Every plist rule's examples; every rule on generated values; `devkit lint`'s front end.

@@ -1,5 +1,6 @@
 import LintKit
 import PlistChecks
+import PlistTools
 import PropertyList
 import Testing
 

@@ -1,6 +1,7 @@
 import Diagnostics
 import LintKit
 import PlistChecks
+import PlistTools
 import PropertyList
 import Testing
 

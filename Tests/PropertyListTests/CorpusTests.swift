@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PropertyList
+import PropertyListTestSupport
 
 /// The shared corpus: every valid file parses, every invalid one is rejected with a position.
 @Suite struct CorpusTests {

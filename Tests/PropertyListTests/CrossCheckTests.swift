@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PropertyList
+import PropertyListTestSupport
 
 /// Other implementations read what devkit writes: Python's plistlib, swift-corelibs plutil,
 /// libplist's plistutil. Each check runs when that tool is on the machine.

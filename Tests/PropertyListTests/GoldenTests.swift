@@ -1,5 +1,6 @@
 import Testing
 @testable import PropertyList
+import PropertyListTestSupport
 
 /// The writers produce Apple's bytes exactly.
 @Suite struct GoldenTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import PropertyList
+import PropertyListTestSupport
 
 /// Property: writing a generated value and reading it back gives the same value, in every
 /// format, for values the format can hold. Seeded, so a failure names its seed.

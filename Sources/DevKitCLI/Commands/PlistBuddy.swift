@@ -1,6 +1,5 @@
 import ArgumentParser
-import System
-import PropertyList
+import PlistTools
 
 extension Plist {
     struct PlistBuddy: ParsableCommand {
@@ -43,55 +42,24 @@ extension Plist {
         }
 
         func run() throws {
-            let script: PlistBuddyScript
-            do { script = try PlistBuddyScript(parsing: commands) } catch {
-                throw CommandFailure.input("\(file): error: \(error.message)")
-            }
-            var original: PlistValue
-            var format: PlistFormat
-            var exists = true
-            var originalBytes: [UInt8] = []
             do {
-                let bytes = try FileIO.read(file)
-                originalBytes = bytes
-                do {
-                    let document = try PropertyListCoding.read(bytes)
-                    original = document.value
-                    format = document.format
-                } catch {
-                    throw CommandFailure.plist(error.inFile(file))
-                }
-            } catch let error as FileIOError {
-                guard script.commands.first?.createsFile == true,
-                      error.reason.contains("No such file") else { throw CommandFailure.io(error) }
-                original = .dictionary([:])
-                format = .xml
-                exists = false
-                FileHandleOutput.standardError("File Doesn't Exist, Will Create: \(file)\n")
+                var session = try PlistBuddySession(file: file, commands: commands)
+                if !session.fileExists { FileHandleOutput.standardError("File Doesn't Exist, Will Create: \(file)\n") }
+                try FileHandleOutput.standardOutput(try session.runCommands())
+                try session.save(backup: writeOptions.backup)
+            } catch let failure as PlistBuddySession.Failure {
+                throw report(failure)
             }
-            var value = original
-            var output: [UInt8] = []
-            do {
-                try script.apply(to: &value, output: &output) { path throws(PlistBuddyError) in
-                    do {
-                        return try PropertyListCoding.read(try FileIO.read(path)).value
-                    } catch {
-                        throw PlistBuddyError("Merge: Error Reading File: \(path)")
-                    }
-                }
-            } catch {
+        }
+
+        /// The failure to exit with; what the commands printed before one failed goes out first.
+        private func report(_ failure: PlistBuddySession.Failure) -> CommandFailure {
+            switch failure {
+            case .file(let error): return .file(error)
+            case .invalidScript(let error): return .input("\(file): error: \(error.message)")
+            case .scriptFailed(let error, let output):
                 try? FileHandleOutput.standardOutput(output)
-                throw CommandFailure.input("\(error.message)\n\(file): error: script failed; file not written")
-            }
-            try FileHandleOutput.standardOutput(output)
-            guard value != original || !exists else { return }
-            // XML and OpenStep files change only where the script changed something.
-            let bytes = try PlistEditor.losslessRewrite(originalBytes, to: value)
-                ?? PlistLoader.serialize(value, as: format, source: file)
-            if exists {
-                try PlistFileEdit.replace(file, original: originalBytes, with: bytes, options: writeOptions)
-            } else {
-                do { try FileIO.writeAtomically(bytes, to: file) } catch { throw CommandFailure.io(error) }
+                return .input("\(error.message)\n\(file): error: script failed; file not written")
             }
         }
     }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import System
+import PlistTools
 import PropertyList
 
 extension Plist {
@@ -44,20 +44,10 @@ extension Plist {
         }
 
         func run() throws {
-            let original: [UInt8]
-            do { original = try FileIO.read(file) } catch { throw CommandFailure.io(error) }
-            let document: PlistDocument
-            do { document = try PropertyListCoding.read(original, format: input.format) } catch {
-                throw CommandFailure.plist(error.inFile(file == "-" ? "<stdin>" : file))
-            }
-            for warning in document.warnings { FileHandleOutput.standardError("\(file): warning: \(warning)\n") }
-            let bytes = try PlistLoader.serialize(document.value, as: to, source: file)
-            if inPlace {
-                try PlistFileEdit.replace(file, original: original, with: bytes, options: writeOptions)
-            } else {
-                do { try FileIO.writeAtomically(bytes, to: output ?? FileIO.standardStream) } catch { throw CommandFailure.io(error) }
-            }
-            PlistLoader.abandonAtExit(document)
+            do {
+                try PlistFile.convert(file, from: input.format, to: to, output: output, inPlace: inPlace,
+                                      backup: writeOptions.backup, warning: FileHandleOutput.standardError)
+            } catch { throw CommandFailure.file(error) }
         }
     }
 }

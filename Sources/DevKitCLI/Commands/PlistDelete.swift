@@ -1,8 +1,9 @@
 import ArgumentParser
+import PlistTools
 import PropertyList
 
 extension Plist {
-    struct PlistDelete: ParsableCommand {
+    struct PlistDelete: PlistFileEditCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete",
             abstract: "Delete the dictionary entry or array element at a key path.",
@@ -25,10 +26,8 @@ extension Plist {
 
         @OptionGroup var writeOptions: WriteOptions
 
-        func run() throws {
-            try PlistFileEdit.apply(to: file, options: writeOptions) { bytes throws(PlistError) in
-                try PlistEditor.delete(bytes, at: KeyPath.parse(keyPath))
-            }
+        func edit(_ bytes: [UInt8]) throws(PlistError) -> [UInt8] {
+            try PlistEditor.delete(bytes, at: KeyPath.parse(keyPath))
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import System
+import PlistTools
 import PropertyList
 
 extension Plist {
@@ -81,26 +82,20 @@ extension Plist {
             if check && anyChanged { throw CommandFailure.findings() }
         }
 
-        /// Formats one file (or checks it, with --check); returns whether its bytes change.
+        /// Formats one file (or checks it, with --check) and lists it; returns whether its bytes change.
         private func format(_ file: String, with formatter: PlistFormatter) throws(CommandFailure) -> Bool {
-            let isStandardInput = file == FileIO.standardStream
-            let name = isStandardInput ? "<stdin>" : file
-            let bytes: [UInt8]
-            do { bytes = try FileIO.read(file) } catch { throw .io(error) }
-            let output: PlistFormatter.Output
-            do { output = try formatter.format(bytes, as: input.format) } catch { throw .plist(error.inFile(name)) }
-            for warning in output.warnings {
-                FileHandleOutput.standardError("\(name): warning: \(warning)\n")
+            let outcome: PlistFormatter.FileOutcome
+            do {
+                outcome = try formatter.formatFile(file, as: input.format, check: check, backup: writeOptions.backup,
+                                                   warning: FileHandleOutput.standardError)
+            } catch { throw .file(error) }
+            switch outcome {
+            case .unchanged: return false
+            case .wouldChange: try FileHandleOutput.standardOutput(PlistFile.displayName(file) + "\n")
+            case .reformatted where file != FileIO.standardStream: try FileHandleOutput.standardOutput("reformatted \(file)\n")
+            case .reformatted: break
             }
-            if check {
-                if output.isChanged { try FileHandleOutput.standardOutput(name + "\n") }
-            } else if isStandardInput {
-                try FileHandleOutput.standardOutput(output.bytes)
-            } else if output.isChanged {
-                try PlistFileEdit.replace(file, original: bytes, with: output.bytes, options: writeOptions)
-                try FileHandleOutput.standardOutput("reformatted \(file)\n")
-            }
-            return output.isChanged
+            return true
         }
     }
 }

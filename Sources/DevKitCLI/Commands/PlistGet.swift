@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlistTools
 import PropertyList
 
 extension Plist {
@@ -48,19 +49,9 @@ extension Plist {
             if let format {
                 try FileHandleOutput.standardOutput(try PlistLoader.serialize(value, as: format, source: file))
             } else if raw {
-                try FileHandleOutput.standardOutput(Self.raw(value))
+                try FileHandleOutput.standardOutput(PlistPrinter.raw(value))
             } else {
                 try FileHandleOutput.standardOutput(PlistPrinter().render(value))
-            }
-        }
-
-        static func raw(_ value: PlistValue) -> [UInt8] {
-            switch value {
-            case .string(let s): Array((s + "\n").utf8)
-            case .data(let bytes): bytes
-            case .date(let d): Array((d.iso8601 + "\n").utf8)
-            case .array, .dictionary: Array(PlistPrinter().render(value).utf8)
-            default: Array((PlistPrinter.scalar(value) + "\n").utf8)
             }
         }
     }

@@ -1,8 +1,9 @@
 import ArgumentParser
+import PlistTools
 import PropertyList
 
 extension Plist {
-    struct PlistInsert: ParsableCommand {
+    struct PlistInsert: PlistFileEditCommand {
         static let configuration = CommandConfiguration(
             commandName: "insert",
             abstract: "Insert a value into an array (or add a new dictionary key).",
@@ -25,20 +26,14 @@ extension Plist {
         @Argument(help: "Key path of the new element: ARRAY.INDEX, ARRAY.end (or -1), or DICT.NEWKEY.")
         var keyPath: String
 
-        @Argument(help: "The new value, as text.")
-        var value: String
-
-        @Option(name: .long, help: "The value's type (string|integer|real|bool|date|data|json|xml).")
-        var type: PlistEditType?
+        @OptionGroup var newValue: NewValueOptions
 
         @OptionGroup var writeOptions: WriteOptions
 
-        func run() throws {
-            try PlistFileEdit.apply(to: file, options: writeOptions) { bytes throws(PlistError) in
-                let root = try PlistEditor.value(of: bytes)
-                let edit = try PlistEditor.insertEdit(in: root, at: KeyPath.parse(keyPath), text: value, type: type)
-                return try PlistEditor.apply([edit], to: bytes)
-            }
+        func edit(_ bytes: [UInt8]) throws(PlistError) -> [UInt8] {
+            let root = try PlistEditor.value(of: bytes)
+            let insertion = try PlistEditor.insertEdit(in: root, at: KeyPath.parse(keyPath), text: newValue.value, type: newValue.type)
+            return try PlistEditor.apply([insertion], to: bytes)
         }
     }
 }

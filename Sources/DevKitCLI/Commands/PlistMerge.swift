@@ -1,5 +1,6 @@
 import ArgumentParser
 import System
+import PlistTools
 import PropertyList
 
 extension Plist {
@@ -37,7 +38,7 @@ extension Plist {
         func run() throws {
             let source = try PlistLoader.load(other, format: nil).value
             var skipped: [KeyPath] = []
-            try PlistFileEdit.apply(to: file, options: writeOptions) { bytes throws(PlistError) in
+            try PlistLoader.edit(file, options: writeOptions) { bytes throws(PlistError) in
                 let root = try PlistEditor.value(of: bytes)
                 let merge = try PlistEditor.mergeEdits(in: root, other: source, at: KeyPath.parse(at), overwrite: overwrite)
                 skipped = merge.skipped

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlistTools
 import PropertyList
 
 extension Plist {

@@ -1,8 +1,9 @@
 import ArgumentParser
+import PlistTools
 import PropertyList
 
 extension Plist {
-    struct PlistRename: ParsableCommand {
+    struct PlistRename: PlistFileEditCommand {
         static let configuration = CommandConfiguration(
             commandName: "rename",
             abstract: "Rename a dictionary key, keeping the entry's place and value.",
@@ -27,10 +28,8 @@ extension Plist {
 
         @OptionGroup var writeOptions: WriteOptions
 
-        func run() throws {
-            try PlistFileEdit.apply(to: file, options: writeOptions) { bytes throws(PlistError) in
-                try PlistEditor.apply([.renameKey(KeyPath.parse(keyPath), to: newKey)], to: bytes)
-            }
+        func edit(_ bytes: [UInt8]) throws(PlistError) -> [UInt8] {
+            try PlistEditor.apply([.renameKey(KeyPath.parse(keyPath), to: newKey)], to: bytes)
         }
     }
 }

@@ -1,11 +1,10 @@
 import ArgumentParser
 import System
+import PlistTools
 import PropertyList
 
-extension PlistEditType: ExpressibleByArgument {}
-
 extension Plist {
-    struct PlistSet: ParsableCommand {
+    struct PlistSet: PlistFileEditCommand {
         static let configuration = CommandConfiguration(
             commandName: "set",
             abstract: "Set a value at a key path, changing only that value's bytes.",
@@ -35,21 +34,15 @@ extension Plist {
         @Argument(help: "Key path to the value (dotted, or PlistBuddy's :A:B).")
         var keyPath: String
 
-        @Argument(help: "The new value, as text.")
-        var value: String
-
-        @Option(name: .long, help: "The value's type (string|integer|real|bool|date|data|json|xml).")
-        var type: PlistEditType?
+        @OptionGroup var newValue: NewValueOptions
 
         @Flag(name: .long, help: "Create missing intermediate dictionaries.")
         var createParents = false
 
         @OptionGroup var writeOptions: WriteOptions
 
-        func run() throws {
-            try PlistFileEdit.apply(to: file, options: writeOptions) { bytes throws(PlistError) in
-                try PlistEditor.set(bytes, at: KeyPath.parse(keyPath), text: value, type: type, createParents: createParents)
-            }
+        func edit(_ bytes: [UInt8]) throws(PlistError) -> [UInt8] {
+            try PlistEditor.set(bytes, at: KeyPath.parse(keyPath), text: newValue.value, type: newValue.type, createParents: createParents)
         }
     }
 }

@@ -1,3 +1,4 @@
+import PlistTools
 import PropertyList
 
 /// Applies findings' fixes to a file's bytes: edits through `PlistEditor` (lossless for XML

@@ -1,4 +1,5 @@
 import Diagnostics
+import PlistTools
 import PropertyList
 
 /// Runs rules over files: reads and classifies each file, runs the rules that apply to its

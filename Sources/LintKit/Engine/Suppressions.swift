@@ -1,3 +1,4 @@
+import PlistTools
 import PropertyList
 
 /// `<!-- devkit:disable rule.id other.id -->` comments in an XML plist: the comment silences

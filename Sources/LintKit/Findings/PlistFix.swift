@@ -1,3 +1,4 @@
+import PlistTools
 import PropertyList
 
 /// An edit that resolves a finding, applied through the lossless editor (`PlistEditor`:

@@ -9,7 +9,7 @@ import OrderedCollections
 /// widths, counts and offsets against the file size, references against the object count,
 /// counts against the bytes that could hold them (so a hostile count allocates nothing),
 /// cycles through an ancestor set, and nesting against `maxDepth`.
-struct BinaryPlistReader {
+package struct BinaryPlistReader {
     static let magic: [UInt8] = Array("bplist00".utf8)
     static let maxDepth = PropertyListCoding.maxDepth
 
@@ -46,7 +46,7 @@ struct BinaryPlistReader {
 
     /// Reads like `read`, and also records the byte offset of every value's object (its
     /// marker byte) by key-path components, for tools that point into binary files.
-    static func readRecordingOffsets(_ bytes: UnsafeRawBufferPointer) throws(PlistError) -> (value: PlistValue, offsets: [[String]: Int]) {
+    package static func readRecordingOffsets(_ bytes: UnsafeRawBufferPointer) throws(PlistError) -> (value: PlistValue, offsets: [[String]: Int]) {
         do {
             var reader = try BinaryPlistReader(file: bytes)
             reader.offsets = [[]: try reader.offset(of: reader.topObject)]

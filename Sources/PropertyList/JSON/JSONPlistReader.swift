@@ -90,12 +90,12 @@ private struct Frame {
     /// Where this object's key offsets start in `JSONParser.keyOffsets`.
     var keyOffsetsBase = 0
     /// The key whose value is being parsed, and where it starts.
-    var key = ""
+    package var key = ""
     var keyOffset = 0
 }
 
 private struct JSONParser {
-    let bytes: UnsafeBufferPointer<UInt8>
+    package let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     /// Open containers, innermost last.
     var stack: [Frame] = []

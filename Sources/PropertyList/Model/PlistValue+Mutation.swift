@@ -15,7 +15,7 @@ extension PlistValue {
     /// Runs `body` on the value at `components`, in place; nil when the path does not exist.
     /// Containers are moved out of `self` while the child is edited so the edit stays in place
     /// (no copy of the whole subtree).
-    mutating func modifyValue<R>(at components: ArraySlice<String>, _ body: (inout PlistValue) -> R) -> R? {
+    package mutating func modifyValue<R>(at components: ArraySlice<String>, _ body: (inout PlistValue) -> R) -> R? {
         guard let first = components.first else { return body(&self) }
         let rest = components.dropFirst()
         switch self {

@@ -160,7 +160,7 @@ extension PlistInteger {
 extension PlistReal {
     /// Parses a real as XML and OpenStep plists spell it: decimal or exponent notation,
     /// `nan`, `inf`, `infinity` (any case, optional sign). Nil for anything else.
-    static func parse<S: Collection<UInt8>>(_ text: S) -> PlistReal? {
+    package static func parse<S: Collection<UInt8>>(_ text: S) -> PlistReal? {
         guard !text.isEmpty, text.count <= 512 else { return nil }
         let string = String(decoding: Array(text), as: UTF8.self)
         switch string.lowercased() {

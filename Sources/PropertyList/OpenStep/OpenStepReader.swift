@@ -15,7 +15,7 @@ import OrderedCollections
 ///
 /// Works over the raw bytes; nesting is walked with an explicit stack and capped at
 /// `maxDepth`, so neither the call stack nor (deeply recursive) value teardown can blow up.
-enum OpenStepReader {
+package enum OpenStepReader {
     /// Deepest nesting of arrays and dictionaries accepted, as for binary plists.
     static let maxDepth = 512
 
@@ -38,7 +38,7 @@ enum OpenStepReader {
     /// Reads like `read`, and also records where every value, key and entry sits, keyed by
     /// key-path components, for lossless editing. UTF-8 text only (offsets are byte offsets
     /// of `bytes`); UTF-16 files are refused.
-    static func readRecordingRanges(_ bytes: UnsafeRawBufferPointer) throws(PlistError) -> (value: PlistValue, ranges: [[String]: OpenStepNodeRange], hasComments: Bool) {
+    package static func readRecordingRanges(_ bytes: UnsafeRawBufferPointer) throws(PlistError) -> (value: PlistValue, ranges: [[String]: OpenStepNodeRange], hasComments: Bool) {
         guard !(bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])) else {
             throw PlistError(position: nil, message: "only UTF-8 OpenStep files can be edited (this one is UTF-16; convert it first)")
         }
@@ -730,18 +730,18 @@ enum OpenStepReader {
 
 
 /// Where one value sits in an OpenStep/.strings file (recorded by `readRecordingRanges`).
-struct OpenStepNodeRange: Hashable, Sendable {
+package struct OpenStepNodeRange: Hashable, Sendable {
     /// The value's text: a string with its quotes, `<…>`, or a container from bracket to bracket
     /// (a `.strings` top level: from its first key to the end of the text).
-    var element: Range<Int>
+    package var element: Range<Int>
     /// A dictionary entry's key, with its quotes.
-    var key: Range<Int>?
+    package var key: Range<Int>?
     /// Just after the entry's `;` (dictionary) or its `,` (array element followed by one).
-    var entryEnd: Int?
+    package var entryEnd: Int?
     /// A container's `)` or `}`; nil for scalars and a brace-less `.strings` top level.
     var closingBracket: Int?
     /// The brace-less top level of a `.strings` file.
-    var isImplicit = false
+    package var isImplicit = false
     /// A `key;` entry (value equal to the key, no `=`).
-    var isShortcut = false
+    package var isShortcut = false
 }

@@ -8,7 +8,7 @@
 /// them. UIDs have no spelling at all and are an error.
 ///
 /// Output goes straight into a byte buffer and is deterministic (dictionary order is kept).
-enum OpenStepWriter {
+package enum OpenStepWriter {
     static func write(_ value: PlistValue) throws(PlistError) -> [UInt8] {
         var emitter = Emitter()
         emitter.out.reserveCapacity(4096)
@@ -35,7 +35,7 @@ enum OpenStepWriter {
     /// One value as `write` spells it, for splicing into a file at a place whose line starts
     /// with `linePrefix`: later lines get `linePrefix` plus four spaces per level. With
     /// `quoteAll`, every string is quoted (the `.strings` habit), else only those that need it.
-    static func fragment(_ value: PlistValue, linePrefix: [UInt8], quoteAll: Bool) throws(PlistError) -> [UInt8] {
+    package static func fragment(_ value: PlistValue, linePrefix: [UInt8], quoteAll: Bool) throws(PlistError) -> [UInt8] {
         var emitter = Emitter()
         emitter.linePrefix = linePrefix
         emitter.quoteAll = quoteAll
@@ -44,7 +44,7 @@ enum OpenStepWriter {
     }
 
     /// A string (a key or value) as `write` spells it.
-    static func string(_ s: String, quoteAll: Bool) -> [UInt8] {
+    package static func string(_ s: String, quoteAll: Bool) -> [UInt8] {
         var emitter = Emitter()
         emitter.quoteAll = quoteAll
         emitter.string(s)

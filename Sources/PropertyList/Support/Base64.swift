@@ -3,7 +3,7 @@
 /// Written here rather than using Foundation's `Data(base64Encoded:)`: that either rejects
 /// the line breaks and indentation every XML plist has or, with `.ignoreUnknownCharacters`,
 /// silently skips garbage that this reader must reject.
-enum Base64 {
+package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     private static let decodeTable: [UInt8] = {
@@ -13,13 +13,13 @@ enum Base64 {
     }()
 
     /// Why decoding failed, with the byte index into the input.
-    struct DecodingError: Error {
-        var index: Int
-        var reason: String
+    package struct DecodingError: Error {
+        package var index: Int
+        package var reason: String
     }
 
     /// Decodes, skipping ASCII whitespace; `=` padding is optional but must come last.
-    static func decode<C: Collection<UInt8>>(_ text: C) throws(DecodingError) -> [UInt8] where C.Index == Int {
+    package static func decode<C: Collection<UInt8>>(_ text: C) throws(DecodingError) -> [UInt8] where C.Index == Int {
         var out: [UInt8] = []
         out.reserveCapacity(text.count / 4 * 3)
         var quad: UInt32 = 0

@@ -1,6 +1,6 @@
 extension String {
     /// The string with `pad` characters in front up to `width` characters (hex codes, dates).
-    func leftPadded(_ width: Int, with pad: Character = "0") -> String {
+    package func leftPadded(_ width: Int, with pad: Character = "0") -> String {
         count >= width ? self : String(repeating: pad, count: width - count) + self
     }
 }

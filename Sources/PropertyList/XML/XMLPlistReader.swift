@@ -10,7 +10,7 @@ internal import PlistXMLShim
 /// root with one value, known tags only, keys paired with values, no duplicate keys, and
 /// well-formed integers, reals, dates and base64. Nesting is walked with an explicit stack,
 /// so depth costs heap, not call stack.
-enum XMLPlistReader {
+package enum XMLPlistReader {
     /// Input is fed to libxml2 in pieces of this size; tokens are consumed after each piece,
     /// so memory for tokens stays near one piece's worth whatever the document's size.
     static let pieceSize = 1 << 20
@@ -25,7 +25,7 @@ enum XMLPlistReader {
     /// With `focus`, only the nodes an edit of that path needs are recorded: the path's
     /// ancestors, the path itself and its siblings (recording every node of a large file
     /// costs more than parsing it).
-    static func readRecordingRanges(_ bytes: UnsafeRawBufferPointer, focus: [String]? = nil) throws(PlistError) -> (value: PlistValue, ranges: [[String]: XMLNodeRange]) {
+    package static func readRecordingRanges(_ bytes: UnsafeRawBufferPointer, focus: [String]? = nil) throws(PlistError) -> (value: PlistValue, ranges: [[String]: XMLNodeRange]) {
         var builder = Builder()
         builder.ranges = [:]
         builder.focus = focus
@@ -385,13 +385,19 @@ enum XMLPlistReader {
 }
 
 /// Where one value sits in an XML plist's bytes (recorded by `readRecordingRanges`).
-struct XMLNodeRange: Hashable, Sendable {
+package struct XMLNodeRange: Hashable, Sendable {
     /// The value's element, from its start tag's `<` to just after its end tag's `>`.
-    var element: Range<Int>
+    package var element: Range<Int>
     /// The `<key>` element of a dictionary entry; nil for array elements and the root.
-    var key: Range<Int>?
+    package var key: Range<Int>?
     /// Offset of a non-empty container's end tag (`</dict>`); nil for leaves and `<dict/>`.
-    var closingTag: Int?
+    package var closingTag: Int?
+
+    package init(element: Range<Int>, key: Range<Int>?, closingTag: Int?) {
+        self.element = element
+        self.key = key
+        self.closingTag = closingTag
+    }
 }
 
 extension String {

@@ -6,7 +6,7 @@
 ///
 /// `XMLIndent.spaces(n)` swaps the tabs for `n` spaces per level (everything else unchanged;
 /// `<data>` lines then count each level as `n` columns).
-struct XMLPlistWriter {
+package struct XMLPlistWriter {
     static let header = Array("""
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -32,7 +32,7 @@ struct XMLPlistWriter {
 
     /// One leaf element (string, integer, real, bool, date, data) as `write` spells it, with
     /// no indentation and no trailing newline: for replacing a single node in place.
-    static func leafElement(_ value: PlistValue) throws(PlistError) -> [UInt8] {
+    package static func leafElement(_ value: PlistValue) throws(PlistError) -> [UInt8] {
         var writer = XMLPlistWriter()
         try writer.write(value, depth: 0)
         if writer.out.last == 0x0A { writer.out.removeLast() }
@@ -42,7 +42,7 @@ struct XMLPlistWriter {
     /// One value (any type) as `write` spells it, for splicing into a document at a place whose
     /// line starts with `linePrefix`: the first line has no prefix (it continues the current
     /// line), the following ones have `linePrefix` plus `indent` per level; no trailing newline.
-    static func fragment(_ value: PlistValue, linePrefix: [UInt8], indent: XMLIndent) throws(PlistError) -> [UInt8] {
+    package static func fragment(_ value: PlistValue, linePrefix: [UInt8], indent: XMLIndent) throws(PlistError) -> [UInt8] {
         var writer = XMLPlistWriter()
         writer.indentation = indent
         writer.linePrefix = linePrefix
@@ -174,7 +174,7 @@ public enum XMLIndent: Hashable, Sendable {
     public static let validSpaceCounts = 1...16
 
     /// One level's indentation as bytes.
-    var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         switch self {
         case .tabs: [0x09]
         case .spaces: [UInt8](repeating: 0x20, count: columns)

@@ -1,4 +1,5 @@
 import OrderedCollections
+import PlistTools
 import PropertyList
 
 /// Renders a read profile for people (text) and machines (a property-list value that the

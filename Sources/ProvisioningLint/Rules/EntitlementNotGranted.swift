@@ -1,4 +1,5 @@
 import LintKit
+import PlistTools
 import PropertyList
 import Provisioning
 

@@ -1,4 +1,5 @@
 import LintKit
+import PlistTools
 import PropertyList
 
 /// The file should be in Apple's canonical layout (off by default).

@@ -1,0 +1,311 @@
+import JSONWriter
+import OrderedCollections
+import PropertyList
+
+/// One way two property lists differ, at a key path.
+///
+/// Paths of removed values count array indices in the old value; paths of added and changed
+/// values count them in the new one (where the value is now).
+public enum PlistDifference: Hashable, Sendable {
+    /// A key or array element only the new value has.
+    case added(path: KeyPath, value: PlistValue)
+    /// A key or array element only the old value has.
+    case removed(path: KeyPath, value: PlistValue)
+    /// A value present in both that differs: a scalar with another value, or any value with
+    /// another type (`"3"` to `3`, a dictionary to an array).
+    case changed(path: KeyPath, old: PlistValue, new: PlistValue)
+
+    public var path: KeyPath {
+        switch self {
+        case .added(let path, _), .removed(let path, _), .changed(let path, _, _): path
+        }
+    }
+
+    /// `added`, `removed` or `changed`.
+    public var kind: String {
+        switch self {
+        case .added: "added"
+        case .removed: "removed"
+        case .changed: "changed"
+        }
+    }
+}
+
+extension PlistValue {
+    /// The differences that turn `self` into `other`, by key path; empty when they are equal.
+    ///
+    /// - Dictionaries are compared key by key: keys of `self` in its order, then keys only
+    ///   `other` has, in `other`'s order. Key order alone is no difference.
+    /// - Arrays are aligned on a longest common subsequence of equal elements, so one element
+    ///   inserted in the middle is one `added`, not a change to every element after it.
+    ///   Within a run of unmatched elements, a removed and an added element at the same
+    ///   position that are both dictionaries (or both arrays) are compared recursively.
+    ///   Alignment work is capped per array (`PlistDifference.maxAlignmentCells`) and per
+    ///   comparison (`maxTotalAlignmentCells`); beyond that elements are compared index by
+    ///   index, so time and memory stay bounded on hostile input.
+    /// - Anything else that is unequal (including a change of type) is one `changed`.
+    ///
+    /// Recursion follows the values' nesting, which every reader caps at
+    /// `PropertyListCoding.maxDepth`.
+    public func differences(to other: PlistValue) -> [PlistDifference] {
+        var engine = DiffEngine()
+        var path: [String] = []
+        engine.compare(self, other, path: &path)
+        return engine.differences
+    }
+}
+
+extension PlistDifference {
+    /// Most cells of the LCS table (unmatched old elements × unmatched new elements, after
+    /// the common prefix and suffix are set aside) one array alignment may use: 4 million
+    /// 2-byte cells, 8 MB, about 2000 × 2000 elements. Larger middles are compared index
+    /// by index, which is linear.
+    public static let maxAlignmentCells = 4_000_000
+
+    /// Most LCS cells one whole comparison may use, summed over all its arrays (many sibling
+    /// arrays just under `maxAlignmentCells` would otherwise add up); once spent, the
+    /// remaining arrays are compared index by index.
+    public static let maxTotalAlignmentCells = 16 * maxAlignmentCells
+}
+
+/// The comparison behind `PlistValue.differences(to:)`.
+struct DiffEngine {
+    /// See `PlistDifference.maxAlignmentCells`; lower in tests of the fallback.
+    let maxAlignmentCells: Int
+    /// LCS cells left for this comparison (`PlistDifference.maxTotalAlignmentCells` at first).
+    var remainingAlignmentCells: Int
+    var differences: [PlistDifference] = []
+
+    init(maxAlignmentCells: Int = PlistDifference.maxAlignmentCells,
+         maxTotalAlignmentCells: Int = PlistDifference.maxTotalAlignmentCells) {
+        // The alignment stores lengths in UInt16 cells: min(n, m)² ≤ cells must stay below 65536².
+        self.maxAlignmentCells = min(maxAlignmentCells, PlistDifference.maxAlignmentCells)
+        remainingAlignmentCells = maxTotalAlignmentCells
+    }
+
+    mutating func compare(_ old: PlistValue, _ new: PlistValue, path: inout [String]) {
+        guard old != new else { return }
+        switch (old, new) {
+        case (.dictionary(let a), .dictionary(let b)):
+            compareDictionaries(a, b, path: &path)
+        case (.array(let a), .array(let b)):
+            compareArrays(a, b, path: &path)
+        default:
+            differences.append(.changed(path: KeyPath(path), old: old, new: new))
+        }
+    }
+
+    private mutating func compareDictionaries(
+        _ a: OrderedDictionary<String, PlistValue>, _ b: OrderedDictionary<String, PlistValue>, path: inout [String]
+    ) {
+        for (key, oldValue) in a {
+            path.append(key)
+            if let newValue = b[key] {
+                compare(oldValue, newValue, path: &path)
+            } else {
+                differences.append(.removed(path: KeyPath(path), value: oldValue))
+            }
+            path.removeLast()
+        }
+        for (key, newValue) in b where a[key] == nil {
+            path.append(key)
+            differences.append(.added(path: KeyPath(path), value: newValue))
+            path.removeLast()
+        }
+    }
+
+    private mutating func compareArrays(_ a: [PlistValue], _ b: [PlistValue], path: inout [String]) {
+        // Equal elements at either end need no alignment.
+        var prefix = 0
+        while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < a.count - prefix, suffix < b.count - prefix,
+              a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
+        let oldMiddle = prefix..<(a.count - suffix)
+        let newMiddle = prefix..<(b.count - suffix)
+
+        let (cells, overflow) = oldMiddle.count.multipliedReportingOverflow(by: newMiddle.count)
+        guard !overflow, cells <= maxAlignmentCells, cells <= remainingAlignmentCells else {
+            compareByIndex(a, b, oldMiddle, newMiddle, path: &path)
+            return
+        }
+        remainingAlignmentCells -= cells
+        let matches = Self.alignment(a[oldMiddle], b[newMiddle])
+        // Between consecutive matches lie runs of removed and added elements.
+        var i = oldMiddle.lowerBound, j = newMiddle.lowerBound
+        for (matchI, matchJ) in matches + [(oldMiddle.upperBound, newMiddle.upperBound)] {
+            compareUnmatched(a, b, removed: i..<matchI, added: j..<matchJ, path: &path)
+            i = matchI + 1
+            j = matchJ + 1
+        }
+    }
+
+    /// Walks a run of unmatched elements position by position: a dictionary replaced by a
+    /// dictionary (or an array by an array) is compared inside; anything else is a removal
+    /// and an addition.
+    private mutating func compareUnmatched(
+        _ a: [PlistValue], _ b: [PlistValue], removed: Range<Int>, added: Range<Int>, path: inout [String]
+    ) {
+        for k in 0..<max(removed.count, added.count) {
+            let i = removed.lowerBound + k, j = added.lowerBound + k
+            if k < removed.count, k < added.count, Self.areSameContainerType(a[i], b[j]) {
+                path.append(String(j))
+                compare(a[i], b[j], path: &path)
+                path.removeLast()
+                continue
+            }
+            if k < removed.count {
+                path.append(String(i))
+                differences.append(.removed(path: KeyPath(path), value: a[i]))
+                path.removeLast()
+            }
+            if k < added.count {
+                path.append(String(j))
+                differences.append(.added(path: KeyPath(path), value: b[j]))
+                path.removeLast()
+            }
+        }
+    }
+
+    /// The fallback past the alignment cap: element k against element k, then the longer
+    /// array's extra elements as removed or added.
+    private mutating func compareByIndex(
+        _ a: [PlistValue], _ b: [PlistValue], _ oldRange: Range<Int>, _ newRange: Range<Int>, path: inout [String]
+    ) {
+        let common = min(oldRange.count, newRange.count)
+        for k in 0..<common {
+            path.append(String(oldRange.lowerBound + k))
+            compare(a[oldRange.lowerBound + k], b[newRange.lowerBound + k], path: &path)
+            path.removeLast()
+        }
+        for i in (oldRange.lowerBound + common)..<oldRange.upperBound {
+            path.append(String(i))
+            differences.append(.removed(path: KeyPath(path), value: a[i]))
+            path.removeLast()
+        }
+        for j in (newRange.lowerBound + common)..<newRange.upperBound {
+            path.append(String(j))
+            differences.append(.added(path: KeyPath(path), value: b[j]))
+            path.removeLast()
+        }
+    }
+
+    private static func areSameContainerType(_ x: PlistValue, _ y: PlistValue) -> Bool {
+        switch (x, y) {
+        case (.dictionary, .dictionary), (.array, .array): true
+        default: false
+        }
+    }
+
+    /// Index pairs (into the slices' own indices) of a longest common subsequence of equal
+    /// elements, in increasing order. The caller keeps `a.count × b.count` within
+    /// `maxAlignmentCells`, so the smaller count is at most 2000 and fits a `UInt16` cell.
+    static func alignment(_ a: ArraySlice<PlistValue>, _ b: ArraySlice<PlistValue>) -> [(Int, Int)] {
+        let n = a.count, m = b.count
+        guard n > 0, m > 0 else { return [] }
+        // Each distinct element gets a small integer once, so the table compares integers
+        // rather than whole values.
+        var ids: [PlistValue: Int] = [:]
+        func id(_ v: PlistValue) -> Int {
+            if let known = ids[v] { return known }
+            ids[v] = ids.count
+            return ids.count - 1
+        }
+        let x = a.map(id), y = b.map(id)
+        // lengths[i * (m + 1) + j]: LCS length of x[i...] and y[j...].
+        let width = m + 1
+        var lengths = [UInt16](repeating: 0, count: (n + 1) * width)
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            for j in stride(from: m - 1, through: 0, by: -1) {
+                lengths[i * width + j] = x[i] == y[j]
+                    ? lengths[(i + 1) * width + j + 1] + 1
+                    : max(lengths[(i + 1) * width + j], lengths[i * width + j + 1])
+            }
+        }
+        var pairs: [(Int, Int)] = []
+        var i = 0, j = 0
+        while i < n, j < m {
+            if x[i] == y[j] {
+                pairs.append((a.startIndex + i, b.startIndex + j))
+                i += 1
+                j += 1
+            } else if lengths[(i + 1) * width + j] >= lengths[i * width + j + 1] {
+                i += 1
+            } else {
+                j += 1
+            }
+        }
+        return pairs
+    }
+}
+
+// MARK: - Rendering
+
+extension PlistDifference: CustomStringConvertible {
+    /// The path in dotted form (`CFBundleURLTypes.0.CFBundleURLName`); `:` for the root.
+    public var pathDescription: String {
+        path.components.isEmpty ? ":" : path.description
+    }
+
+    /// One line: `+ path = value`, `- path = value`, `~ path: old → new`; a change of type
+    /// names both types (`~ Count: "3" (string) → 3 (integer)`). Values as
+    /// `PlistPrinter.scalar` writes them; containers as their size (`{…2 keys}`).
+    public var description: String {
+        switch self {
+        case .added(_, let value):
+            return "+ \(pathDescription) = \(PlistPrinter.scalar(value))"
+        case .removed(_, let value):
+            return "- \(pathDescription) = \(PlistPrinter.scalar(value))"
+        case .changed(_, let old, let new):
+            if old.typeName == new.typeName {
+                return "~ \(pathDescription): \(PlistPrinter.scalar(old)) → \(PlistPrinter.scalar(new))"
+            }
+            return "~ \(pathDescription): \(PlistPrinter.scalar(old)) (\(old.typeName)) → \(PlistPrinter.scalar(new)) (\(new.typeName))"
+        }
+    }
+
+    /// The differences one per line, as `description` spells them; empty for none.
+    public static func textReport(_ differences: [PlistDifference]) -> String {
+        differences.map { $0.description + "\n" }.joined()
+    }
+
+    /// A JSON array with one object per line:
+    /// `{"change": "changed", "path": "CFBundleVersion", "old": "142", "oldType": "string", "new": "143", "newType": "string"}`.
+    /// `old`/`oldType` appear for removed and changed values, `new`/`newType` for added and
+    /// changed ones. Values are JSON where JSON can hold them; dates are ISO-8601 strings,
+    /// data base64 strings, UIDs `{"CF$UID": n}`, nan and infinities the strings `nan`,
+    /// `inf`, `-inf` (the type fields tell them apart from real strings).
+    public static func jsonReport(_ differences: [PlistDifference]) -> String {
+        guard !differences.isEmpty else { return "[]\n" }
+        var out = "[\n"
+        for (n, difference) in differences.enumerated() {
+            out += "  {\"change\": \"\(difference.kind)\", \"path\": "
+            JSONText.string(difference.pathDescription, into: &out)
+            switch difference {
+            case .added(_, let value):
+                JSONText.field("new", value, into: &out)
+            case .removed(_, let value):
+                JSONText.field("old", value, into: &out)
+            case .changed(_, let old, let new):
+                JSONText.field("old", old, into: &out)
+                JSONText.field("new", new, into: &out)
+            }
+            out += n == differences.count - 1 ? "}\n" : "},\n"
+        }
+        return out + "]\n"
+    }
+}
+
+/// Compact JSON for the diff report; values through the one JSON writer.
+private enum JSONText {
+    /// `, "name": value, "nameType": "type"`.
+    static func field(_ name: String, _ value: PlistValue, into out: inout String) {
+        out += ", \"\(name)\": "
+        out += JSONPlistWriter.inlineText(value)
+        out += ", \"\(name)Type\": \"\(value.typeName)\""
+    }
+
+    static func string(_ s: String, into out: inout String) {
+        out += JSONWriter.inlineText(.string(s))
+    }
+}

@@ -1,0 +1,88 @@
+import Diagnostics
+import PropertyList
+
+/// Where every value of a property list sits in its bytes, by key path: for tools that point
+/// at a value (lint findings) or at the element after a comment (suppressions).
+///
+/// XML: built from the same recording read as `XMLPlistDocument`'s edits
+/// (`XMLPlistReader.readRecordingRanges`), for every node; positions are 1-based lines and
+/// columns counting bytes, as parse errors are. Binary: each value's object offset (its
+/// marker byte), from `BinaryPlistReader.readRecordingOffsets`; positions are byte offsets.
+public struct PlistSourceMap: Sendable {
+    /// One value's place: its element, and the `<key>` before it in a dictionary.
+    public struct Node: Hashable, Sendable {
+        /// From the start tag's `<` to just after the end tag's `>`.
+        public var element: Range<Int>
+        /// The `<key>` element of a dictionary entry; nil for array elements and the root.
+        public var key: Range<Int>?
+
+        /// Where the entry starts: its key if it has one, else its element.
+        public var start: Int { key?.lowerBound ?? element.lowerBound }
+    }
+
+    /// The parsed value (the same as `PropertyListCoding.read` gives).
+    public let value: PlistValue
+    private let nodes: [[String]: XMLNodeRange]
+    /// Offsets of the first byte of each line after the first (XML).
+    private let lineStarts: [Int]
+    /// Positions are byte offsets (a binary plist).
+    private let isBinary: Bool
+
+    /// Reads an XML property list, recording every node's range.
+    public init(xml bytes: [UInt8]) throws(PlistError) {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(PlistError) in try XMLPlistReader.readRecordingRanges(raw, focus: nil) }
+        }
+        let (value, ranges) = try result.get()
+        self.value = value
+        self.nodes = ranges
+        var starts: [Int] = []
+        for (i, byte) in bytes.enumerated() where byte == 0x0A { starts.append(i + 1) }
+        self.lineStarts = starts
+        self.isBinary = false
+    }
+
+    /// Reads a binary property list, recording every value's object offset. A value's node
+    /// is its object's marker byte (`element` is one byte long; `key` is nil).
+    public init(binary bytes: [UInt8]) throws(PlistError) {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(PlistError) in try BinaryPlistReader.readRecordingOffsets(raw) }
+        }
+        let (value, offsets) = try result.get()
+        self.value = value
+        self.nodes = offsets.mapValues { XMLNodeRange(element: $0..<($0 + 1), key: nil, closingTag: nil) }
+        self.lineStarts = []
+        self.isBinary = true
+    }
+
+    /// The node at `path` (key-path components; array indices as decimal strings).
+    public func node(at path: [String]) -> Node? {
+        nodes[path].map { Node(element: $0.element, key: $0.key) }
+    }
+
+    /// The line and column of a byte offset.
+    public func position(ofOffset offset: Int) -> SourcePosition {
+        if isBinary { return .byteOffset(offset) }
+        // The number of line starts at or before `offset` is the 0-based line.
+        var low = 0, high = lineStarts.count
+        while low < high {
+            let mid = (low + high) / 2
+            if lineStarts[mid] <= offset { low = mid + 1 } else { high = mid }
+        }
+        let lineStart = low == 0 ? 0 : lineStarts[low - 1]
+        return .text(line: low + 1, column: offset - lineStart + 1)
+    }
+
+    /// The path of the first entry (key or element) that starts at or after `offset`, the
+    /// outermost one when several start there; nil when none does.
+    public func firstNode(startingAtOrAfter offset: Int) -> [String]? {
+        var best: (start: Int, path: [String])?
+        for (path, range) in nodes {
+            let start = range.key?.lowerBound ?? range.element.lowerBound
+            guard start >= offset else { continue }
+            if let current = best, current.start < start || (current.start == start && current.path.count <= path.count) { continue }
+            best = (start, path)
+        }
+        return best?.path
+    }
+}
