@@ -117,6 +117,7 @@ let package = Package(
             name: "HeapAnalysis",
             dependencies: [
                 "BinaryReading",
+                "Diagnostics",
                 "FrameModel",
                 "HeapRecordFormat",
                 "PropertyList",
@@ -127,7 +128,7 @@ let package = Package(
         // HeapAnalysis's HeapSymbolizer over Symbolication (libdw): the glue above both.
         .target(name: "HeapSymbolication", dependencies: ["HeapAnalysis", "FrameModel", "Symbolication"]),
         // Runs a program with the heap recorder preloaded; forwards signals, sends marks.
-        .target(name: "HeapLauncher", dependencies: ["System"]),
+        .target(name: "HeapLauncher", dependencies: ["Diagnostics", "System"]),
         // Object files in pure Swift over ByteCursor: ELF (sections, symbols, build-id,
         // debuglink) and Mach-O (load commands, the code signature's SuperBlob).
         .target(name: "ObjectFile", dependencies: ["BinaryReading", "System"]),

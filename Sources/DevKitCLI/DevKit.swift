@@ -1,10 +1,6 @@
 import ArgumentParser
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Diagnostics
+import System
 
 /// The root command: configuration only.
 @main
@@ -21,8 +17,9 @@ struct DevKit: ParsableCommand {
         subcommands: [Plist.self, Lint.self, Heap.self, Heapdiff.self, Provision.self, Symbolicate.self]
     )
 
-    /// Runs the command and maps failures to devkit's exit codes: ArgumentParser's usage
-    /// errors (its 64) become 2, like every other input error.
+    /// Runs the command and maps failures to devkit's exit codes: a library error is rendered
+    /// as its diagnostic (exit 2), and ArgumentParser's usage errors (its 64) become 2, like
+    /// every other input error.
     static func main() {
         do {
             var command = try parseAsRoot()
@@ -31,12 +28,15 @@ struct DevKit: ParsableCommand {
             if !failure.message.isEmpty {
                 FileHandleOutput.standardError(failure.message.hasSuffix("\n") ? failure.message : failure.message + "\n")
             }
-            Glibc.exit(failure.exitCode)
+            CurrentProcess.exit(failure.exitCode)
+        } catch let error as any DiagnosticConvertible {
+            FileHandleOutput.standardError(error.diagnostic.description + "\n")
+            CurrentProcess.exit(2)
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
                 FileHandleOutput.standardError(fullMessage(for: error) + "\n")
-                Glibc.exit(2)
+                CurrentProcess.exit(2)
             }
             exit(withError: error)
         }

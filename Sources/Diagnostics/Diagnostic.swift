@@ -31,10 +31,11 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
         return "\(location): \(severity): \(message)"
     }
 
-    /// `file:line:col`, `file: offset 0x1a2`, `file`, `line:col`, `offset 0x1a2`, or nil.
+    /// `file:line:col`, `file:line`, `file: offset 0x1a2`, `file`, `line:col`, `offset 0x1a2`, or nil.
     public var location: String? {
         switch (file, position) {
         case (let file?, .text(let line, let column)?): "\(file):\(line):\(column)"
+        case (let file?, .line(let line)?): "\(file):\(line)"
         case (let file?, let position?): "\(file): \(position)"
         case (let file?, nil): file
         case (nil, let position?): position.description

@@ -1,8 +1,9 @@
+import Diagnostics
 import PropertyList
 import System
 
 /// Why `HeapdiffSession` could not report.
-public enum HeapdiffError: Error, Sendable {
+public enum HeapdiffError: Error, Sendable, DiagnosticConvertible {
     /// A recording could not be opened or read.
     case io(FileIOError)
     /// A recording's header is not one this reader reads.
@@ -14,13 +15,15 @@ public enum HeapdiffError: Error, Sendable {
     case unwritable(path: String, format: PlistFormat, reason: String)
 
     /// One line, `file: …: error: …`.
-    public var message: String {
+    public var message: String { diagnostic.description }
+
+    public var diagnostic: Diagnostic {
         switch self {
-        case .io(let error): "\(error.path): error: \(error.reason)"
-        case .unreadable(let error): "\(error.path): offset 0x\(String(error.offset, radix: 16)): error: \(error.message)"
+        case .io(let error): error.diagnostic
+        case .unreadable(let error): error.diagnostic
         case .noExitScan(let path):
-            "\(path): error: the recording has no exit scan; record with `devkit heap record --scan-at-exit` (and let the program exit normally: no scan after _exit, a crash or a kill)"
-        case .unwritable(let path, let format, let reason): "\(path): error: cannot write as \(format): \(reason)"
+            Diagnostic(file: path, message: "the recording has no exit scan; record with `devkit heap record --scan-at-exit` (and let the program exit normally: no scan after _exit, a crash or a kill)")
+        case .unwritable(let path, let format, let reason): Diagnostic(file: path, message: "cannot write as \(format): \(reason)")
         }
     }
 }

@@ -2,15 +2,6 @@ import BinaryReading
 import HeapRecordFormat
 import System
 
-/// An error that stops a recording from being read at all (a bad header).
-public struct RecordingError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var path: String
-    public var offset: Int
-    public var message: String
-
-    public var description: String { "\(path): offset 0x\(String(offset, radix: 16)): \(message)" }
-}
-
 /// Reads a recording (format in Sources/HeapRecordFormat/FORMAT.md) through `ByteCursor`.
 ///
 /// Everything after the header is length-prefixed records, so a file cut anywhere (a crash,

@@ -1,3 +1,4 @@
+import Diagnostics
 import System
 
 /// Runs a program under the heap recorder: preloads libdevkit-heap.so, forwards signals,
@@ -30,9 +31,12 @@ public struct HeapLauncher {
         }
     }
 
-    public struct LaunchError: Error, Sendable, CustomStringConvertible {
-        public var message: String
-        public var description: String { message }
+    /// Why the program could not be launched: the file concerned and the reason.
+    public struct LaunchError: Error, Sendable, CustomStringConvertible, DiagnosticConvertible {
+        public var diagnostic: Diagnostic
+        public var description: String { diagnostic.description }
+
+        init(file: String?, _ message: String) { diagnostic = Diagnostic(file: file, message: message) }
     }
 
     public var configuration: Configuration
@@ -57,7 +61,7 @@ public struct HeapLauncher {
     /// Starts `arguments[0]` (searched on PATH) and waits for it; says how it ended.
     public func run(_ arguments: [String]) throws(LaunchError) -> ChildProcess.Termination {
         guard FileIO.isReadable(configuration.agentPath) else {
-            throw LaunchError(message: "\(configuration.agentPath): error: heap recorder library not found (set DEVKIT_HEAP_AGENT or build the devkit-heap product)")
+            throw LaunchError(file: configuration.agentPath, "heap recorder library not found (set DEVKIT_HEAP_AGENT or build the devkit-heap product)")
         }
         // The recorder creates the file with O_EXCL, so that a descendant never truncates it:
         // an old recording is removed first. Only a regular file (or a symlink): never a
@@ -66,7 +70,7 @@ public struct HeapLauncher {
         case .missing: break
         case .regularFile, .symbolicLink: FileIO.remove(configuration.outputPath)
         case .directory, .other:
-            throw LaunchError(message: "\(configuration.outputPath): error: exists and is not a regular file; choose another -o")
+            throw LaunchError(file: configuration.outputPath, "exists and is not a regular file; choose another -o")
         }
 
         let waited = SignalMask(Self.forwardedSignals + [Signal.childEnded])
@@ -81,7 +85,7 @@ public struct HeapLauncher {
                                            signalMask: previousMask.removing(Self.forwardedSignals + [configuration.markSignal]),
                                            defaultSignals: Self.forwardedSignals)
         } catch {
-            throw LaunchError(message: "\(arguments.first ?? ""): error: cannot run: \(error.reason)")
+            throw LaunchError(file: arguments.first ?? "", "cannot run: \(error.reason)")
         }
         return wait(for: child, signals: waited)
     }
@@ -123,12 +127,12 @@ public struct HeapLauncher {
         FileIO.remove(path)
         if let label, !label.isEmpty {
             do { try FileIO.createNew(path, contents: Array(label.utf8.prefix(255))) } catch {
-                throw LaunchError(message: "\(path): error: \(error.reason)")
+                throw LaunchError(file: path, error.reason)
             }
         }
         do { try ChildProcess(pid: pid).send(signal) } catch {
             FileIO.remove(path)
-            throw LaunchError(message: "error: cannot signal process \(pid): \(error.reason)")
+            throw LaunchError(file: nil, "cannot signal process \(pid): \(error.reason)")
         }
     }
 }

@@ -72,14 +72,8 @@ public struct PlistLintFrontend: Sendable {
             warnings += document.warnings.map { "\(path): warning: \($0)" }
             return document.value
         } catch {
-            let named = error.inFile(path == "-" ? "<stdin>" : path)
-            let file = named.file ?? "<input>"
-            let place = switch named.position {
-            case .text(let line, let column)?: "\(file):\(line):\(column)"
-            case .byteOffset(let offset)?: "\(file): \(SourcePosition.byteOffset(offset))"
-            case nil: file
-            }
-            throw LintConfigurationError(source: place, message: named.message)
+            let named = error.diagnostic.inFile(path == "-" ? "<stdin>" : path)
+            throw LintConfigurationError(source: named.location ?? path, message: named.message)
         }
     }
 }

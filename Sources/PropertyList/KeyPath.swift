@@ -54,16 +54,6 @@ public struct KeyPath: Hashable, Sendable, CustomStringConvertible {
     public var description: String { components.map(Self.escape).joined(separator: ".") }
 }
 
-/// Why a key path did not lead to a value.
-public struct KeyPathError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var path: KeyPath
-    /// How many components matched before the failing one.
-    public var matched: Int
-    public var message: String
-
-    public var description: String { message }
-}
-
 extension PlistValue {
     /// The value at `path`; the error names the missing part and lists what exists there.
     public func value(at path: KeyPath) throws(KeyPathError) -> PlistValue {

@@ -38,9 +38,9 @@ import Testing
         configuration = try Self.configuration()
         configuration.outputPath = "/dev/null"
         let error = #expect(throws: HeapLauncher.LaunchError.self) { try HeapLauncher(configuration: configuration).run(program) }
-        #expect(error?.message == "/dev/null: error: exists and is not a regular file; choose another -o")
+        #expect(error?.description == "/dev/null: error: exists and is not a regular file; choose another -o")
         configuration = try Self.configuration()
         let missing = #expect(throws: HeapLauncher.LaunchError.self) { try HeapLauncher(configuration: configuration).run(["/nonexistent/program"]) }
-        #expect(missing?.message == "/nonexistent/program: error: cannot run: No such file or directory")
+        #expect(missing?.description == "/nonexistent/program: error: cannot run: No such file or directory")
     }
 }

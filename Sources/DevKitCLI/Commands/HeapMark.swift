@@ -30,9 +30,7 @@ extension Heap {
         }
 
         func run() throws {
-            do { try HeapLauncher.mark(pid: pid, label: label, signal: signal.number) } catch {
-                throw CommandFailure.input(error.message)
-            }
+            try HeapLauncher.mark(pid: pid, label: label, signal: signal.number)
         }
     }
 }

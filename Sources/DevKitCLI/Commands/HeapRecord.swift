@@ -58,10 +58,7 @@ extension Heap {
             configuration.stackDepth = stackDepth
             configuration.followForks = fork == .follow
             configuration.scanAtExit = scanAtExit
-            let termination: ChildProcess.Termination
-            do { termination = try HeapLauncher(configuration: configuration).run(program) } catch {
-                throw CommandFailure.input(error.message)
-            }
+            let termination = try HeapLauncher(configuration: configuration).run(program)
             FileHandleOutput.standardError("devkit: heap recording written to \(configuration.outputPath)\n")
             if termination != .exited(0) { throw CommandFailure(message: "", exitCode: termination.shellStatus) }
         }

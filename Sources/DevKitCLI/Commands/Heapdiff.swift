@@ -86,7 +86,7 @@ struct Heapdiff: ParsableCommand {
         }
         guard let html else { return try FileHandleOutput.standardOutput(output) }
         // The page replaces the file atomically: a browser reloading it never sees half a page.
-        do { try FileIO.writeAtomically(output, to: html) } catch { throw CommandFailure.io(error) }
+        do { try FileIO.writeAtomically(output, to: html) } catch { throw CommandFailure.diagnostic(error) }
         if html != FileIO.standardStream { FileHandleOutput.standardError("devkit: HTML report written to \(html)\n") }
     }
 }

@@ -55,7 +55,7 @@ extension Plist {
         /// The failure to exit with; what the commands printed before one failed goes out first.
         private func report(_ failure: PlistBuddySession.Failure) -> CommandFailure {
             switch failure {
-            case .file(let error): return .file(error)
+            case .file(let error): return .diagnostic(error)
             case .invalidScript(let error): return .input("\(file): error: \(error.message)")
             case .scriptFailed(let error, let output):
                 try? FileHandleOutput.standardOutput(output)

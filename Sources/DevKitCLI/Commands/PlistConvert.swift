@@ -47,7 +47,7 @@ extension Plist {
             do {
                 try PlistFile.convert(file, from: input.format, to: to, output: output, inPlace: inPlace,
                                       backup: writeOptions.backup, warning: FileHandleOutput.standardError)
-            } catch { throw CommandFailure.file(error) }
+            } catch { throw CommandFailure.diagnostic(error) }
         }
     }
 }

@@ -50,12 +50,12 @@ extension Plist {
             do {
                 let session = try PlistEditorSession(file: file, editAs: editAs?.plistFormat)
                 try session.run(backup: writeOptions.backup) { error in
-                    FileHandleOutput.standardError(CommandFailure.plist(error).message + "\n")
+                    FileHandleOutput.standardError(error.diagnostic.inFile("<input>").description + "\n")
                     return Terminal.isTerminal(0) && Terminal.isTerminal(2) && Self.askReedit()
                 }
             } catch {
                 switch error {
-                case .file(let error): throw CommandFailure.file(error)
+                case .file(let error): throw CommandFailure.diagnostic(error)
                 case .temporaryDirectory(let error):
                     throw CommandFailure.input("devkit: error: cannot create a temporary directory in \(error.path): \(error.reason)")
                 case .editsKept(let reason, let temporaryFile):

@@ -88,7 +88,7 @@ extension Plist {
             do {
                 outcome = try formatter.formatFile(file, as: input.format, check: check, backup: writeOptions.backup,
                                                    warning: FileHandleOutput.standardError)
-            } catch { throw .file(error) }
+            } catch { throw .diagnostic(error) }
             switch outcome {
             case .unchanged: return false
             case .wouldChange: try FileHandleOutput.standardOutput(PlistFile.displayName(file) + "\n")

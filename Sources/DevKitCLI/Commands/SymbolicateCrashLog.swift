@@ -35,7 +35,7 @@ struct CrashLogRun {
         for problem in catalog.problems { FileHandleOutput.standardError("warning: --search-path \(problem)\n") }
         let symbolicator = CrashSymbolicator(resolver: ImageResolver(catalog: catalog), options: options)
         if let output, paths.count > 1 {
-            do { try FileIO.createDirectories(output) } catch { throw CommandFailure.io(error) }
+            do { try FileIO.createDirectories(output) } catch { throw CommandFailure.diagnostic(error) }
         }
         var failures = 0
         var written = OutputBuffer()
@@ -46,7 +46,7 @@ struct CrashLogRun {
                     let target = paths.count > 1 ? "\(output)/\(path.split(separator: "/").last.map(String.init) ?? path)" : output
                     // Atomic (temp + rename) always; fsynced only for one log: a thousand symbolicated
                     // logs would wait on the disk a thousand times, and are cheap to make again.
-                    do { try FileIO.writeAtomically(text, to: target, durable: paths.count == 1) } catch { throw CommandFailure.io(error) }
+                    do { try FileIO.writeAtomically(text, to: target, durable: paths.count == 1) } catch { throw CommandFailure.diagnostic(error) }
                 } else {
                     written.bytes += text
                     written.flushIfFull()
@@ -102,7 +102,7 @@ struct CrashLogRun {
             if parseAddress(Substring(path)) != nil {
                 throw CommandFailure.input("error: \"\(path)\" is no crash log; to symbolicate addresses, give --binary BIN")
             }
-            throw CommandFailure.io(error)
+            throw CommandFailure.diagnostic(error)
         }
     }
 

@@ -1,8 +1,10 @@
-import PlistTools
-import PropertyList
-import System
+import Diagnostics
 
 /// A failed command: what to print on stderr and the exit status.
+///
+/// Library errors need no conversion: `DevKit.main` renders any `DiagnosticConvertible` error
+/// (exit 2). A command throws a `CommandFailure` for what only it knows: findings (exit 1) or
+/// a usage problem it found itself.
 struct CommandFailure: Error {
     var message: String
     var exitCode: Int32
@@ -11,27 +13,6 @@ struct CommandFailure: Error {
     static func findings(_ message: String = "") -> CommandFailure { CommandFailure(message: message, exitCode: 1) }
     /// Exit 2: bad input or usage.
     static func input(_ message: String) -> CommandFailure { CommandFailure(message: message, exitCode: 2) }
-
-    /// `file:line:col: error: message` (compiler style) for a plist error.
-    static func plist(_ error: PlistError) -> CommandFailure {
-        var place = error.file ?? "<input>"
-        switch error.position {
-        case .text(let l, let c)?: place += ":\(l):\(c)"
-        case .byteOffset(let o)?: place += ": offset 0x\(String(o, radix: 16))"
-        case nil: break
-        }
-        return .input("\(place): error: \(error.message)")
-    }
-
-    static func io(_ error: FileIOError) -> CommandFailure {
-        .input("\(error.path): error: \(error.reason)")
-    }
-
-    /// A property-list file that could not be read, parsed or written.
-    static func file(_ error: PlistFileError) -> CommandFailure {
-        switch error {
-        case .io(let error): .io(error)
-        case .plist(let error): .plist(error)
-        }
-    }
+    /// Exit 2, with the error rendered in devkit's one format (`file:line:col: error: message`).
+    static func diagnostic(_ error: some DiagnosticConvertible) -> CommandFailure { .input(error.diagnostic.description) }
 }

@@ -1,6 +1,8 @@
+import Diagnostics
+
 /// A config file or command line that names something devkit does not know or cannot use
 /// (an unknown rule, a `--project-dir` that is not a directory, an unreadable `--app`).
-public struct LintConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct LintConfigurationError: Error, Hashable, Sendable, CustomStringConvertible, DiagnosticConvertible {
     /// The config file (or `command line`); empty for a command-line flag, whose message
     /// names it.
     public var source: String
@@ -14,8 +16,15 @@ public struct LintConfigurationError: Error, Hashable, Sendable, CustomStringCon
         self.message = message
     }
 
-    public var description: String {
-        if source.isEmpty { return "error: \(message)" }
-        return "\(source)\(line.map { ":\($0)" } ?? ""): error: \(message)"
+    /// `source:line: error: message`, or `error: message` for a command-line flag.
+    public var description: String { diagnostic.description }
+
+    public var diagnostic: Diagnostic {
+        Diagnostic(file: source.isEmpty ? nil : source, position: line.map(SourcePosition.line), message: message, kind: .configuration)
     }
+}
+
+extension DiagnosticKind {
+    /// A lint configuration (file or flags) names something unknown or unusable.
+    public static let configuration = DiagnosticKind(rawValue: "configuration")
 }

@@ -169,6 +169,7 @@ public struct LintEngine: Sendable {
             case nil: (0, 0)
             case .text(let l, let c)?: (l, c)
             case .byteOffset(let o)?: (0, o)
+            case .line(let l)?: (l, 0)
             }
         }
         let ka = key(a), kb = key(b)

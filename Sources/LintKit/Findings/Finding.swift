@@ -22,4 +22,9 @@ public struct Finding: Hashable, Sendable, Codable {
         self.message = message
         self.fix = fix
     }
+
+    /// The finding as a diagnostic: what the text reporter prints before the rule id.
+    public var diagnostic: Diagnostic {
+        Diagnostic(file: file, position: location, severity: severity, message: message, kind: DiagnosticKind(rawValue: ruleID))
+    }
 }

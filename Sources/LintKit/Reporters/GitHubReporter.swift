@@ -15,12 +15,14 @@ public struct GitHubReporter: Reporter {
             case .note: "notice"
             }
             var properties = ["file=\(Self.escapeProperty(finding.file))"]
-            if case .text(let line, let column)? = finding.location {
-                properties += ["line=\(line)", "col=\(column)"]
+            switch finding.location {
+            case .text(let line, let column)?: properties += ["line=\(line)", "col=\(column)"]
+            case .line(let line)?: properties.append("line=\(line)")
+            case .byteOffset?, nil: break
             }
             properties.append("title=\(Self.escapeProperty(finding.ruleID))")
             var message = finding.message
-            if case .byteOffset(let offset)? = finding.location { message = "offset 0x\(String(offset, radix: 16)): " + message }
+            if case .byteOffset? = finding.location, let position = finding.location { message = "\(position): " + message }
             return "::\(command) \(properties.joined(separator: ","))::\(Self.escapeData(message + " [\(finding.ruleID)]"))\n"
         }.joined()
     }

@@ -16,6 +16,7 @@ public struct JSONReporter: Reporter {
             switch f.location {
             case .text(let l, let c)?: row += [("line", .int(Int64(l))), ("column", .int(Int64(c)))]
             case .byteOffset(let o)?: row.append(("offset", .int(Int64(o))))
+            case .line(let l)?: row.append(("line", .int(Int64(l))))
             case nil: break
             }
             row += [("severity", .string(f.severity.rawValue)), ("rule", .string(f.ruleID)), ("message", .string(f.message))]

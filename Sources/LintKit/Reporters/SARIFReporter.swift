@@ -45,6 +45,8 @@ public struct SARIFReporter: Reporter {
                 physical.append(("region", Self.object([("startLine", .int(Int64(line))), ("startColumn", .int(Int64(column)))])))
             case .byteOffset(let offset)?:
                 physical.append(("region", Self.object([("byteOffset", .int(Int64(offset)))])))
+            case .line(let line)?:
+                physical.append(("region", Self.object([("startLine", .int(Int64(line)))])))
             case nil: break
             }
             result.append(("locations", .array([Self.object([("physicalLocation", Self.object(physical))])])))

@@ -6,14 +6,6 @@ public struct TextReporter: Reporter {
     public init() {}
 
     public func render(_ findings: [Finding]) -> String {
-        findings.map { finding in
-            var line = finding.file
-            switch finding.location {
-            case .text(let l, let c)?: line += ":\(l):\(c)"
-            case .byteOffset(let o)?: line += ": offset 0x\(String(o, radix: 16))"
-            case nil: break
-            }
-            return line + ": \(finding.severity.rawValue): \(finding.message) [\(finding.ruleID)]\n"
-        }.joined()
+        findings.map { "\($0.diagnostic) [\($0.ruleID)]\n" }.joined()
     }
 }

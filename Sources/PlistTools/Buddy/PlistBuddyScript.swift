@@ -1,13 +1,6 @@
 import OrderedCollections
 import PropertyList
 
-/// A failed PlistBuddy command, with PlistBuddy's wording where it is known.
-public struct PlistBuddyError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
 /// One command of PlistBuddy's language (`man PlistBuddy`).
 public enum PlistBuddyCommand: Hashable, Sendable {
     case print(entry: String?)

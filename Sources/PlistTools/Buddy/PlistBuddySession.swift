@@ -34,7 +34,7 @@ public struct PlistBuddySession {
             originalBytes = try FileIO.read(file)
             fileExists = true
         } catch {
-            guard script.commands.first?.createsFile == true, error.reason.contains("No such file") else {
+            guard script.commands.first?.createsFile == true, error.isFileNotFound else {
                 throw .file(.io(error))
             }
             originalBytes = []

@@ -237,6 +237,7 @@ public enum PlistEditor {
                 let place = switch error.position {
                 case .text(let line, let column)?: " at \(line):\(column) of the value"
                 case .byteOffset(let offset)?: " at offset \(offset) of the value"
+                case .line(let line)?: " at line \(line) of the value"
                 case nil: ""
                 }
                 throw PlistError(position: nil, message: "cannot set \"\(path)\": the value is not a valid \(chosen.rawValue) property list\(place): \(error.message)")

@@ -39,6 +39,8 @@ public struct PlistError: Error, Hashable, Sendable, CustomStringConvertible {
         switch position {
         case .text(let line, let column)?:
             if parts.isEmpty { parts.append("\(line):\(column)") } else { parts[0] += ":\(line):\(column)" }
+        case .line(let line)?:
+            if parts.isEmpty { parts.append("\(line)") } else { parts[0] += ":\(line)" }
         case .byteOffset?:
             parts.append(position?.description ?? "")
         case nil:

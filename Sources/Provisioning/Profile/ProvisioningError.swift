@@ -4,7 +4,7 @@ import PropertyList
 
 /// A profile, app or archive that could not be read, with where (file, then a byte offset or
 /// a line:column in the embedded plist) and why.
-public struct ProvisioningError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ProvisioningError: Error, Sendable, Equatable, CustomStringConvertible, DiagnosticConvertible {
     /// The file (or `archive.ipa!Payload/App.app/embedded.mobileprovision`).
     public var file: String?
     /// Byte offset for binary structures (CMS, Mach-O, zip); line:column in a text plist.
@@ -30,12 +30,8 @@ public struct ProvisioningError: Error, Sendable, Equatable, CustomStringConvert
     /// `file: offset 0x1a2: error: message`, or `file:line:col: error: message`.
     public var description: String {
         guard file != nil || position != nil else { return "error: \(message)" }
-        var place = file ?? "<input>"
-        switch position {
-        case .text(let line, let column)?: place += ":\(line):\(column)"
-        case .byteOffset(let offset)?: place += ": offset 0x\(String(offset, radix: 16))"
-        case nil: break
-        }
-        return "\(place): error: \(message)"
+        return diagnostic.inFile("<input>").description
     }
+
+    public var diagnostic: Diagnostic { Diagnostic(file: file, position: position, message: message) }
 }

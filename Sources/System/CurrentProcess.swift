@@ -1,0 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The running devkit process itself.
+public enum CurrentProcess {
+    /// Ends the process with `status` (stdio buffers flushed, atexit handlers run).
+    public static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
+}
