@@ -18,10 +18,10 @@
 // malloc inserts after the real malloc returns, free removes before the real free. realloc
 // removes the old entry before the real realloc (hooks.c) and puts it back if realloc fails:
 // once the real realloc has freed the old block, another thread may malloc that address and
-// insert it, and a removal done after that would take that thread's entry instead (the block
-// was then neither scanned nor reported; Tests/HeapRecorderTests/Programs/realloc_race.c
-// exercises it). The event stream still writes realloc's free after the real call: only the
-// live table's order changed here.
+// insert it, and a removal done after that would take that thread's entry instead (that block
+// would be neither scanned nor reported; Tests/HeapRecorderTests/Programs/realloc_race.c
+// stresses it). The event stream still writes realloc's free after the real call: only the
+// live table needs the earlier removal.
 #include "leaks_internal.h"
 
 #include <stdlib.h>
@@ -78,7 +78,7 @@ static inline uint64_t mix(uint64_t h) {
 /// The 4 KiB heap page picks the shard (top bits) and a random window; the block's place in
 /// its page picks the slot in that window. Blocks allocated one after another then share a
 /// shard and neighbouring slots, so the table is touched like the heap is (a fully random
-/// slot per block made every insert a cache miss: 3x slower on a million-block heap).
+/// slot per block makes every insert a cache miss: 3x slower on a million-block heap).
 static inline uint64_t hash_address(uintptr_t addr) {
     return mix(addr >> 12) + ((addr >> 4) & 255);
 }

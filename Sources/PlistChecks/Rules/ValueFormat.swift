@@ -24,7 +24,7 @@ enum ValueFormat {
 
     /// The first of `words` (lowercase ASCII) that occurs in `text`, ignoring ASCII case.
     /// A byte search: String.contains(String) goes through the regex engine's searcher, which
-    /// was the largest cost of a lint run over many small files.
+    /// is the largest cost of a lint run over many small files when used here.
     static func firstContained(_ words: [String], in text: String) -> String? {
         let haystack = text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
         return words.first { word in

@@ -3,10 +3,10 @@
 // SLOTS pointers and put them back malloc'd, realloc'd (growing and shrinking, so realloc
 // moves blocks and frees the old address) or freed. One malloc arena and sizes above the
 // tcache limit make an address that one thread's realloc gives up the next thing another
-// thread's malloc gets: the interleaving that could cost a live block its table entry when
+// thread's malloc gets: the interleaving that would cost a live block its table entry if
 // realloc removed the old entry after the real call. That window is a few instructions: on
-// the 2-core test machine the old order lost no entry in ~25 runs of this program (4 to 32
-// threads), so this is a stress check that the table stays exact, not a reproducer.
+// a 2-core machine removing it after the call lost no entry in ~25 runs of this program (4 to
+// 32 threads), so this is a stress check that the table stays exact, not a reproducer.
 // After the threads end every empty slot is filled: exactly SLOTS blocks stay reachable
 // (abandoned, allocated in churn or fill_empty) and none leaks.
 #include <malloc.h>
