@@ -145,10 +145,11 @@ let package = Package(
         .target(name: "CoreDump", dependencies: ["CLibDW", "CrashReport", "BinaryReading"]),
 
         // Crash reports symbolicated: images found by UUID/build-id under search paths, frames
-        // through Symbolication, register-decoding rules, renderers (same, json, summary).
+        // through Symbolication, register-decoding rules, renderers (same, json, summary); the
+        // `devkit symbolicate` front end (address lookups, crash logs, cores, address lists).
         .target(
             name: "CrashSymbolication",
-            dependencies: ["CrashReport", "FrameModel", "Symbolication", "ObjectFile", "System", "PropertyList", "BinaryReading",
+            dependencies: ["CrashReport", "CoreDump", "FrameModel", "Symbolication", "ObjectFile", "System", "PropertyList", "BinaryReading",
                            .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 

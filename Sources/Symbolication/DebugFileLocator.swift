@@ -40,27 +40,3 @@ struct DebugFileLocator {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
-
-/// A build-id or UUID as the user typed it, normalised to lowercase hex without dashes;
-/// nil if it is not hex.
-public func normalizedIdentifier(_ text: String) -> String? {
-    var result = ""
-    for character in text.lowercased() where character != "-" {
-        guard character.isHexDigit else { return nil }
-        result.append(character)
-    }
-    return result.isEmpty ? nil : result
-}
-
-/// CRC-32 (IEEE, as `.gnu_debuglink` uses) of `bytes`.
-func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-    var table = [UInt32](repeating: 0, count: 256)
-    for i in 0..<256 {
-        var c = UInt32(i)
-        for _ in 0..<8 { c = c & 1 != 0 ? 0xedb8_8320 ^ (c >> 1) : c >> 1 }
-        table[i] = c
-    }
-    var crc: UInt32 = 0xffff_ffff
-    for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xff)] ^ (crc >> 8) }
-    return crc ^ 0xffff_ffff
-}
