@@ -134,8 +134,11 @@ let package = Package(
         // position, inlined or not) and a reference to a loaded image. Shared by Symbolication,
         // the crash readers and heap analysis.
         .target(name: "FrameModel"),
+        // The symbol cache's records and header offsets (header only, C): their layout is fixed
+        // and checked at compile time; Symbolication writes and maps them.
+        .target(name: "SymbolCacheFormat"),
         // Address -> frames (function, file, line, column, inlined chain) through a per-image index.
-        .target(name: "Symbolication", dependencies: ["FrameModel", "ObjectFile", "ElfUtils", "BinaryReading", "System"]),
+        .target(name: "Symbolication", dependencies: ["FrameModel", "SymbolCacheFormat", "ObjectFile", "ElfUtils", "BinaryReading", "System"]),
         // Crash logs (Apple .crash text, .ips JSON) read into one model; no symbolication.
         .target(
             name: "CrashReport",

@@ -1,3 +1,4 @@
+internal import SymbolCacheFormat
 import ElfUtils
 import System
 import ObjectFile
@@ -21,46 +22,13 @@ import ObjectFile
 /// reference (string ids, subroutine ids, depth bounds) was validated when the buffer was
 /// opened, so lookups do not check them again.
 struct AddressIndex: @unchecked Sendable {
-    struct LineRecord: Sendable {
-        var address: UInt64
-        var file: UInt32       // string id
-        var line: UInt32
-        var column: UInt32
-        var flags: UInt32      // bit 0: end of sequence
-    }
-    struct RangeRecord: Sendable {
-        var start: UInt64
-        var end: UInt64
-        var maxEnd: UInt64
-        var subroutine: UInt32
-        var reserved: UInt32 = 0
-    }
-    struct SubroutineRecord: Sendable {
-        var name: UInt32       // string id, or `StringTable.none`
-        var callFile: UInt32   // string id, or `StringTable.none`
-        var callLine: UInt32
-        var callColumn: UInt32
-    }
-    struct SymbolRecord: Sendable {
-        var start: UInt64
-        var end: UInt64
-        var name: UInt32
-        /// For a local symbol, the `STT_FILE` symbol before it (its source file), else `StringTable.none`.
-        var file: UInt32
-        /// `SymbolRecord.imageTableFlag` or 0.
-        var flags: UInt32 = 0
-        var reserved: UInt32 = 0
-
-        /// The symbol is in the image's own table (`.symtab`, or `.dynsym` when stripped), not
-        /// only in its separate debug file's: such a name is the one to show for a function
-        /// (see `ImageSymbolizer.frames(at:)`).
-        static let imageTableFlag: UInt32 = 1
-        var isInImageTable: Bool { flags & Self.imageTableFlag != 0 }
-    }
-    struct StringSpan: Sendable {
-        var offset: UInt32
-        var length: UInt32
-    }
+    // The records are declared in Sources/SymbolCacheFormat/include/devkit_symbol_cache.h,
+    // which fixes their layout (the cache file holds them as they are in memory).
+    typealias LineRecord = dks_line_record
+    typealias RangeRecord = dks_range_record
+    typealias SubroutineRecord = dks_subroutine_record
+    typealias SymbolRecord = dks_symbol_record
+    typealias StringSpan = dks_string_span
 
     /// Keeps the buffer behind the views alive.
     let storage: MappedFile
@@ -88,29 +56,21 @@ struct AddressIndex: @unchecked Sendable {
         lineSamples = stride(from: 0, to: lines.count, by: Self.lineSampleStride).map { lines[$0].address }
     }
 
-    static let endSequenceFlag: UInt32 = 1
+    static let endSequenceFlag: UInt32 = DKS_LINE_END_SEQUENCE
 
     // MARK: lookup
 
     /// The line row covering `address`, if any.
     func line(at address: UInt64) -> LineRecord? {
         // The last sample at or before the address names the block holding the answer.
-        var low = 0, high = lineSamples.count
-        while low < high {
-            let mid = (low + high) / 2
-            if lineSamples[mid] <= address { low = mid + 1 } else { high = mid }
-        }
-        guard low > 0 else { return nil }
+        let block = SortedSearch.upperBound(lineSamples, in: 0..<lineSamples.count, of: address) { $0 }
+        guard block > 0 else { return nil }
         // Last row with row.address <= address, within that block.
-        let blockStart = (low - 1) * Self.lineSampleStride
-        low = blockStart
-        high = min(blockStart + Self.lineSampleStride, lines.count)
-        while low < high {
-            let mid = (low + high) / 2
-            if lines[mid].address <= address { low = mid + 1 } else { high = mid }
-        }
-        guard low > 0 else { return nil }
-        let row = lines[low - 1]
+        let blockStart = (block - 1) * Self.lineSampleStride
+        let after = SortedSearch.upperBound(lines, in: blockStart..<min(blockStart + Self.lineSampleStride, lines.count),
+                                            of: address) { $0.address }
+        guard after > 0 else { return nil }
+        let row = lines[after - 1]
         return row.flags & Self.endSequenceFlag == 0 ? row : nil
     }
 
@@ -120,13 +80,8 @@ struct AddressIndex: @unchecked Sendable {
         guard depthStarts.count > 1 else { return chain }
         for depth in 0..<(depthStarts.count - 1) {
             let lower = Int(depthStarts[depth]), upper = Int(depthStarts[depth + 1])
-            var low = lower, high = upper
-            while low < high {
-                let mid = (low + high) / 2
-                if ranges[mid].start <= address { low = mid + 1 } else { high = mid }
-            }
             var found: UInt32?
-            var index = low - 1
+            var index = SortedSearch.upperBound(ranges, in: lower..<upper, of: address) { $0.start } - 1
             while index >= lower, ranges[index].maxEnd > address {
                 if ranges[index].end > address { found = ranges[index].subroutine; break }
                 index -= 1
@@ -139,13 +94,27 @@ struct AddressIndex: @unchecked Sendable {
 
     /// The symbol-table function containing `address`.
     func symbol(at address: UInt64) -> SymbolRecord? {
-        var low = 0, high = symbols.count
-        while low < high {
-            let mid = (low + high) / 2
-            if symbols[mid].start <= address { low = mid + 1 } else { high = mid }
-        }
-        guard low > 0 else { return nil }
-        let symbol = symbols[low - 1]
+        let after = SortedSearch.upperBound(symbols, in: 0..<symbols.count, of: address) { $0.start }
+        guard after > 0 else { return nil }
+        let symbol = symbols[after - 1]
         return address < symbol.end ? symbol : nil
     }
+}
+
+extension AddressIndex.RangeRecord {
+    init(start: UInt64, end: UInt64, maxEnd: UInt64, subroutine: UInt32) {
+        self.init(start: start, end: end, maxEnd: maxEnd, subroutine: subroutine, reserved: 0)
+    }
+}
+
+extension AddressIndex.SymbolRecord {
+    init(start: UInt64, end: UInt64, name: UInt32, file: UInt32, flags: UInt32 = 0) {
+        self.init(start: start, end: end, name: name, file: file, flags: flags, reserved: 0)
+    }
+
+    /// `flags` bit: the symbol is in the image's own table (`.symtab`, or `.dynsym` when
+    /// stripped), not only in its separate debug file's: such a name is the one to show for a
+    /// function (see `ImageSymbolizer.frames(at:)`).
+    static let imageTableFlag: UInt32 = DKS_SYMBOL_IN_IMAGE_TABLE
+    var isInImageTable: Bool { flags & Self.imageTableFlag != 0 }
 }

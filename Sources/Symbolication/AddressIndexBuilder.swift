@@ -1,3 +1,4 @@
+internal import SymbolCacheFormat
 import ElfUtils
 import System
 import ObjectFile

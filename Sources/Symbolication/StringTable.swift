@@ -1,3 +1,4 @@
+internal import SymbolCacheFormat
 import ElfUtils
 import System
 import ObjectFile
@@ -6,7 +7,7 @@ import ObjectFile
 struct StringTable: @unchecked Sendable {
     let spans: UnsafeBufferPointer<AddressIndex.StringSpan>
     let blob: UnsafeRawBufferPointer
-    static let none = UInt32.max
+    static let none: UInt32 = DKS_NO_STRING
 
     func string(_ id: UInt32) -> String? {
         guard id != Self.none, Int(id) < spans.count else { return nil }
