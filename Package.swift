@@ -202,6 +202,11 @@ let package = Package(
             name: "ProvisioningTests",
             dependencies: ["Provisioning", "ProvisioningLint", "LintKit", "ObjectFile", "BinaryReading", "PropertyList", "DevKitTestSupport"]
         ),
+        // ByteCursor: byte orders, LEB128, bounded sub-cursors, errors with offsets.
+        .testTarget(name: "BinaryReadingTests", dependencies: ["BinaryReading"]),
+        // ELF headers and the Mach-O reader on the Mach-O fixtures (Fixtures/macho, made by
+        // Scripts/fixtures/make-macho; SymbolicationTests symbolicates them too); damaged files.
+        .testTarget(name: "ObjectFileTests", dependencies: ["ObjectFile", "BinaryReading", "System"], exclude: ["Fixtures"]),
         .testTarget(
             name: "SymbolicationTests",
             dependencies: ["FrameModel", "Symbolication", "ObjectFile", "ElfUtils", "BinaryReading", "System", "DevKitTestSupport"],

@@ -5,10 +5,11 @@ import Symbolication
 import Testing
 
 /// Mach-O through the same libdw path: thin and fat executables with their dSYMs, made by
-/// Scripts/fixtures/make-macho (Fixtures/macho/), against `llvm-symbolizer --obj` on the
-/// dSYM for every address of `__TEXT,__text`.
-@Suite struct MachOTests {
-    static let directory = Toolchain.fixtures.appendingPathComponent("macho")
+/// Scripts/fixtures/make-macho (they live in ObjectFileTests, whose Mach-O parsing tests own
+/// them), against `llvm-symbolizer --obj` on the dSYM for every address of `__TEXT,__text`.
+@Suite struct MachOSymbolicationTests {
+    static let directory = Toolchain.fixtures.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("ObjectFileTests/Fixtures/macho")
     static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
     struct Case: CustomStringConvertible, Sendable {
