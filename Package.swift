@@ -139,10 +139,11 @@ let package = Package(
         .target(name: "SymbolCacheFormat"),
         // Address -> frames (function, file, line, column, inlined chain) through a per-image index.
         .target(name: "Symbolication", dependencies: ["FrameModel", "SymbolCacheFormat", "ObjectFile", "ElfUtils", "BinaryReading", "System"]),
-        // Crash logs (Apple .crash text, .ips JSON) read into one model; no symbolication.
+        // Crash logs (Apple .crash text, .ips JSON, Swift backtraces, sanitizer reports, address
+        // lists) read into one model, images as FrameModel references; no symbolication.
         .target(
             name: "CrashReport",
-            dependencies: ["PropertyList", .product(name: "OrderedCollections", package: "swift-collections")]
+            dependencies: ["FrameModel", "PropertyList", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
         // ELF core files read through libdwfl (threads, unwound frames, registers, modules) into CrashReport.
         .target(name: "CoreDump", dependencies: ["CLibDW", "CrashReport", "BinaryReading"]),
@@ -204,6 +205,8 @@ let package = Package(
         ),
         // ByteCursor: byte orders, LEB128, bounded sub-cursors, errors with offsets.
         .testTarget(name: "BinaryReadingTests", dependencies: ["BinaryReading"]),
+        // libdw through DWARFReader on a C file compiled at test time (Fixtures/inlined.c).
+        .testTarget(name: "ElfUtilsTests", dependencies: ["ElfUtils", "DevKitTestSupport"], exclude: ["Fixtures"]),
         // ELF headers and the Mach-O reader on the Mach-O fixtures (Fixtures/macho, made by
         // Scripts/fixtures/make-macho; SymbolicationTests symbolicates them too); damaged files.
         .testTarget(name: "ObjectFileTests", dependencies: ["ObjectFile", "BinaryReading", "System"], exclude: ["Fixtures"]),

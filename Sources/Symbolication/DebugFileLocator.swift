@@ -1,9 +1,5 @@
 import BinaryReading
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import System
 
 /// Where separate debug information for an ELF file may live, in the order GDB looks:
 /// `DIR/.build-id/xx/rest.debug` for each debug directory (the user's, then `/usr/lib/debug`),
@@ -24,19 +20,13 @@ struct DebugFileLocator {
             let directory = binaryPath.lastIndex(of: "/").map { String(binaryPath[..<$0]) } ?? "."
             result.append("\(directory)/\(debugLink)")
             result.append("\(directory)/.debug/\(debugLink)")
-            let absoluteDirectory = directory.hasPrefix("/") ? directory : (currentDirectory() + "/" + directory)
+            let absoluteDirectory = directory.hasPrefix("/") ? directory : (DirectoryWalk.currentDirectory() + "/" + directory)
             for root in roots {
                 result.append("\(root)\(absoluteDirectory)/\(debugLink)")
                 result.append("\(root)/\(debugLink)")
             }
         }
         // The binary itself is never its own separate debug file.
-        return result.filter { $0 != binaryPath && access($0, R_OK) == 0 }
-    }
-
-    private func currentDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        guard getcwd(&buffer, buffer.count) != nil else { return "." }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return result.filter { $0 != binaryPath && FileAccess.isReadable($0) }
     }
 }

@@ -2,10 +2,6 @@ import BinaryReading
 import System
 import ObjectFile
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Opens an image's object file (ELF or Mach-O) and finds its DWARF.
 enum ImageLoader {
     /// A `.dSYM` bundle stands for the DWARF file inside it.

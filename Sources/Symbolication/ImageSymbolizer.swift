@@ -5,10 +5,6 @@ import System
 import ObjectFile
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Symbolicates addresses of one image (executable or shared library).
 ///
 /// Opening reads the object file, finds its DWARF (in the file, or a separate debug file by
