@@ -9,12 +9,15 @@ import System
 /// to standard output or `output`. A log that cannot be read is reported and the others are
 /// still done.
 public struct CrashLogSession {
+    /// How each report is printed.
     public var format: CrashLogFormat
+    /// Directories or files to find the logs' images in, by UUID/build-id (`ImageCatalog`).
     public var searchPaths: [String]
     /// For a core dump: the program that dumped it (else found from the core's file notes).
     public var executable: String?
     /// A file (one log) or directory (several) to write to instead of standard output.
     public var output: String?
+    /// How every image is opened (demangling, debug directories, cache, architecture).
     public var options: SymbolicationOptions
     /// `--binary BIN` with address-list files: the image every address belongs to.
     public var addressListImage: AddressListImage?

@@ -19,7 +19,9 @@ public struct SymbolicateRequest: Sendable {
     public var identifier: String?
     /// With `identifier`: symbolicate a mismatching binary anyway, marked unverified (`--force`).
     public var allowIdentifierMismatch = false
+    /// How addresses are answered (`--output-style`).
     public var outputStyle: FrameOutputStyle = .llvm
+    /// Show demangled names (`--no-demangle` turns it off).
     public var demangle = true
     /// Only the outermost function of an inlined chain (`--no-inlines`).
     public var outermostOnly = false
@@ -27,6 +29,7 @@ public struct SymbolicateRequest: Sendable {
     public var stats = false
     /// Read and write the index cache (`SymbolicationOptions.defaultCacheDirectory`).
     public var usesCache = true
+    /// How crash logs are printed (`--format`).
     public var crashLogFormat: CrashLogFormat = .summary
     /// Directories or files to find a crash log's images in (`--search-path`).
     public var searchPaths: [String] = []
@@ -35,6 +38,7 @@ public struct SymbolicateRequest: Sendable {
     /// A file (one crash log) or directory (several) to write to (`--output`).
     public var output: String?
 
+    /// A request with devkit's defaults for everything but the inputs.
     public init(inputs: [String]) { self.inputs = inputs }
 
     /// What the inputs are.

@@ -11,7 +11,9 @@ import System
 /// session.answer(["0x401136"], diagnostics: { print($0, terminator: "") })
 /// ```
 public struct AddressLookupSession {
+    /// The image the addresses belong to.
     public let image: ImageSymbolizer
+    /// How answers are written (`--output-style`).
     public let formatter: FrameFormatter
     /// Where the image was loaded (`--load-address`): the addresses are runtime addresses.
     /// Nil: they are file (link-time) addresses.
@@ -22,7 +24,9 @@ public struct AddressLookupSession {
     public var measuresLookups: Bool
     /// Lines or arguments that were not addresses.
     public private(set) var badInputs = 0
+    /// Addresses looked up so far.
     public private(set) var lookups = 0
+    /// Time spent in those lookups, when `measuresLookups`.
     public private(set) var lookupSeconds = 0.0
     private var output = OutputBuffer()
 
