@@ -209,7 +209,7 @@ let package = Package(
         .testTarget(name: "ElfUtilsTests", dependencies: ["ElfUtils", "DevKitTestSupport"], exclude: ["Fixtures"]),
         // ELF headers and the Mach-O reader on the Mach-O fixtures (Fixtures/macho, made by
         // Scripts/fixtures/make-macho; SymbolicationTests symbolicates them too); damaged files.
-        .testTarget(name: "ObjectFileTests", dependencies: ["ObjectFile", "BinaryReading", "System"], exclude: ["Fixtures"]),
+        .testTarget(name: "ObjectFileTests", dependencies: ["ObjectFile", "BinaryReading", "System", "DevKitTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "SymbolicationTests",
             dependencies: ["FrameModel", "Symbolication", "ObjectFile", "ElfUtils", "BinaryReading", "System", "DevKitTestSupport"],

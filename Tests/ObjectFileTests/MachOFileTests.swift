@@ -1,4 +1,5 @@
 import BinaryReading
+import DevKitTestSupport
 import Foundation
 import ObjectFile
 import System
@@ -53,14 +54,8 @@ import Testing
                 }
             }
             for length in stride(from: 0, to: bytes.count, by: 13) { read(Array(bytes[0..<length])) }
-            var state: UInt64 = 0xfeed
-            func next() -> UInt64 {
-                state &+= 0x9e37_79b9_7f4a_7c15
-                var z = state
-                z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-                z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-                return z ^ (z >> 31)
-            }
+            var generator = SplitMix64(seed: 0xfeed)
+            func next() -> UInt64 { generator.next() }
             for _ in 0..<300 {
                 var copy = bytes
                 for _ in 0..<Int(next() % 6 + 1) {

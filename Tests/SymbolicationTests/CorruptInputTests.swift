@@ -1,4 +1,5 @@
 import BinaryReading
+import DevKitTestSupport
 import System
 import Foundation
 import ObjectFile
@@ -65,17 +66,5 @@ import Testing
             #expect(error.kind == .malformed)
             #expect(error.description.hasPrefix("short: offset 0x"))
         }
-    }
-}
-
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import System
 import Foundation
 import ObjectFile
