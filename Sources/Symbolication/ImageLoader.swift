@@ -94,8 +94,8 @@ enum ImageLoader {
     }
 
     /// One slice of a Mach-O file (thin or fat), with its bytes and contents.
-    private static func slice(_ file: MappedFile, architecture: String?, uuid: [UInt8]? = nil) throws(SymbolicationError) -> (MachOImage, MachOContents, UnsafeRawBufferPointer) {
-        let images: [MachOImage]
+    private static func slice(_ file: MappedFile, architecture: String?, uuid: [UInt8]? = nil) throws(SymbolicationError) -> (MachOSlice, MachOContents, UnsafeRawBufferPointer) {
+        let images: [MachOSlice]
         do { images = try MachOFile.images(file.bytes) } catch { throw .malformed(error, path: file.path) }
         var candidates = images
         if let architecture {
@@ -105,7 +105,7 @@ enum ImageLoader {
                                          message: "no \(architecture) slice (it has \(images.map(\.architecture).joined(separator: ", ")))")
             }
         }
-        var parsed: [(MachOImage, MachOContents, UnsafeRawBufferPointer)] = []
+        var parsed: [(MachOSlice, MachOContents, UnsafeRawBufferPointer)] = []
         for image in candidates {
             let bytes = image.bytes(in: file.bytes)
             do { parsed.append((image, try MachOContents.read(image, bytes: bytes), bytes)) } catch { throw .malformed(error, path: file.path) }

@@ -21,12 +21,12 @@ public enum MachOFile {
     }
 
     /// Every image in the file: one for a thin file, one per slice of a fat file.
-    public static func images(_ bytes: [UInt8]) throws(DecodeError) -> [MachOImage] {
-        try bytes.withUnsafeBytes { raw in Result { () throws(DecodeError) -> [MachOImage] in try images(raw) } }.get()
+    public static func images(_ bytes: [UInt8]) throws(DecodeError) -> [MachOSlice] {
+        try bytes.withUnsafeBytes { raw in Result { () throws(DecodeError) -> [MachOSlice] in try images(raw) } }.get()
     }
 
     /// `images(_:)` over bytes already in memory (a mapped file): nothing is copied.
-    public static func images(_ raw: UnsafeRawBufferPointer) throws(DecodeError) -> [MachOImage] {
+    public static func images(_ raw: UnsafeRawBufferPointer) throws(DecodeError) -> [MachOSlice] {
         var cursor = ByteCursor(raw, section: "Mach-O header")
         let magic = try cursor.read(UInt32.self, endian: .big)
         guard magic == fatMagic || magic == fatMagic64 else {
@@ -37,7 +37,7 @@ public enum MachOFile {
         guard count > 0, count <= maximumSlices else {
             throw cursor.error("fat header declares \(count) architectures (expected 1 to \(maximumSlices))", at: 4)
         }
-        var images: [MachOImage] = []
+        var images: [MachOSlice] = []
         for _ in 0..<count {
             let entry = cursor.offset
             _ = try cursor.read(UInt32.self, endian: .big)  // cputype (the slice's header repeats it)
@@ -63,7 +63,7 @@ public enum MachOFile {
     }
 
     /// Reads one image's header and load commands; `raw` is the image, `base` its file offset.
-    static func image(_ raw: UnsafeRawBufferPointer, at base: Int, size: Int) throws(DecodeError) -> MachOImage {
+    static func image(_ raw: UnsafeRawBufferPointer, at base: Int, size: Int) throws(DecodeError) -> MachOSlice {
         var cursor = ByteCursor(raw, section: "Mach-O header", baseOffset: base)
         let magicLE = try cursor.read(UInt32.self, endian: .little)
         let endian: Endianness
@@ -111,6 +111,6 @@ public enum MachOFile {
             }
             list.append(MachOLoadCommand(command: command, offset: commands.baseOffset + start, size: Int(commandSize), linkEditData: linkEdit))
         }
-        return MachOImage(cpuType: cpuType, fileType: fileType, is64Bit: is64, offset: base, size: size, loadCommands: list)
+        return MachOSlice(cpuType: cpuType, fileType: fileType, is64Bit: is64, offset: base, size: size, loadCommands: list)
     }
 }

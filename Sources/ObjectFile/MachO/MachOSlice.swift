@@ -1,7 +1,8 @@
 import BinaryReading
 
-/// One architecture's Mach-O image (a thin file, or one slice of a fat file).
-public struct MachOImage: Sendable, Equatable {
+/// One architecture's image in a Mach-O file: the whole file when it is thin, one `fat_arch`
+/// entry of a fat file (`MachOFile.images` lists them).
+public struct MachOSlice: Sendable, Equatable {
     /// `cputype` from the header (e.g. 0x0100000c for arm64).
     public var cpuType: UInt32
     /// `filetype` (2 executable, 6 dylib, 8 bundle…).
@@ -48,7 +49,7 @@ public struct MachOImage: Sendable, Equatable {
         return UnsafeRawBufferPointer(rebasing: file[offset..<(offset + size)])
     }
 
-    public static func == (a: MachOImage, b: MachOImage) -> Bool {
+    public static func == (a: MachOSlice, b: MachOSlice) -> Bool {
         a.cpuType == b.cpuType && a.fileType == b.fileType && a.offset == b.offset && a.size == b.size && a.loadCommands == b.loadCommands
     }
 }
