@@ -12,4 +12,13 @@ public struct SplitMix64 {
         z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
         return z ^ (z >> 31)
     }
+
+    /// Overwrites 1 to `maxFlips` random bytes of `bytes` (which must not be empty), each one
+    /// with even odds within the first `headBytes`: damage to headers changes what gets read.
+    public mutating func damage(_ bytes: inout [UInt8], maxFlips: UInt64, headBytes: Int) {
+        for _ in 0..<Int(next() % maxFlips + 1) {
+            let limit = next() % 2 == 0 ? min(bytes.count, headBytes) : bytes.count
+            bytes[Int(next() % UInt64(limit))] = UInt8(truncatingIfNeeded: next())
+        }
+    }
 }

@@ -55,13 +55,9 @@ import Testing
             }
             for length in stride(from: 0, to: bytes.count, by: 13) { read(Array(bytes[0..<length])) }
             var generator = SplitMix64(seed: 0xfeed)
-            func next() -> UInt64 { generator.next() }
             for _ in 0..<300 {
                 var copy = bytes
-                for _ in 0..<Int(next() % 6 + 1) {
-                    let limit = next() % 2 == 0 ? min(copy.count, 1024) : copy.count
-                    copy[Int(next() % UInt64(limit))] = UInt8(truncatingIfNeeded: next())
-                }
+                generator.damage(&copy, maxFlips: 6, headBytes: 1024)
                 read(copy)
             }
         }

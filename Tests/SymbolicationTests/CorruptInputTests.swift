@@ -44,11 +44,7 @@ import Testing
         var generator = SplitMix64(seed: 0x5eed)
         for _ in 0..<1500 {
             var bytes = original
-            for _ in 0..<Int(generator.next() % 8 + 1) {
-                // Bias toward the headers, where damage changes what gets read.
-                let limit = generator.next() % 2 == 0 ? min(bytes.count, 512) : bytes.count
-                bytes[Int(generator.next() % UInt64(limit))] = UInt8(truncatingIfNeeded: generator.next())
-            }
+            generator.damage(&bytes, maxFlips: 8, headBytes: 512)
             let file = MappedFile(copying: bytes, path: "flipped")
             if let image = try? ImageSymbolizer(file: file) {
                 for address in stride(from: UInt64(0), to: 0x3000, by: 0x35) { _ = try? image.frames(at: address) }

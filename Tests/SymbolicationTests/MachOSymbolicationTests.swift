@@ -117,10 +117,7 @@ import Testing
             var generator = SplitMix64(seed: 0xfeed)
             for _ in 0..<200 {
                 var copy = bytes
-                for _ in 0..<Int(generator.next() % 6 + 1) {
-                    let limit = generator.next() % 2 == 0 ? min(copy.count, 1024) : copy.count
-                    copy[Int(generator.next() % UInt64(limit))] = UInt8(truncatingIfNeeded: generator.next())
-                }
+                generator.damage(&copy, maxFlips: 6, headBytes: 1024)
                 if let image = try? ImageSymbolizer(file: MappedFile(copying: copy, path: "flipped"), options: options) {
                     for address in stride(from: UInt64(0x1_0000_0400), to: 0x1_0000_0500, by: 7) { _ = try? image.frames(at: address) }
                 }
