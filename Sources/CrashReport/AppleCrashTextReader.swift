@@ -18,23 +18,17 @@ enum AppleCrashTextReader {
 
     static func read(_ bytes: ArraySlice<UInt8>) throws(CrashReportError) -> CrashReportDocument {
         var report = CrashReport(format: .appleText)
-        var warnings: [CrashDiagnostic] = []
         var section = Section.header
         var threadNames: [Int: String] = [:]
         var recognised = false
-        var lineNumber = 0
         var skippedThreads = 0
         var frameCap = FrameCap()
         var lastExceptionCut = false
         var addressListOpen = false
         var informationCut = false
 
-        func warn(_ message: String) { warnings.append(CrashDiagnostic(line: lineNumber, message: message)) }
-
-        for logLine in LogLines(bytes) {
-            lineNumber = logLine.number
-            if let cut = logLine.cutWarning { warnings.append(cut) }
-            let trimmed = logLine.trimmed
+        var log = LogReading(bytes)
+        while let trimmed = log.nextLine() {
 
             if trimmed.isEmpty {
                 switch section {
@@ -50,7 +44,7 @@ enum AppleCrashTextReader {
                     report.applicationSpecificInformation.append(String(trimmed))
                 } else if !informationCut {
                     informationCut = true
-                    warn("more than \(CrashReportLimits.maxInformationLines) Application Specific Information lines; the rest are skipped")
+                    log.warn("more than \(CrashReportLimits.maxInformationLines) Application Specific Information lines; the rest are skipped")
                 }
                 continue
             }
@@ -111,20 +105,20 @@ enum AppleCrashTextReader {
                 let value = String(trimmed[trimmed.index(after: colon)...].trimmedWhitespace)
                 if headerField(key: key, value: value, into: &report) { recognised = true }
             case .thread(let position):
-                guard frameCap.admits(report.threads[position], position: position, named: "thread \(report.threads[position].index)", warn: warn) else { continue }
+                guard frameCap.admits(report.threads[position], position: position, named: "thread \(report.threads[position].index)", warn: { log.warn($0) }) else { continue }
                 switch frameLine(trimmed) {
                 case .frame(var frame):
-                    frame.line = lineNumber
+                    frame.line = log.lineNumber
                     frame.isReturnAddress = !report.threads[position].frames.isEmpty
                     report.threads[position].frames.append(frame)
-                case .bad(let reason): warn(reason)
+                case .bad(let reason): log.warn(reason)
                 case .notAFrame: section = .other
                 }
             case .lastException:
                 guard report.lastExceptionBacktrace.count < CrashReportLimits.maxFramesPerThread else {
                     if !lastExceptionCut {
                         lastExceptionCut = true
-                        warn("the last exception backtrace has more than \(CrashReportLimits.maxFramesPerThread) frames; the rest are skipped")
+                        log.warn("the last exception backtrace has more than \(CrashReportLimits.maxFramesPerThread) frames; the rest are skipped")
                     }
                     continue
                 }
@@ -135,12 +129,12 @@ enum AppleCrashTextReader {
                     for word in body.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == ")" }) {
                         guard report.lastExceptionBacktrace.count < CrashReportLimits.maxFramesPerThread else { break }
                         guard let address = parseHex(word) else {
-                            warn("last exception backtrace: '\(word.prefix(40))' is not a hexadecimal address")
+                            log.warn("last exception backtrace: '\(word.prefix(40))' is not a hexadecimal address")
                             continue
                         }
                         var frame = CrashFrame(index: report.lastExceptionBacktrace.count)
                         frame.address = address
-                        frame.line = lineNumber
+                        frame.line = log.lineNumber
                         frame.isReturnAddress = frame.index > 0
                         report.lastExceptionBacktrace.append(frame)
                     }
@@ -148,10 +142,10 @@ enum AppleCrashTextReader {
                 }
                 switch frameLine(trimmed) {
                 case .frame(var frame):
-                    frame.line = lineNumber
+                    frame.line = log.lineNumber
                     frame.isReturnAddress = !report.lastExceptionBacktrace.isEmpty
                     report.lastExceptionBacktrace.append(frame)
-                case .bad(let reason): warn(reason)
+                case .bad(let reason): log.warn(reason)
                 case .notAFrame:
                     section = .other
                     if let colon = trimmed.firstIndex(of: ":") {
@@ -169,7 +163,7 @@ enum AppleCrashTextReader {
                     if let value = parseHex(text) {
                         report.threads[position].registers.append(CrashRegister(name: name, value: value))
                     } else {
-                        warn("register \(name): '\(text.prefix(40))' is not a hexadecimal value")
+                        log.warn("register \(name): '\(text.prefix(40))' is not a hexadecimal value")
                     }
                 }
             case .images:
@@ -177,7 +171,7 @@ enum AppleCrashTextReader {
                 if let image = imageLine(trimmed) {
                     report.binaryImages.append(image)
                 } else if trimmed.hasPrefix("0x") {
-                    warn("not a binary image line: '\(trimmed.prefix(60))'")
+                    log.warn("not a binary image line: '\(trimmed.prefix(60))'")
                 } else {
                     // The list is contiguous: other text (EOF, External Modification Summary, …) ends it.
                     section = .other
@@ -187,7 +181,7 @@ enum AppleCrashTextReader {
         // The thread marked `Crashed` wins over a header that names another (hand-edited logs).
         if let marked = report.threads.first(where: \.crashed)?.index, marked != report.crashedThread {
             if let named = report.crashedThread {
-                warnings.append(CrashDiagnostic(line: nil, message: "the header names thread \(named) as crashed but thread \(marked) is marked Crashed; using \(marked)"))
+                log.warnAboutLog("the header names thread \(named) as crashed but thread \(marked) is marked Crashed; using \(marked)")
             }
             report.crashedThread = marked
         } else if let named = report.crashedThread, let position = report.threads.firstIndex(where: { $0.index == named }) {
@@ -199,12 +193,12 @@ enum AppleCrashTextReader {
             report.exception = exception
         }
         if skippedThreads > 0 {
-            warnings.append(CrashDiagnostic(line: nil, message: "\(skippedThreads) threads beyond \(CrashReportLimits.maxThreads) skipped"))
+            log.warnAboutLog("\(skippedThreads) threads beyond \(CrashReportLimits.maxThreads) skipped")
         }
         guard recognised else {
             throw CrashReportError(line: nil, message: "not an Apple crash report (no Process:, Exception Type:, thread or Binary Images section found)")
         }
-        return CrashReportDocument(report: report, warnings: warnings)
+        return CrashReportDocument(report: report, warnings: log.warnings)
     }
 
     /// Lines that start a section even without a blank line before them.
