@@ -210,6 +210,8 @@ let package = Package(
         // ELF headers and the Mach-O reader on the Mach-O fixtures (Fixtures/macho, made by
         // Scripts/fixtures/make-macho; SymbolicationTests symbolicates them too); damaged files.
         .testTarget(name: "ObjectFileTests", dependencies: ["ObjectFile", "BinaryReading", "System", "DevKitTestSupport"], exclude: ["Fixtures"]),
+        // Symbolication against llvm-symbolizer on C, C++ and Swift compiled at test time (and
+        // ObjectFileTests' Mach-O fixtures), the symbol cache, damaged object files, demangling.
         .testTarget(
             name: "SymbolicationTests",
             dependencies: ["FrameModel", "Symbolication", "ObjectFile", "ElfUtils", "BinaryReading", "System", "DevKitTestSupport"],
