@@ -164,21 +164,26 @@ let package = Package(
         // position, inlined or not) and a reference to a loaded image. Shared by Symbolication,
         // the crash readers and heap analysis.
         .target(name: "FrameModel"),
+        // The symbol cache's records and header offsets (header only, C): their layout is fixed
+        // and checked at compile time; Symbolication writes and maps them.
+        .target(name: "SymbolCacheFormat"),
         // Address -> frames (function, file, line, column, inlined chain) through a per-image index.
-        .target(name: "Symbolication", dependencies: ["FrameModel", "ObjectFile", "ElfUtils", "BinaryReading", "System"]),
-        // Crash logs (Apple .crash text, .ips JSON) read into one model; no symbolication.
+        .target(name: "Symbolication", dependencies: ["FrameModel", "SymbolCacheFormat", "ObjectFile", "ElfUtils", "BinaryReading", "System"]),
+        // Crash logs (Apple .crash text, .ips JSON, Swift backtraces, sanitizer reports, address
+        // lists) read into one model, images as FrameModel references; no symbolication.
         .target(
             name: "CrashReport",
-            dependencies: ["PropertyList", .product(name: "OrderedCollections", package: "swift-collections")]
+            dependencies: ["FrameModel", "PropertyList", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
         // ELF core files read through libdwfl (threads, unwound frames, registers, modules) into CrashReport.
         .target(name: "CoreDump", dependencies: ["CLibDW", "CrashReport", "BinaryReading"]),
 
         // Crash reports symbolicated: images found by UUID/build-id under search paths, frames
-        // through Symbolication, register-decoding rules, renderers (same, json, summary).
+        // through Symbolication, register-decoding rules, renderers (same, json, summary); the
+        // `devkit symbolicate` front end (address lookups, crash logs, cores, address lists).
         .target(
             name: "CrashSymbolication",
-            dependencies: ["CrashReport", "FrameModel", "Symbolication", "ObjectFile", "System", "PropertyList", "BinaryReading",
+            dependencies: ["CrashReport", "CoreDump", "FrameModel", "Symbolication", "ObjectFile", "System", "PropertyList", "BinaryReading",
                            .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 
@@ -264,6 +269,15 @@ let package = Package(
         ),
         // Every provisioning rule's examples; the flags that become rule options.
         .testTarget(name: "ProvisioningLintTests", dependencies: ["ProvisioningLint", "LintKit", "LintConfigFile", "Provisioning", "PropertyList"]),
+        // ByteCursor: byte orders, LEB128, bounded sub-cursors, errors with offsets.
+        .testTarget(name: "BinaryReadingTests", dependencies: ["BinaryReading"]),
+        // libdw through DWARFReader on a C file compiled at test time (Fixtures/inlined.c).
+        .testTarget(name: "ElfUtilsTests", dependencies: ["ElfUtils", "DevKitTestSupport"], exclude: ["Fixtures"]),
+        // ELF headers and the Mach-O reader on the Mach-O fixtures (Fixtures/macho, made by
+        // Scripts/fixtures/make-macho; SymbolicationTests symbolicates them too); damaged files.
+        .testTarget(name: "ObjectFileTests", dependencies: ["ObjectFile", "BinaryReading", "System", "DevKitTestSupport"], exclude: ["Fixtures"]),
+        // Symbolication against llvm-symbolizer on C, C++ and Swift compiled at test time (and
+        // ObjectFileTests' Mach-O fixtures), the symbol cache, damaged object files, demangling.
         .testTarget(
             name: "SymbolicationTests",
             dependencies: ["FrameModel", "Symbolication", "ObjectFile", "ElfUtils", "BinaryReading", "System", "DevKitTestSupport"],

@@ -84,30 +84,3 @@ public enum CoreDumpReader {
         return CrashReportDocument(report: report, warnings: warnings)
     }
 }
-
-extension CoreMachine {
-    /// The architecture as devkit reports it.
-    var name: String {
-        switch self {
-        case .x86_64: "x86_64"
-        case .aarch64: "arm64"
-        case .other(let machine): "e_machine \(machine)"
-        }
-    }
-}
-
-extension CoreModule {
-    /// The module as a binary image: base name as the name, the file found (or the path the
-    /// core recorded) as the path, the build-id in lower-case hex.
-    var binaryImage: CrashBinaryImage {
-        let recordedPath = name.hasPrefix("/") ? name : nil
-        let baseName = recordedPath.flatMap { $0.split(separator: "/").last.map(String.init) } ?? name
-        var image = CrashBinaryImage(name: baseName)
-        image.path = mainFile ?? recordedPath
-        image.uuid = buildID.isEmpty ? nil : hexString(buildID)
-        image.loadAddress = start
-        // libdwfl's `end` is exclusive; the model's is the last address.
-        image.endAddress = end > start ? end - 1 : start
-        return image
-    }
-}

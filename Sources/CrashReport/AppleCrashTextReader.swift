@@ -18,23 +18,17 @@ enum AppleCrashTextReader {
 
     static func read(_ bytes: ArraySlice<UInt8>) throws(CrashReportError) -> CrashReportDocument {
         var report = CrashReport(format: .appleText)
-        var warnings: [CrashDiagnostic] = []
         var section = Section.header
         var threadNames: [Int: String] = [:]
         var recognised = false
-        var lineNumber = 0
         var skippedThreads = 0
         var frameCap = FrameCap()
         var lastExceptionCut = false
         var addressListOpen = false
         var informationCut = false
 
-        func warn(_ message: String) { warnings.append(CrashDiagnostic(line: lineNumber, message: message)) }
-
-        for logLine in LogLines(bytes) {
-            lineNumber = logLine.number
-            if let cut = logLine.cutWarning { warnings.append(cut) }
-            let trimmed = logLine.trimmed
+        var log = LogReading(bytes)
+        while let trimmed = log.nextLine() {
 
             if trimmed.isEmpty {
                 switch section {
@@ -50,7 +44,7 @@ enum AppleCrashTextReader {
                     report.applicationSpecificInformation.append(String(trimmed))
                 } else if !informationCut {
                     informationCut = true
-                    warn("more than \(CrashReportLimits.maxInformationLines) Application Specific Information lines; the rest are skipped")
+                    log.warn("more than \(CrashReportLimits.maxInformationLines) Application Specific Information lines; the rest are skipped")
                 }
                 continue
             }
@@ -111,20 +105,20 @@ enum AppleCrashTextReader {
                 let value = String(trimmed[trimmed.index(after: colon)...].trimmedWhitespace)
                 if headerField(key: key, value: value, into: &report) { recognised = true }
             case .thread(let position):
-                guard frameCap.admits(report.threads[position], position: position, named: "thread \(report.threads[position].index)", warn: warn) else { continue }
+                guard frameCap.admits(report.threads[position], position: position, named: "thread \(report.threads[position].index)", warn: { log.warn($0) }) else { continue }
                 switch frameLine(trimmed) {
                 case .frame(var frame):
-                    frame.line = lineNumber
+                    frame.line = log.lineNumber
                     frame.isReturnAddress = !report.threads[position].frames.isEmpty
                     report.threads[position].frames.append(frame)
-                case .bad(let reason): warn(reason)
+                case .bad(let reason): log.warn(reason)
                 case .notAFrame: section = .other
                 }
             case .lastException:
                 guard report.lastExceptionBacktrace.count < CrashReportLimits.maxFramesPerThread else {
                     if !lastExceptionCut {
                         lastExceptionCut = true
-                        warn("the last exception backtrace has more than \(CrashReportLimits.maxFramesPerThread) frames; the rest are skipped")
+                        log.warn("the last exception backtrace has more than \(CrashReportLimits.maxFramesPerThread) frames; the rest are skipped")
                     }
                     continue
                 }
@@ -135,12 +129,12 @@ enum AppleCrashTextReader {
                     for word in body.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == ")" }) {
                         guard report.lastExceptionBacktrace.count < CrashReportLimits.maxFramesPerThread else { break }
                         guard let address = parseHex(word) else {
-                            warn("last exception backtrace: '\(word.prefix(40))' is not a hexadecimal address")
+                            log.warn("last exception backtrace: '\(word.prefix(40))' is not a hexadecimal address")
                             continue
                         }
                         var frame = CrashFrame(index: report.lastExceptionBacktrace.count)
                         frame.address = address
-                        frame.line = lineNumber
+                        frame.line = log.lineNumber
                         frame.isReturnAddress = frame.index > 0
                         report.lastExceptionBacktrace.append(frame)
                     }
@@ -148,10 +142,10 @@ enum AppleCrashTextReader {
                 }
                 switch frameLine(trimmed) {
                 case .frame(var frame):
-                    frame.line = lineNumber
+                    frame.line = log.lineNumber
                     frame.isReturnAddress = !report.lastExceptionBacktrace.isEmpty
                     report.lastExceptionBacktrace.append(frame)
-                case .bad(let reason): warn(reason)
+                case .bad(let reason): log.warn(reason)
                 case .notAFrame:
                     section = .other
                     if let colon = trimmed.firstIndex(of: ":") {
@@ -169,7 +163,7 @@ enum AppleCrashTextReader {
                     if let value = parseHex(text) {
                         report.threads[position].registers.append(CrashRegister(name: name, value: value))
                     } else {
-                        warn("register \(name): '\(text.prefix(40))' is not a hexadecimal value")
+                        log.warn("register \(name): '\(text.prefix(40))' is not a hexadecimal value")
                     }
                 }
             case .images:
@@ -177,7 +171,7 @@ enum AppleCrashTextReader {
                 if let image = imageLine(trimmed) {
                     report.binaryImages.append(image)
                 } else if trimmed.hasPrefix("0x") {
-                    warn("not a binary image line: '\(trimmed.prefix(60))'")
+                    log.warn("not a binary image line: '\(trimmed.prefix(60))'")
                 } else {
                     // The list is contiguous: other text (EOF, External Modification Summary, …) ends it.
                     section = .other
@@ -187,7 +181,7 @@ enum AppleCrashTextReader {
         // The thread marked `Crashed` wins over a header that names another (hand-edited logs).
         if let marked = report.threads.first(where: \.crashed)?.index, marked != report.crashedThread {
             if let named = report.crashedThread {
-                warnings.append(CrashDiagnostic(line: nil, message: "the header names thread \(named) as crashed but thread \(marked) is marked Crashed; using \(marked)"))
+                log.warnAboutLog("the header names thread \(named) as crashed but thread \(marked) is marked Crashed; using \(marked)")
             }
             report.crashedThread = marked
         } else if let named = report.crashedThread, let position = report.threads.firstIndex(where: { $0.index == named }) {
@@ -199,12 +193,12 @@ enum AppleCrashTextReader {
             report.exception = exception
         }
         if skippedThreads > 0 {
-            warnings.append(CrashDiagnostic(line: nil, message: "\(skippedThreads) threads beyond \(CrashReportLimits.maxThreads) skipped"))
+            log.warnAboutLog("\(skippedThreads) threads beyond \(CrashReportLimits.maxThreads) skipped")
         }
         guard recognised else {
             throw CrashReportError(line: nil, message: "not an Apple crash report (no Process:, Exception Type:, thread or Binary Images section found)")
         }
-        return CrashReportDocument(report: report, warnings: warnings)
+        return CrashReportDocument(report: report, warnings: log.warnings)
     }
 
     /// Lines that start a section even without a blank line before them.
@@ -404,120 +398,3 @@ enum AppleCrashTextReader {
 private let knownArchitectures: Set<String> = [
     "arm64", "arm64e", "arm64_32", "armv7", "armv7s", "armv7k", "armv6", "x86_64", "x86_64h", "i386", "ppc", "ppc64",
 ]
-
-/// `0x1f` or `1f` → 31; nil for anything else, including values above 64 bits.
-func parseHex(_ text: Substring) -> UInt64? {
-    var digits = text
-    if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
-    guard !digits.isEmpty, digits.count <= 16 else { return nil }
-    return UInt64(digits, radix: 16)
-}
-
-/// The per-thread frame cap the text readers share: a thread takes frames up to
-/// `CrashReportLimits.maxFramesPerThread`; the first frame past it warns, once per thread.
-struct FrameCap {
-    private var warned: Set<Int> = []
-
-    /// True when `thread` (at `position` in the report) may take one more frame.
-    mutating func admits(_ thread: CrashThread, position: Int, named name: String, warn: (String) -> Void) -> Bool {
-        guard thread.frames.count >= CrashReportLimits.maxFramesPerThread else { return true }
-        if warned.insert(position).inserted {
-            warn("\(name) has more than \(CrashReportLimits.maxFramesPerThread) frames; the rest are skipped")
-        }
-        return false
-    }
-}
-
-/// One line of a text log, as the line readers see it: numbered from 1, cut to
-/// `CrashReportLimits.maxLineLength` (with the length it had, for a warning), trimmed.
-struct LogLine {
-    var number: Int
-    var trimmed: Substring
-    /// The line's length when it was longer than the limit and cut.
-    var cutFrom: Int?
-
-    /// The warning every reader gives for a cut line.
-    var cutWarning: CrashDiagnostic? {
-        cutFrom.map { CrashDiagnostic(line: number, message: "line of \($0) bytes cut to \(CrashReportLimits.maxLineLength)") }
-    }
-}
-
-/// The lines of a log as `LogLine`s: the bounding and trimming the text readers share.
-struct LogLines: Sequence, IteratorProtocol {
-    private var lines: Lines
-    private var number = 0
-
-    init(_ bytes: ArraySlice<UInt8>) { lines = Lines(bytes) }
-
-    mutating func next() -> LogLine? {
-        guard var bytes = lines.next() else { return nil }
-        number += 1
-        var cutFrom: Int?
-        if bytes.count > CrashReportLimits.maxLineLength {
-            cutFrom = bytes.count
-            bytes = bytes.prefix(CrashReportLimits.maxLineLength)
-        }
-        return LogLine(number: number, trimmed: String(decoding: bytes, as: UTF8.self).trimmedWhitespace, cutFrom: cutFrom)
-    }
-}
-
-extension ArraySlice<UInt8> {
-    /// Without leading and trailing ASCII spaces, tabs and carriage returns.
-    var trimmingASCIISpace: ArraySlice<UInt8> {
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return self[endIndex...] }
-        return self[first...last]
-    }
-
-    /// Where `needle`'s UTF-8 bytes first occur in the slice.
-    func firstRange(ofBytes needle: String) -> Range<Int>? {
-        let pattern = Array(needle.utf8)
-        guard let head = pattern.first, pattern.count <= count else { return nil }
-        var position = startIndex
-        while position <= endIndex - pattern.count {
-            guard let candidate = self[position...(endIndex - pattern.count)].firstIndex(of: head) else { return nil }
-            if self[candidate..<(candidate + pattern.count)].elementsEqual(pattern) { return candidate..<(candidate + pattern.count) }
-            position = candidate + 1
-        }
-        return nil
-    }
-
-    /// Whether `needle`'s UTF-8 bytes occur in the slice.
-    func containsBytes(_ needle: String) -> Bool { firstRange(ofBytes: needle) != nil }
-}
-
-/// The lines of a byte buffer split at `\n` (a trailing `\r` dropped), without copying.
-struct Lines: Sequence, IteratorProtocol {
-    private var rest: ArraySlice<UInt8>
-    private var done = false
-
-    init(_ bytes: ArraySlice<UInt8>) { rest = bytes }
-
-    mutating func next() -> ArraySlice<UInt8>? {
-        guard !done else { return nil }
-        if rest.isEmpty { done = true; return nil }
-        var line: ArraySlice<UInt8>
-        if let newline = rest.firstIndex(of: 0x0A) {
-            line = rest[rest.startIndex..<newline]
-            rest = rest[(newline + 1)...]
-        } else {
-            line = rest
-            done = true
-        }
-        if line.last == 0x0D { line = line.dropLast() }
-        return line
-    }
-}
-
-extension StringProtocol {
-    var trimmedWhitespace: Substring {
-        let view = self[...]
-        guard let first = view.firstIndex(where: { !$0.isWhitespace }),
-              let last = view.lastIndex(where: { !$0.isWhitespace }) else { return Substring() }
-        return Substring(view[first...last])
-    }
-}
-
-extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
-}

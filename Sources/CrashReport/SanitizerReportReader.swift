@@ -16,8 +16,6 @@
 enum SanitizerReportReader {
     static func read(_ bytes: ArraySlice<UInt8>) throws(CrashReportError) -> CrashReportDocument {
         var report = CrashReport(format: .sanitizer)
-        var warnings: [CrashDiagnostic] = []
-        var lineNumber = 0
         var recognised = false
         var current: Int?        // position of the stack being read, in report.threads
         var pendingName: String? // the line before a stack names it
@@ -25,12 +23,8 @@ enum SanitizerReportReader {
         var frameCap = FrameCap()
         var imagePositions: [String: Int] = [:]
 
-        func warn(_ message: String) { warnings.append(CrashDiagnostic(line: lineNumber, message: message)) }
-
-        for logLine in LogLines(bytes) {
-            lineNumber = logLine.number
-            if let cut = logLine.cutWarning { warnings.append(cut) }
-            let trimmed = logLine.trimmed
+        var log = LogReading(bytes)
+        while let trimmed = log.nextLine() {
             if trimmed.isEmpty {
                 current = nil
                 continue
@@ -49,10 +43,10 @@ enum SanitizerReportReader {
                     pendingName = nil
                 }
                 guard let position = current else { continue }
-                guard frameCap.admits(report.threads[position], position: position, named: "stack \(position)", warn: warn) else { continue }
+                guard frameCap.admits(report.threads[position], position: position, named: "stack \(position)", warn: { log.warn($0) }) else { continue }
                 switch frameLine(trimmed) {
                 case .frame(var frame, let module):
-                    frame.line = lineNumber
+                    frame.line = log.lineNumber
                     if let module {
                         if let known = imagePositions[module.path] {
                             if report.binaryImages[known].uuid == nil { report.binaryImages[known].uuid = module.buildID }
@@ -66,7 +60,7 @@ enum SanitizerReportReader {
                     }
                     report.threads[position].frames.append(frame)
                 case .bad(let reason):
-                    warn(reason)
+                    log.warn(reason)
                 }
                 continue
             }
@@ -83,7 +77,7 @@ enum SanitizerReportReader {
             throw CrashReportError(line: nil, message: "not a sanitizer report (no ==PID==ERROR: …Sanitizer, WARNING: ThreadSanitizer, runtime error or SUMMARY line found)")
         }
         if skippedStacks > 0 {
-            warnings.append(CrashDiagnostic(line: nil, message: "\(skippedStacks) stacks beyond \(CrashReportLimits.maxThreads) skipped"))
+            log.warnAboutLog("\(skippedStacks) stacks beyond \(CrashReportLimits.maxThreads) skipped")
         }
         // The program: the image of the outermost frame of the first stack (`_start`, `main`).
         if let image = report.threads.first?.frames.last(where: { $0.imageName != nil })?.imageName,
@@ -91,7 +85,7 @@ enum SanitizerReportReader {
             report.process = found.name
             report.path = found.path
         }
-        return CrashReportDocument(report: report, warnings: warnings)
+        return CrashReportDocument(report: report, warnings: log.warnings)
     }
 
     /// The report's own lines: `==1234==ERROR: AddressSanitizer: heap-use-after-free on address

@@ -54,20 +54,14 @@ enum SwiftBacktraceReader {
 
     static func readText(_ bytes: ArraySlice<UInt8>) throws(CrashReportError) -> CrashReportDocument {
         var report = CrashReport(format: .swiftBacktrace)
-        var warnings: [CrashDiagnostic] = []
         var section = Section.preamble
         var recognised = false
-        var lineNumber = 0
         var skippedThreads = 0
         var frameCap = FrameCap()
         var imagesCut = false
 
-        func warn(_ message: String) { warnings.append(CrashDiagnostic(line: lineNumber, message: message)) }
-
-        for logLine in LogLines(bytes) {
-            lineNumber = logLine.number
-            if let cut = logLine.cutWarning { warnings.append(cut) }
-            let trimmed = logLine.trimmed
+        var log = LogReading(bytes)
+        while let trimmed = log.nextLine() {
             if trimmed.isEmpty { continue }
 
             if trimmed.hasPrefix("*** ") {
@@ -126,12 +120,12 @@ enum SwiftBacktraceReader {
             case .thread(let position):
                 if trimmed == "..." || trimmed.hasSuffix(" ...") { continue }  // truncated backtrace
                 if let first = trimmed.first, first.isASCIIDigit {
-                    guard frameCap.admits(report.threads[position], position: position, named: "thread \(report.threads[position].index)", warn: warn) else { continue }
+                    guard frameCap.admits(report.threads[position], position: position, named: "thread \(report.threads[position].index)", warn: { log.warn($0) }) else { continue }
                     switch frameLine(trimmed) {
                     case .frame(var frame):
-                        frame.line = lineNumber
+                        frame.line = log.lineNumber
                         report.threads[position].frames.append(frame)
-                    case .bad(let reason): warn(reason)
+                    case .bad(let reason): log.warn(reason)
                     }
                 } else {
                     // `registers=all` prints the registers under the thread, before its frames.
@@ -146,14 +140,14 @@ enum SwiftBacktraceReader {
                 guard report.binaryImages.count < CrashReportLimits.maxBinaryImages else {
                     if !imagesCut {
                         imagesCut = true
-                        warn("more than \(CrashReportLimits.maxBinaryImages) images; the rest are skipped")
+                        log.warn("more than \(CrashReportLimits.maxBinaryImages) images; the rest are skipped")
                     }
                     continue
                 }
                 if let image = imageLine(trimmed) {
                     report.binaryImages.append(image)
                 } else {
-                    warn("not an image line: '\(trimmed.prefix(60))'")
+                    log.warn("not an image line: '\(trimmed.prefix(60))'")
                 }
             case .other:
                 continue
@@ -163,10 +157,10 @@ enum SwiftBacktraceReader {
             throw CrashReportError(line: nil, message: "not a Swift runtime backtrace (no *** Program crashed:, Platform:, Thread or Images line found)")
         }
         if skippedThreads > 0 {
-            warnings.append(CrashDiagnostic(line: nil, message: "\(skippedThreads) threads beyond \(CrashReportLimits.maxThreads) skipped"))
+            log.warnAboutLog("\(skippedThreads) threads beyond \(CrashReportLimits.maxThreads) skipped")
         }
         finish(&report)
-        return CrashReportDocument(report: report, warnings: warnings)
+        return CrashReportDocument(report: report, warnings: log.warnings)
     }
 
     /// Fills what follows from the rest: the process from the main thread's name (Linux

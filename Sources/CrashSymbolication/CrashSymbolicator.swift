@@ -37,15 +37,15 @@ public final class CrashSymbolicator {
         }
         let ranges = BinaryImageMap(report.binaryImages)
         var reported = Set<String>()
-        func resolve(_ frame: CrashFrame) -> ResolvedFrame {
+        func resolve(_ frame: CrashFrame) -> SymbolicatedCrashFrame {
             var address = frame.address
-            guard let imageIndex = ranges.image(of: frame) ?? frame.imageName.flatMap(ranges.image(named:)) else { return ResolvedFrame(address: address) }
+            guard let imageIndex = ranges.image(of: frame) ?? frame.imageName.flatMap(ranges.image(named:)) else { return SymbolicatedCrashFrame(address: address) }
             let image = report.binaryImages[imageIndex]
             if address == nil, let base = image.loadAddress, let offset = frame.imageOffset {
                 let (sum, overflow) = base.addingReportingOverflow(offset)
                 address = overflow ? nil : sum
             }
-            var resolved = ResolvedFrame(imageIndex: imageIndex, address: address)
+            var resolved = SymbolicatedCrashFrame(imageIndex: imageIndex, address: address)
             let resolution = images[imageIndex]
             guard resolution.status == .found, let path = resolution.symbolsPath else { return resolved }
             let symbolizer: ImageSymbolizer
@@ -69,7 +69,7 @@ public final class CrashSymbolicator {
             guard let frames = try? symbolizer.frames(at: fileAddress &- back) else { return resolved }
             let symbol = symbolizer.symbol(at: fileAddress &- back)
             if frames.first?.source == .unknown, symbol == nil { return resolved }
-            resolved.symbols = FrameSymbols(frames: frames, symbol: symbol?.name,
+            resolved.symbols = CrashFrameSymbols(frames: frames, symbol: symbol?.name,
                                             offset: symbol.map { fileAddress &- $0.start }, verified: resolution.verified)
             return resolved
         }

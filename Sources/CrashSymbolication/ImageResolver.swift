@@ -2,32 +2,6 @@ import CrashReport
 import System
 import Symbolication
 
-/// Where devkit found an image of a crash report, or why it did not use one.
-public struct ImageResolution: Sendable, Equatable {
-    public enum Status: Sendable, Equatable {
-        /// Files with the report's UUID/build-id were found (or, for a log that gives no
-        /// identifier, a file at the image's path or of its name).
-        case found
-        /// A file of that name was found but its identifier differs: never used.
-        case mismatched(path: String, identifier: String)
-        /// Nothing was found.
-        case missing
-    }
-    public var status: Status
-    /// The file frames are symbolicated from: a dSYM or `.debug` file when there is one,
-    /// else the binary.
-    public var symbolsPath: String?
-    /// The binary itself, whose sections hold the strings registers may point at (a dSYM
-    /// has no `__objc_methname` or `__cstring`).
-    public var binaryPath: String?
-    /// The Mach-O slice to use.
-    public var architecture: String?
-    /// False when the log gave no identifier to check the file against.
-    public var verified: Bool
-
-    public static let missing = ImageResolution(status: .missing, symbolsPath: nil, binaryPath: nil, architecture: nil, verified: false)
-}
-
 /// Finds each image of a report: by identifier in the catalog of `--search-path`s, then at
 /// the path the log names (checked against the identifier), then in `/usr/lib/debug/.build-id`.
 public struct ImageResolver: Sendable {

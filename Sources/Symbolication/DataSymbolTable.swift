@@ -45,12 +45,8 @@ public struct DataSymbolTable: Sendable {
 
     /// The demangled name of the data object at or around `fileAddress`, nil when none covers it.
     public func name(at fileAddress: UInt64) -> String? {
-        var low = 0, high = entries.count
-        while low < high {
-            let mid = (low + high) / 2
-            if entries[mid].start <= fileAddress { low = mid + 1 } else { high = mid }
-        }
-        guard low > 0, fileAddress < entries[low - 1].end else { return nil }
-        return demangler.demangle(entries[low - 1].name)
+        let after = SortedSearch.upperBound(entries, in: 0..<entries.count, of: fileAddress) { $0.start }
+        guard after > 0, fileAddress < entries[after - 1].end else { return nil }
+        return demangler.demangle(entries[after - 1].name)
     }
 }

@@ -1,9 +1,5 @@
 import BinaryReading
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import System
 
 /// Where separate debug information for an ELF file may live, in the order GDB looks:
 /// `DIR/.build-id/xx/rest.debug` for each debug directory (the user's, then `/usr/lib/debug`),
@@ -24,43 +20,13 @@ struct DebugFileLocator {
             let directory = binaryPath.lastIndex(of: "/").map { String(binaryPath[..<$0]) } ?? "."
             result.append("\(directory)/\(debugLink)")
             result.append("\(directory)/.debug/\(debugLink)")
-            let absoluteDirectory = directory.hasPrefix("/") ? directory : (currentDirectory() + "/" + directory)
+            let absoluteDirectory = directory.hasPrefix("/") ? directory : (DirectoryWalk.currentDirectory() + "/" + directory)
             for root in roots {
                 result.append("\(root)\(absoluteDirectory)/\(debugLink)")
                 result.append("\(root)/\(debugLink)")
             }
         }
         // The binary itself is never its own separate debug file.
-        return result.filter { $0 != binaryPath && access($0, R_OK) == 0 }
+        return result.filter { $0 != binaryPath && FileAccess.isReadable($0) }
     }
-
-    private func currentDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        guard getcwd(&buffer, buffer.count) != nil else { return "." }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-}
-
-/// A build-id or UUID as the user typed it, normalised to lowercase hex without dashes;
-/// nil if it is not hex.
-public func normalizedIdentifier(_ text: String) -> String? {
-    var result = ""
-    for character in text.lowercased() where character != "-" {
-        guard character.isHexDigit else { return nil }
-        result.append(character)
-    }
-    return result.isEmpty ? nil : result
-}
-
-/// CRC-32 (IEEE, as `.gnu_debuglink` uses) of `bytes`.
-func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-    var table = [UInt32](repeating: 0, count: 256)
-    for i in 0..<256 {
-        var c = UInt32(i)
-        for _ in 0..<8 { c = c & 1 != 0 ? 0xedb8_8320 ^ (c >> 1) : c >> 1 }
-        table[i] = c
-    }
-    var crc: UInt32 = 0xffff_ffff
-    for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xff)] ^ (crc >> 8) }
-    return crc ^ 0xffff_ffff
 }

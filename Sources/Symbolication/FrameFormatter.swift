@@ -1,17 +1,6 @@
 import FrameModel
 
-/// Renders the frames of one address in the output styles of the usual tools.
-public enum FrameOutputStyle: String, Sendable, CaseIterable {
-    /// `llvm-symbolizer`: `function` then `file:line:column` per frame, a blank line after each address.
-    case llvm
-    /// GNU `addr2line -f -i`: `function` then `file:line` per frame.
-    case gnu
-    /// macOS `atos`: `function (in Binary) (file:line)` per frame.
-    case atos
-    /// One JSON object per address and line, shaped like `llvm-symbolizer --output-style=JSON`.
-    case json
-}
-
+/// Renders the frames of one address as `llvm-symbolizer`, `addr2line`, `atos` or JSON output do.
 public struct FrameFormatter: Sendable {
     public var style: FrameOutputStyle
     /// The image's name as `atos` shows it (its last path component).
@@ -76,13 +65,13 @@ public struct FrameFormatter: Sendable {
             }
             out.append(contentsOf: text.utf8)
         case .json:
-            var text = "{\"Address\":\"0x\(String(address, radix: 16))\",\"ModuleName\":\(jsonString(imagePath))"
+            var text = "{\"Address\":\"0x\(String(address, radix: 16))\",\"ModuleName\":\(JSONText.quoted(imagePath))"
             if !verified { text += ",\"Verified\":false" }
             text += ",\"Symbol\":["
             for (index, frame) in frames.enumerated() {
                 if index > 0 { text += "," }
-                text += "{\"FunctionName\":\(jsonString(frame.function ?? ""))"
-                text += ",\"FileName\":\(jsonString(frame.file ?? ""))"
+                text += "{\"FunctionName\":\(JSONText.quoted(frame.function ?? ""))"
+                text += ",\"FileName\":\(JSONText.quoted(frame.file ?? ""))"
                 text += ",\"Line\":\(frame.line),\"Column\":\(frame.column)"
                 text += ",\"Inlined\":\(frame.isInlined)"
                 text += ",\"Source\":\"\(frame.source)\""
@@ -110,55 +99,4 @@ public struct FrameFormatter: Sendable {
             for i in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[i]) }
         }
     }
-}
-
-/// `text` as a JSON string literal.
-func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if scalar.value < 0x20 {
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out + "\""
-}
-
-/// Parses an address given as bytes (hex, `0x` optional), as read from a pipe.
-public func parseAddress(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
-    var index = 0
-    if bytes.count >= 2, bytes[0] == UInt8(ascii: "0"), bytes[1] | 0x20 == UInt8(ascii: "x") { index = 2 }
-    guard index < bytes.count, bytes.count - index <= 16 else { return nil }
-    var value: UInt64 = 0
-    while index < bytes.count {
-        let byte = bytes[index]
-        let digit: UInt8
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-        value = value << 4 | UInt64(digit)
-        index += 1
-    }
-    return value
-}
-
-/// Parses an address as tools print them: hex with or without `0x`.
-public func parseAddress(_ text: Substring) -> UInt64? {
-    var digits = text
-    if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
-    guard !digits.isEmpty, digits.count <= 16 else { return nil }
-    return UInt64(digits, radix: 16)
 }

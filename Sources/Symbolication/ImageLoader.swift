@@ -2,31 +2,7 @@ import BinaryReading
 import System
 import ObjectFile
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// The format-specific half of opening an image: what `ImageSymbolizer` needs, whether the
-/// image is ELF or Mach-O.
-struct LoadedImage {
-    /// GNU build-id or Mach-O `LC_UUID`.
-    var identifier: [UInt8]?
-    /// The address the image is linked at (lowest `PT_LOAD`, or `__TEXT`).
-    var imageBase: UInt64
-    /// Address ranges of code; DWARF outside them is a linker tombstone.
-    var codeRanges: [(UInt64, UInt64)]
-    /// The separate file the DWARF came from (for cache validation), nil if none or the image.
-    var debugFile: MappedFile?
-    var debugInfoPath: String?
-    /// The ELF image libdw reads: the file itself, its separate debug file, or an ELF built
-    /// around a Mach-O file's `__DWARF` sections.
-    var dwarfImage: MappedFile?
-    /// Size of the line-table section (a bound on the number of rows).
-    var lineTableSize: UInt64
-    /// The image's own symbol table, and a stripped image's separate debug file's (else empty).
-    var symbols: () throws(SymbolicationError) -> (image: [ELFSymbol], debug: [ELFSymbol])
-}
-
+/// Opens an image's object file (ELF or Mach-O) and finds its DWARF.
 enum ImageLoader {
     /// A `.dSYM` bundle stands for the DWARF file inside it.
     static func resolvedPath(_ path: String) -> String {
@@ -103,7 +79,7 @@ enum ImageLoader {
             if let buildID {
                 guard (try? debug.buildID()) == buildID else { continue }
             } else if let link {
-                guard crc32(debug.file.bytes) == link.crc else { continue }
+                guard CRC32.checksum(debug.file.bytes) == link.crc else { continue }
             }
             return debug
         }
@@ -118,8 +94,8 @@ enum ImageLoader {
     }
 
     /// One slice of a Mach-O file (thin or fat), with its bytes and contents.
-    private static func slice(_ file: MappedFile, architecture: String?, uuid: [UInt8]? = nil) throws(SymbolicationError) -> (MachOImage, MachOContents, UnsafeRawBufferPointer) {
-        let images: [MachOImage]
+    private static func slice(_ file: MappedFile, architecture: String?, uuid: [UInt8]? = nil) throws(SymbolicationError) -> (MachOSlice, MachOContents, UnsafeRawBufferPointer) {
+        let images: [MachOSlice]
         do { images = try MachOFile.images(file.bytes) } catch { throw .malformed(error, path: file.path) }
         var candidates = images
         if let architecture {
@@ -129,14 +105,14 @@ enum ImageLoader {
                                          message: "no \(architecture) slice (it has \(images.map(\.architecture).joined(separator: ", ")))")
             }
         }
-        var parsed: [(MachOImage, MachOContents, UnsafeRawBufferPointer)] = []
+        var parsed: [(MachOSlice, MachOContents, UnsafeRawBufferPointer)] = []
         for image in candidates {
             let bytes = image.bytes(in: file.bytes)
             do { parsed.append((image, try MachOContents.read(image, bytes: bytes), bytes)) } catch { throw .malformed(error, path: file.path) }
         }
         if let uuid { parsed = parsed.filter { $0.1.uuid == uuid } }
         guard parsed.count == 1, let only = parsed.first else {
-            if parsed.isEmpty { throw SymbolicationError(kind: .identifierMismatch, path: file.path, message: "no slice with UUID \(uuid.map(uuidString) ?? "")") }
+            if parsed.isEmpty { throw SymbolicationError(kind: .identifierMismatch, path: file.path, message: "no slice with UUID \(uuid.map(UUIDText.format) ?? "")") }
             throw SymbolicationError(kind: .unsupportedFormat, path: file.path,
                                      message: "a fat file with \(parsed.map(\.0.architecture).joined(separator: ", ")): choose one with --arch")
         }
@@ -196,12 +172,4 @@ enum ImageLoader {
                 return (symbols, [])
             })
     }
-}
-
-/// A UUID as Apple prints it: uppercase, 8-4-4-4-12.
-func uuidString(_ bytes: [UInt8]) -> String {
-    let hex = hexString(bytes).uppercased()
-    guard hex.count == 32 else { return hex }
-    let characters = Array(hex)
-    return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
 }

@@ -5,32 +5,6 @@ import System
 import ObjectFile
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// How to open an image for symbolication.
-public struct SymbolicationOptions: Sendable {
-    /// Demangle Swift and C++ names (default true).
-    public var demangle = true
-    /// Extra directories searched for separate debug files (`--debug-dir`), before `/usr/lib/debug`.
-    public var debugDirectories: [String] = []
-    /// The build-id or UUID the caller expects (hex, dashes allowed). A different or missing
-    /// one is refused with `.identifierMismatch` unless `allowIdentifierMismatch`.
-    public var expectedIdentifier: String?
-    /// Where per-image indexes are cached (`<directory>/<build-id>`); nil: no cache. The CLI
-    /// passes `$XDG_CACHE_HOME/devkit/symbols`.
-    public var cacheDirectory: String?
-    /// Symbolicate anyway when the identifier differs; frames are then marked unverified
-    /// (`ImageSymbolizer.isVerified` is false).
-    public var allowIdentifierMismatch = false
-    /// The slice of a fat Mach-O file: `arm64`, `arm64e`, `x86_64`, `armv7`, `i386`, … Needed
-    /// when the file has more than one.
-    public var architecture: String?
-
-    public init() {}
-}
-
 /// Symbolicates addresses of one image (executable or shared library).
 ///
 /// Opening reads the object file, finds its DWARF (in the file, or a separate debug file by

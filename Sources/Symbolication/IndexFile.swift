@@ -1,16 +1,14 @@
+internal import SymbolCacheFormat
 import BinaryReading
 import System
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The layout of an `AddressIndex` in one buffer, which is also the on-disk cache format
-/// (`$XDG_CACHE_HOME/devkit/symbols/<build-id>`), memory-mapped on reuse.
+/// (`$XDG_CACHE_HOME/devkit/symbols/<build-id>`), memory-mapped on reuse. The header's
+/// offsets and the records are declared in Sources/SymbolCacheFormat/include/devkit_symbol_cache.h:
 ///
 /// ```
 /// 0    magic "DKSYMIDX"
-/// 8    format version (UInt32), byte-order mark 0x01020304, record-layout fingerprint
+/// 8    format version (UInt32), byte-order mark 0x01020304, reserved (0)
 /// 20   identifier length (UInt32), identifier bytes (64, zero-padded)
 /// 88   image size, image mtime (ns), debug-file size, debug-file mtime
 /// 120  7 × (offset, count): lines, ranges, depth starts, subroutines, symbols,
@@ -18,15 +16,16 @@ import Glibc
 /// 232  checksum of every other byte of the file (UInt64)
 /// 256  the arrays
 /// ```
-/// Integers are in the writing machine's byte order: a cache is not portable, and one
-/// written elsewhere is rejected by the byte-order mark and fingerprint, then rebuilt.
+/// Every integer is little-endian: the header's are written as such, and the arrays are the
+/// records copied from memory, so caches are read and written on little-endian machines only.
 /// Opening checks identity, bounds, every cross reference and sort order, and the
 /// checksum: a cache that fails any check is rebuilt, never trusted.
 enum IndexFile {
-    static let magic = Array("DKSYMIDX".utf8)
-    static let version: UInt32 = 4
-    static let headerSize = 256
-    static let sectionCount = 7
+    static let magic = Array(DKS_MAGIC.utf8)
+    static let version = UInt32(DKS_FORMAT_VERSION)
+    static let byteOrderMark: UInt32 = DKS_BYTE_ORDER_MARK
+    static let headerSize = Int(DKS_HEADER_SIZE)
+    static let sectionCount = Int(DKS_SECTION_COUNT)
 
     /// What the index was built from; a cache is used only when all of it matches.
     struct Identity: Equatable, Sendable {
@@ -48,22 +47,6 @@ enum IndexFile {
         var stringSpans: [AddressIndex.StringSpan]
         var stringBlob: [UInt8]
     }
-
-    /// Changes whenever a record's size or field offsets change (another compiler, another
-    /// version of this file), so a cache from a different layout is never reinterpreted.
-    static let layoutFingerprint: UInt32 = {
-        typealias L = AddressIndex.LineRecord
-        typealias R = AddressIndex.RangeRecord
-        typealias S = AddressIndex.SubroutineRecord
-        typealias Y = AddressIndex.SymbolRecord
-        typealias P = AddressIndex.StringSpan
-        let parts = [MemoryLayout<L>.stride, MemoryLayout<L>.offset(of: \L.file) ?? 99, MemoryLayout<L>.offset(of: \L.flags) ?? 99,
-                     MemoryLayout<R>.stride, MemoryLayout<R>.offset(of: \R.maxEnd) ?? 99, MemoryLayout<R>.offset(of: \R.subroutine) ?? 99,
-                     MemoryLayout<S>.stride, MemoryLayout<S>.offset(of: \S.callColumn) ?? 99,
-                     MemoryLayout<Y>.stride, MemoryLayout<Y>.offset(of: \Y.file) ?? 99,
-                     MemoryLayout<Y>.offset(of: \Y.flags) ?? 99, MemoryLayout<P>.stride]
-        return parts.reduce(UInt32(17)) { $0 &* 31 &+ UInt32(truncatingIfNeeded: $1) }
-    }()
 
     // MARK: writing
 
@@ -116,8 +99,7 @@ enum IndexFile {
         }
         for (i, byte) in magic.enumerated() { buffer[i] = byte }
         put(version, at: 8)
-        put(UInt32(0x0102_0304), at: 12)
-        put(layoutFingerprint, at: 16)
+        put(byteOrderMark, at: 12)
         let identifier = contents.identity.identifier.prefix(64)
         put(UInt32(identifier.count), at: 20)
         for (i, byte) in identifier.enumerated() { buffer[24 + i] = byte }
@@ -144,11 +126,14 @@ enum IndexFile {
     private static func open(_ file: MappedFile, expecting identity: Identity?, verify: Bool) throws(DecodeError) -> AddressIndex {
         let bytes = file.bytes
         var cursor = ByteCursor(bytes, section: "symbol cache header")
-        // Invariant: our magic, format version, byte order and record layout.
+        // Invariant: the records in memory are little-endian, as the file's are.
+        guard UInt32(1).littleEndian == 1 else { throw cursor.error("symbol caches are read on little-endian machines only") }
+        // Invariant: our magic, format version and byte order (the record layout is fixed by the
+        // C header, and any change to it bumps the version).
         guard bytes.count >= headerSize, try cursor.readBytes(8).elementsEqual(magic) else { throw cursor.error("not a devkit symbol cache") }
         guard try cursor.read(UInt32.self, endian: .little) == version else { throw cursor.error("format version differs") }
-        guard try cursor.read(UInt32.self, endian: .little) == 0x0102_0304 else { throw cursor.error("written with another byte order") }
-        guard try cursor.read(UInt32.self, endian: .little) == layoutFingerprint else { throw cursor.error("record layout differs") }
+        guard try cursor.read(UInt32.self, endian: .little) == byteOrderMark else { throw cursor.error("written with another byte order") }
+        _ = try cursor.read(UInt32.self, endian: .little)  // reserved
         let idLength = Int(try cursor.read(UInt32.self, endian: .little))
         guard idLength <= 64 else { throw cursor.error("identifier length \(idLength) is over 64") }
         let identifier = Array(try cursor.readBytes(64).prefix(idLength))

@@ -31,9 +31,12 @@ public struct SymbolicationError: Error, Equatable, Sendable, CustomStringConver
     }
 
     /// `path: offset 0x1a2: message`, the project's format for errors in binary files.
-    public var description: String {
-        if let offset { return "\(path): offset 0x\(String(offset, radix: 16)): \(message)" }
-        return "\(path): \(message)"
+    public var description: String { "\(path): \(detail)" }
+
+    /// The description without the path: `offset 0x1a2: message`, or the message.
+    public var detail: String {
+        if let offset { return "offset 0x\(String(offset, radix: 16)): \(message)" }
+        return message
     }
 
     static func malformed(_ error: DecodeError, path: String) -> SymbolicationError {

@@ -1,4 +1,5 @@
 import BinaryReading
+import DevKitTestSupport
 import System
 import Foundation
 import ObjectFile
@@ -43,11 +44,7 @@ import Testing
         var generator = SplitMix64(seed: 0x5eed)
         for _ in 0..<1500 {
             var bytes = original
-            for _ in 0..<Int(generator.next() % 8 + 1) {
-                // Bias toward the headers, where damage changes what gets read.
-                let limit = generator.next() % 2 == 0 ? min(bytes.count, 512) : bytes.count
-                bytes[Int(generator.next() % UInt64(limit))] = UInt8(truncatingIfNeeded: generator.next())
-            }
+            generator.damage(&bytes, maxFlips: 8, headBytes: 512)
             let file = MappedFile(copying: bytes, path: "flipped")
             if let image = try? ImageSymbolizer(file: file) {
                 for address in stride(from: UInt64(0), to: 0x3000, by: 0x35) { _ = try? image.frames(at: address) }
@@ -65,17 +62,5 @@ import Testing
             #expect(error.kind == .malformed)
             #expect(error.description.hasPrefix("short: offset 0x"))
         }
-    }
-}
-
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
     }
 }

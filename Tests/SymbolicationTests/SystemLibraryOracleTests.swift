@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import System
 import Foundation
 import ObjectFile
@@ -34,7 +35,7 @@ import Testing
         let code = elf.sections.filter { $0.isAllocated && $0.isExecutable && $0.size > 0 }
         let low = try #require(code.map(\.address).min())
         let high = try #require(code.map { $0.address + $0.size }.max())
-        var generator = SplitMix64(seed: 1)  // CorruptInputTests.swift
+        var generator = SplitMix64(seed: 1)
         let addresses = (0..<300).map { _ in low + generator.next() % (high - low) }
 
         let input = addresses.map { "0x" + String($0, radix: 16) + "\n" }.joined()

@@ -14,68 +14,6 @@ internal import Musl
 // per-walk state travels through the `void *arg` every walk takes, and the search paths
 // (which `find_elf` has no argument for) through a thread-local set for the session's life.
 
-/// One note of the core (`PT_NOTE`), owner `CORE`, with its descriptor copied out.
-struct CoreNote {
-    /// `NT_PRSTATUS`, `NT_PRPSINFO`, `NT_SIGINFO`, …
-    var type: UInt32
-    var descriptor: [UInt8]
-}
-
-/// A module libdwfl found in the core (`dwfl_getmodules` + `dwfl_module_info`).
-struct CoreModule {
-    /// The module's name: the path the core recorded (`NT_FILE` / link_map), or `[vdso: N]`.
-    var name: String
-    /// The ELF file libdwfl opened for it (`mainfile`), nil when none was found.
-    var mainFile: String?
-    /// Whether `mainFile` is a readable file now (libdwfl names the core's record of the file
-    /// even when it built the module from the core's memory because the file is gone).
-    var mainFileExists: Bool
-    /// `dwfl_module_build_id`, empty when the core holds none.
-    var buildID: [UInt8]
-    var start: UInt64
-    var end: UInt64
-}
-
-/// One unwound frame (`dwfl_frame_pc`).
-struct CoreFrameRecord {
-    var pc: UInt64
-    /// True for frame 0 and signal frames: `pc` is exact. False: `pc` is a return address.
-    var isActivation: Bool
-}
-
-/// One thread's stack as libdwfl unwound it (`dwfl_thread_getframes`).
-struct CoreThreadStack {
-    var tid: Int64
-    var frames: [CoreFrameRecord]
-    /// Why unwinding stopped early (libdwfl error, a loop, the cap), nil when it ran to the end.
-    var stopReason: String?
-}
-
-/// The ELF machines devkit names registers for (`e_machine`).
-enum CoreMachine: Equatable {
-    case x86_64, aarch64, other(UInt16)
-
-    /// The DWARF register number of the stack pointer, used to spot unwinding loops.
-    var stackPointerDWARFRegister: UInt32? {
-        switch self {
-        case .x86_64: 7
-        case .aarch64: 31
-        case .other: nil
-        }
-    }
-}
-
-/// Limits for what one session walks; the core supplies the counts, so they are capped.
-struct CoreWalkLimits {
-    var maxThreads: Int
-    var maxFramesPerThread: Int
-    var maxModules: Int
-    /// Notes kept (PRSTATUS/PRPSINFO/SIGINFO); a real core has a few per thread.
-    var maxNotes: Int
-    /// A kept note's descriptor is at most this long (NT_PRSTATUS is 336 or 392 bytes).
-    var maxNoteDescriptor: Int
-}
-
 /// An opened core: the file, its `Elf *` and the `Dwfl *` that reported and attached it.
 final class DwflCoreSession {
     private let fd: Int32
@@ -402,7 +340,7 @@ private final class ThreadCollector {
             }
             previous = (pc, stackPointer)
         }
-        current.frames.append(CoreFrameRecord(pc: pc, isActivation: isActivation))
+        current.frames.append(UnwoundFrame(pc: pc, isActivation: isActivation))
         guard current.frames.count < limits.maxFramesPerThread else {
             stop("stopped at the cap of \(limits.maxFramesPerThread) frames")
             return Int32(DWARF_CB_ABORT)

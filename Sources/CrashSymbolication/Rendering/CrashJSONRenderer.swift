@@ -41,7 +41,7 @@ public struct CrashJSONRenderer: Sendable {
         return try PropertyListCoding.write(.dictionary(root), as: .json)
     }
 
-    private func annotate(_ frames: [PlistValue], _ resolved: [ResolvedFrame]) -> [PlistValue] {
+    private func annotate(_ frames: [PlistValue], _ resolved: [SymbolicatedCrashFrame]) -> [PlistValue] {
         frames.enumerated().map { position, value in
             guard position < resolved.count, case .dictionary(var frame) = value else { return value }
             let result = resolved[position]

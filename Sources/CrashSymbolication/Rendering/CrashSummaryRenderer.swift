@@ -40,7 +40,7 @@ public struct CrashSummaryRenderer: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func frameLines(_ logged: [CrashFrame], _ resolved: [ResolvedFrame], report: CrashReport) -> [String] {
+    private func frameLines(_ logged: [CrashFrame], _ resolved: [SymbolicatedCrashFrame], report: CrashReport) -> [String] {
         var lines: [String] = []
         for (frame, result) in zip(logged, resolved).prefix(maxFrames) {
             let image = result.imageIndex.map { report.binaryImages[$0].name } ?? frame.imageName ?? "???"
@@ -98,9 +98,4 @@ public struct CrashSummaryRenderer: Sendable {
         guard !report.binaryImages.isEmpty else { return [] }
         return ["images: \(found) found, \(mismatched) mismatched, \(missing) missing"] + details
     }
-}
-
-extension String {
-    /// Left-aligned in `width` columns.
-    func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
 }

@@ -28,7 +28,7 @@ enum FrameText {
         var isInlined: Bool
     }
 
-    static func entries(_ symbols: FrameSymbols) -> [Entry] {
+    static func entries(_ symbols: CrashFrameSymbols) -> [Entry] {
         symbols.frames.enumerated().map { position, frame in
             let outermost = position == symbols.frames.count - 1
             let name = frame.function ?? (outermost ? symbols.symbol : nil) ?? "???"

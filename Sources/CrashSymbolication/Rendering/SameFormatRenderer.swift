@@ -22,7 +22,7 @@ public struct SameFormatRenderer: Sendable {
 
     /// nil when no frame knows its line (a JSON Swift backtrace).
     private func rewriteLines(_ crash: SymbolicatedCrash, original: [UInt8]) -> [UInt8]? {
-        var byLine: [Int: [(CrashFrame, ResolvedFrame)]] = [:]
+        var byLine: [Int: [(CrashFrame, SymbolicatedCrashFrame)]] = [:]
         for (thread, resolved) in zip(crash.report.threads, crash.threads) {
             for (frame, result) in zip(thread.frames, resolved) { if let line = frame.line { byLine[line, default: []].append((frame, result)) } }
         }
@@ -69,7 +69,7 @@ public struct SameFormatRenderer: Sendable {
 
     /// Apple's frame lines for one frame: `3   crashy   	0x0000000104f6c3a8 controller + 12 (crashy.c:20)`,
     /// inlined calls first.
-    private func frameLines(_ frame: CrashFrame, _ result: ResolvedFrame, report: CrashReport) -> [String] {
+    private func frameLines(_ frame: CrashFrame, _ result: SymbolicatedCrashFrame, report: CrashReport) -> [String] {
         let image = result.imageIndex.map { report.binaryImages[$0].name } ?? frame.imageName ?? "???"
         let head = "\(String(frame.index).padding(4))\(image.padding(30))\t\((result.address ?? frame.address).map { FrameText.paddedHex($0) } ?? "?")"
         guard let symbols = result.symbols else {
@@ -86,7 +86,7 @@ public struct SameFormatRenderer: Sendable {
 
     /// The frame line with its symbol part replaced: everything up to and including the
     /// address is kept; nil when the line has no address to anchor on.
-    private func rewrite(_ line: String, frame: CrashFrame, symbols: FrameSymbols, format: CrashReport.Format) -> [String]? {
+    private func rewrite(_ line: String, frame: CrashFrame, symbols: CrashFrameSymbols, format: CrashReport.Format) -> [String]? {
         guard let address = Self.addressRange(in: line) else { return nil }
         let prefix = line[..<address.upperBound]
         let rest = line[address.upperBound...]
@@ -115,79 +115,5 @@ public struct SameFormatRenderer: Sendable {
         guard let start = line.firstRange(of: "0x")?.lowerBound else { return nil }
         let end = line[start...].firstIndex(where: { $0 == " " || $0 == "\t" }) ?? line.endIndex
         return start..<end
-    }
-}
-
-/// Frames listed thread by thread, for formats without text of their own.
-struct FrameListRenderer {
-    func render(_ crash: SymbolicatedCrash) -> String {
-        var lines: [String] = []
-        let report = crash.report
-        for (thread, resolved) in zip(report.threads, crash.threads) {
-            lines.append("Thread \(thread.index)\(thread.name.map { " \"\($0)\"" } ?? "")\(thread.crashed ? " crashed" : ""):")
-            for (frame, result) in zip(thread.frames, resolved) {
-                let image = result.imageIndex.map { report.binaryImages[$0].name } ?? frame.imageName ?? "???"
-                let address = (result.address ?? frame.address).map { FrameText.paddedHex($0) } ?? "?"
-                let head = "#\(String(frame.index).padding(3)) \(address) \(image.padding(20))"
-                guard let symbols = result.symbols else {
-                    lines.append("\(head) \(frame.symbol ?? "??")")
-                    continue
-                }
-                for entry in FrameText.entries(symbols) {
-                    var text = entry.function + (entry.offset.map { " + \($0)" } ?? "")
-                    if let location = FrameText.location(entry.frame, fullPath: true) { text += " at \(location)" }
-                    lines.append("\(head) \(text)\(entry.isInlined ? " [inlined]" : "")\(symbols.verified ? "" : " [unverified]")")
-                }
-            }
-            lines.append("")
-        }
-        return lines.joined(separator: "\n")
-    }
-}
-
-/// `.ips`: the header line as it was, the body with symbolicated frames.
-enum IPSRewriter {
-    static func rewrite(_ crash: SymbolicatedCrash, original: [UInt8]) throws(PlistError) -> [UInt8] {
-        guard let newline = original.firstIndex(of: 0x0A) else { return original }
-        let header = original[...newline]
-        var body = try PropertyListCoding.read(Array(original[(newline + 1)...]), format: .json).value
-        guard case .dictionary(var fields) = body else { return original }
-        if case .array(var threads)? = fields["threads"] {
-            for position in threads.indices where position < crash.threads.count {
-                guard case .dictionary(var thread) = threads[position], case .array(let frames)? = thread["frames"] else { continue }
-                thread["frames"] = .array(symbolicate(frames, crash.threads[position]))
-                threads[position] = .dictionary(thread)
-            }
-            fields["threads"] = .array(threads)
-        }
-        if case .array(let frames)? = fields["lastExceptionBacktrace"] {
-            fields["lastExceptionBacktrace"] = .array(symbolicate(frames, crash.lastExceptionBacktrace))
-        }
-        body = .dictionary(fields)
-        return Array(header) + (try PropertyListCoding.write(body, as: .json))
-    }
-
-    /// Each frame gains Apple's keys; an inlined chain becomes `"inline": true` frames
-    /// before the frame that holds it, as Apple's symbolicated `.ips` files show them.
-    private static func symbolicate(_ frames: [PlistValue], _ resolved: [ResolvedFrame]) -> [PlistValue] {
-        var result: [PlistValue] = []
-        for (position, value) in frames.enumerated() {
-            guard position < resolved.count, let symbols = resolved[position].symbols, case .dictionary(let frame) = value else {
-                result.append(value)
-                continue
-            }
-            for entry in FrameText.entries(symbols) {
-                var fields = frame
-                fields["symbol"] = .string(entry.function)
-                fields["symbolLocation"] = .integer(PlistInteger(entry.offset ?? 0))
-                if let file = entry.frame.file, entry.frame.line > 0 {
-                    fields["sourceFile"] = .string(file.split(separator: "/").last.map(String.init) ?? file)
-                    fields["sourceLine"] = .int(Int64(entry.frame.line))
-                }
-                if entry.isInlined { fields["inline"] = .bool(true) }
-                result.append(.dictionary(fields))
-            }
-        }
-        return result
     }
 }

@@ -1,7 +1,5 @@
 import ArgumentParser
-import CrashReport
-import System
-import PropertyList
+import CrashSymbolication
 import Symbolication
 
 struct Symbolicate: ParsableCommand {
@@ -101,120 +99,39 @@ struct Symbolicate: ParsableCommand {
             }
             return
         }
-        if let loadAddress, parseAddress(Substring(loadAddress)) == nil {
+        if let loadAddress, HexAddress.parse(loadAddress) == nil {
             throw ValidationError("--load-address \"\(loadAddress)\" is not a hex address.")
         }
     }
 
     func run() throws {
-        // With --binary, an argument that is a file (not an address) is a list of addresses
-        // in that image, read like a crash log (`--format` applies).
-        let addressFiles = binary == nil ? [] : inputs.filter { parseAddress(Substring($0)) == nil && DirectoryWalk.type(of: $0) == .file }
-        guard let binary, addressFiles.isEmpty else {
-            var options = SymbolicationOptions()
-            options.demangle = !noDemangle
-            options.debugDirectories = debugDir
-            options.cacheDirectory = noCache ? nil : Self.cacheDirectory()
-            options.architecture = arch
-            var run = CrashLogRun(format: format, searchPaths: searchPath, executable: executable, output: output, options: options)
-            if let binary {
-                run.addressListImage = .init(path: binary, loadAddress: loadAddress.flatMap { parseAddress(Substring($0)) }, identifier: uuid)
-            }
-            return try run.symbolicate(binary == nil ? inputs : addressFiles)
+        do { try request.run(diagnostics: FileHandleOutput.standardError) } catch {
+            throw CommandFailure.input(error.message)
         }
-        var options = SymbolicationOptions()
-        options.demangle = !noDemangle
-        options.debugDirectories = debugDir
-        options.expectedIdentifier = uuid
-        options.allowIdentifierMismatch = force
-        options.architecture = arch
-        options.cacheDirectory = noCache ? nil : Self.cacheDirectory()
-        let image: ImageSymbolizer
-        do { image = try ImageSymbolizer(path: binary, options: options) } catch {
-            throw CommandFailure.input("\(error.path): error: \(error.description.dropFirst(error.path.count + 2))")
-        }
-        var session = SymbolicateSession(image: image, formatter: FrameFormatter(style: outputStyle, imagePath: binary),
-                                         loadAddress: loadAddress.flatMap { parseAddress(Substring($0)) }, outermostOnly: noInlines,
-                                         stats: stats)
-        if inputs.isEmpty {
-            LineInput.forEachLine({ session.answer($0, source: { "<stdin>:\($0)" }, $1) }, chunkDone: { session.output.flush() })
-        } else {
-            for (index, input) in inputs.enumerated() {
-                Array(input.utf8).withUnsafeBufferPointer { session.answer($0, source: { "argument \($0)" }, index + 1) }
-            }
-        }
-        session.output.flush()
-        if stats { FileHandleOutput.standardError(session.statisticsText()) }
-        if session.badInputs > 0 { throw CommandFailure(message: "", exitCode: 2) }
-    }
-}
-
-extension Symbolicate {
-    /// `$XDG_CACHE_HOME/devkit/symbols`, else `$HOME/.cache/devkit/symbols`; nil without either.
-    static func cacheDirectory() -> String? {
-        if let xdg = getenv("XDG_CACHE_HOME").map({ String(cString: $0) }), xdg.hasPrefix("/") { return xdg + "/devkit/symbols" }
-        if let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty { return home + "/.cache/devkit/symbols" }
-        return nil
-    }
-}
-
-/// One symbolicate run: answers addresses, counts bad input and lookup time.
-struct SymbolicateSession {
-    let image: ImageSymbolizer
-    let formatter: FrameFormatter
-    let loadAddress: UInt64?
-    let outermostOnly: Bool
-    /// Time each lookup (for --stats).
-    let stats: Bool
-    var output = OutputBuffer()
-    var badInputs = 0
-    var lookups = 0
-    var lookupSeconds = 0.0
-
-    /// Answers one line of input: its first word is the address. `source` names the line in errors.
-    mutating func answer(_ line: UnsafeBufferPointer<UInt8>, source: (Int) -> String, _ number: Int) {
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0d }
-        guard let first = line.firstIndex(where: { !isSpace($0) }) else { return }
-        let end = line[first...].firstIndex(where: isSpace) ?? line.endIndex
-        let word = UnsafeBufferPointer(rebasing: line[first..<end])
-        guard let address = parseAddress(word) else {
-            badInputs += 1
-            output.flush()
-            FileHandleOutput.standardError("\(source(number)): error: \"\(String(decoding: word, as: UTF8.self))\" is not a hex address\n")
-            return
-        }
-        let fileAddress = loadAddress.map { image.fileAddress(runtimeAddress: address, loadAddress: $0) } ?? address
-        let started = stats ? monotonicClock() : 0
-        var frames = (try? image.frames(at: fileAddress)) ?? []
-        if stats { lookupSeconds += monotonicClock() - started }
-        lookups += 1
-        if outermostOnly, let last = frames.last { frames = [last] }
-        formatter.render(address: address, frames: frames, verified: image.isVerified, into: &output.bytes)
-        output.flushIfFull()
     }
 
-    func statisticsText() -> String {
-        let s = image.statistics
-        let rate = lookupSeconds > 0 ? Double(lookups) / lookupSeconds : 0
-        return "index: \(format(s.indexSeconds)) s (\(s.cacheNote); \(s.lineRows) line rows, "
-            + "\(s.subroutines) functions and inlined calls, \(s.symbols) symbols)\n"
-            + "lookups: \(lookups) in \(format(lookupSeconds)) s (\(Int(rate)) per second)\n"
-    }
-
-    private func format(_ seconds: Double) -> String {
-        let millis = Int((seconds * 1000).rounded())
-        return "\(millis / 1000).\(String(repeating: "0", count: 3 - String(millis % 1000).count))\(millis % 1000)"
+    /// The options as the library's request.
+    private var request: SymbolicateRequest {
+        var request = SymbolicateRequest(inputs: inputs)
+        request.binary = binary
+        request.architecture = arch
+        request.loadAddress = loadAddress.flatMap(HexAddress.parse)
+        request.debugDirectories = debugDir
+        request.identifier = uuid
+        request.allowIdentifierMismatch = force
+        request.outputStyle = outputStyle
+        request.demangle = !noDemangle
+        request.outermostOnly = noInlines
+        request.stats = stats
+        request.usesCache = !noCache
+        request.crashLogFormat = format
+        request.searchPaths = searchPath
+        request.executable = executable
+        request.output = output
+        return request
     }
 }
 
 extension FrameOutputStyle: ExpressibleByArgument {}
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-private func monotonicClock() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-}
+extension CrashLogFormat: ExpressibleByArgument {}

@@ -24,6 +24,33 @@ public struct ELFHeader: Sendable, Equatable {
     public static let relocatable: UInt16 = 1
     public static let executable: UInt16 = 2
     public static let sharedObject: UInt16 = 3
+    public static let core: UInt16 = 4
+
+    /// How many bytes `type(ofPrefix:)` needs: `e_ident` (16) and `e_type` (2).
+    public static let typePrefixCount = 18
+
+    /// `e_type` from the first `typePrefixCount` bytes of a file, without reading the rest of
+    /// the header (a core is handed to libdwfl by path, so its start is all devkit reads);
+    /// nil when the bytes are not an ELF identification.
+    public static func type(ofPrefix prefix: [UInt8]) -> UInt16? {
+        prefix.withUnsafeBytes { bytes -> UInt16? in
+            // Invariant: the prefix starts with "\x7fELF" and names a byte order.
+            guard ELFFile.hasMagic(bytes), bytes.count >= typePrefixCount else { return nil }
+            let endianness: Endianness
+            switch bytes[5] {
+            case 1: endianness = .little
+            case 2: endianness = .big
+            default: return nil
+            }
+            var cursor = ByteCursor(bytes, section: "ELF header")
+            do {
+                try cursor.seek(to: 16)
+                return try cursor.read(UInt16.self, endian: endianness)
+            } catch {
+                return nil
+            }
+        }
+    }
 
     /// Reads the identification bytes and header at the start of the file.
     init(_ cursor: inout ByteCursor) throws(DecodeError) {

@@ -29,7 +29,7 @@ public struct CodeSignature: Sendable, Equatable {
     public var entitlementsDER: [UInt8]? { blobs.first { $0.magic == Self.derEntitlementsMagic }?.content }
 
     /// The signature of `image` in `bytes` (the whole file), or nil when it is unsigned.
-    public static func read(_ bytes: [UInt8], image: MachOImage) throws(DecodeError) -> CodeSignature? {
+    public static func read(_ bytes: [UInt8], image: MachOSlice) throws(DecodeError) -> CodeSignature? {
         guard let range = image.codeSignature else { return nil }
         return try bytes.withUnsafeBytes { raw in Result { () throws(DecodeError) -> CodeSignature in
             var file = ByteCursor(raw, section: "code signature")

@@ -53,7 +53,7 @@ public struct MachOContents: Sendable {
 
     /// Reads the commands of `image` from `bytes`, which must be that image's bytes (a thin
     /// file, or the slice of a fat file).
-    public static func read(_ image: MachOImage, bytes: UnsafeRawBufferPointer) throws(DecodeError) -> MachOContents {
+    public static func read(_ image: MachOSlice, bytes: UnsafeRawBufferPointer) throws(DecodeError) -> MachOContents {
         var header = ByteCursor(bytes, section: "Mach-O header", baseOffset: image.offset)
         let magic = try header.read(UInt32.self, endian: .little)
         let endian: Endianness = (magic == MachOFile.magic64 || magic == MachOFile.magic32) ? .little : .big
@@ -107,7 +107,7 @@ public struct MachOContents: Sendable {
     }
 
     private static func readSymbols(_ symtab: (symbolOffset: UInt32, count: UInt32, stringOffset: UInt32, stringSize: UInt32),
-                                    image: MachOImage, bytes: UnsafeRawBufferPointer, endian: Endianness,
+                                    image: MachOSlice, bytes: UnsafeRawBufferPointer, endian: Endianness,
                                     sections: [Section]) throws(DecodeError) -> [ELFSymbol] {
         let entrySize = image.is64Bit ? 16 : 12
         var file = ByteCursor(bytes, section: "LC_SYMTAB", baseOffset: image.offset)

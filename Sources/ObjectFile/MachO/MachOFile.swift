@@ -4,77 +4,6 @@ import BinaryReading
 // a binary's code signature. It lives in ObjectFile so the symbolication work (ELF reader,
 // Mach-O sections, symbols and UUIDs) extends this one reader rather than writing a second.
 
-/// One architecture's Mach-O image (a thin file, or one slice of a fat file).
-public struct MachOImage: Sendable, Equatable {
-    /// `cputype` from the header (e.g. 0x0100000c for arm64).
-    public var cpuType: UInt32
-    /// `filetype` (2 executable, 6 dylib, 8 bundle…).
-    public var fileType: UInt32
-    public var is64Bit: Bool
-    /// Offset of the image in the file (non-zero for slices of a fat file).
-    public var offset: Int
-    public var size: Int
-    public var loadCommands: [MachOLoadCommand]
-
-    /// `LC_CODE_SIGNATURE`: where the signature (a SuperBlob) lies, relative to the image.
-    public var codeSignature: (offset: Int, size: Int)? {
-        guard let command = loadCommands.first(where: { $0.command == MachOLoadCommand.codeSignature }),
-              let data = command.linkEditData else { return nil }
-        return (Int(data.offset), Int(data.size))
-    }
-
-    /// A readable architecture name for the common CPU types.
-    public var architecture: String {
-        switch cpuType {
-        case 0x0100_000c: "arm64"
-        case 0x0000_000c: "arm"
-        case 0x0100_0007: "x86_64"
-        case 0x0000_0007: "i386"
-        case 0x0200_000c: "arm64_32"
-        default: "cputype 0x\(String(cpuType, radix: 16))"
-        }
-    }
-
-    /// Whether this is the slice `--arch name` asks for: `arm64e` shares arm64's CPU type
-    /// (its subtype differs) and `armv7`, `armv7s`, `armv7k` share `arm`'s.
-    public func matches(architecture name: String) -> Bool {
-        switch name {
-        case "arm64e", "arm64": architecture == "arm64"
-        case "armv7", "armv7s", "armv7k", "arm": architecture == "arm"
-        default: architecture == name
-        }
-    }
-
-    /// This image's bytes within `file`, the buffer `MachOFile.images` read it from (which
-    /// checked that the slice lies inside); empty for any other, shorter buffer.
-    public func bytes(in file: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-        guard offset >= 0, size >= 0, offset <= file.count, size <= file.count - offset else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-        return UnsafeRawBufferPointer(rebasing: file[offset..<(offset + size)])
-    }
-
-    public static func == (a: MachOImage, b: MachOImage) -> Bool {
-        a.cpuType == b.cpuType && a.fileType == b.fileType && a.offset == b.offset && a.size == b.size && a.loadCommands == b.loadCommands
-    }
-}
-
-/// One load command: its `cmd`, where it is and, for `linkedit_data_command`s, the range.
-public struct MachOLoadCommand: Sendable, Equatable {
-    /// `LC_CODE_SIGNATURE`.
-    public static let codeSignature: UInt32 = 0x1d
-
-    public var command: UInt32
-    /// Offset of the command in the file.
-    public var offset: Int
-    public var size: Int
-    /// `dataoff`/`datasize` of a `linkedit_data_command` (LC_CODE_SIGNATURE and kin).
-    public var linkEditData: (offset: UInt32, size: UInt32)?
-
-    public static func == (a: MachOLoadCommand, b: MachOLoadCommand) -> Bool {
-        a.command == b.command && a.offset == b.offset && a.size == b.size
-            && a.linkEditData?.offset == b.linkEditData?.offset && a.linkEditData?.size == b.linkEditData?.size
-    }
-}
-
 public enum MachOFile {
     /// `MH_MAGIC_64`, `MH_MAGIC`, as read little-endian (and their byte-swapped forms).
     static let magic64: UInt32 = 0xfeed_facf, magic32: UInt32 = 0xfeed_face
@@ -92,12 +21,12 @@ public enum MachOFile {
     }
 
     /// Every image in the file: one for a thin file, one per slice of a fat file.
-    public static func images(_ bytes: [UInt8]) throws(DecodeError) -> [MachOImage] {
-        try bytes.withUnsafeBytes { raw in Result { () throws(DecodeError) -> [MachOImage] in try images(raw) } }.get()
+    public static func images(_ bytes: [UInt8]) throws(DecodeError) -> [MachOSlice] {
+        try bytes.withUnsafeBytes { raw in Result { () throws(DecodeError) -> [MachOSlice] in try images(raw) } }.get()
     }
 
     /// `images(_:)` over bytes already in memory (a mapped file): nothing is copied.
-    public static func images(_ raw: UnsafeRawBufferPointer) throws(DecodeError) -> [MachOImage] {
+    public static func images(_ raw: UnsafeRawBufferPointer) throws(DecodeError) -> [MachOSlice] {
         var cursor = ByteCursor(raw, section: "Mach-O header")
         let magic = try cursor.read(UInt32.self, endian: .big)
         guard magic == fatMagic || magic == fatMagic64 else {
@@ -108,7 +37,7 @@ public enum MachOFile {
         guard count > 0, count <= maximumSlices else {
             throw cursor.error("fat header declares \(count) architectures (expected 1 to \(maximumSlices))", at: 4)
         }
-        var images: [MachOImage] = []
+        var images: [MachOSlice] = []
         for _ in 0..<count {
             let entry = cursor.offset
             _ = try cursor.read(UInt32.self, endian: .big)  // cputype (the slice's header repeats it)
@@ -134,7 +63,7 @@ public enum MachOFile {
     }
 
     /// Reads one image's header and load commands; `raw` is the image, `base` its file offset.
-    static func image(_ raw: UnsafeRawBufferPointer, at base: Int, size: Int) throws(DecodeError) -> MachOImage {
+    static func image(_ raw: UnsafeRawBufferPointer, at base: Int, size: Int) throws(DecodeError) -> MachOSlice {
         var cursor = ByteCursor(raw, section: "Mach-O header", baseOffset: base)
         let magicLE = try cursor.read(UInt32.self, endian: .little)
         let endian: Endianness
@@ -182,6 +111,6 @@ public enum MachOFile {
             }
             list.append(MachOLoadCommand(command: command, offset: commands.baseOffset + start, size: Int(commandSize), linkEditData: linkEdit))
         }
-        return MachOImage(cpuType: cpuType, fileType: fileType, is64Bit: is64, offset: base, size: size, loadCommands: list)
+        return MachOSlice(cpuType: cpuType, fileType: fileType, is64Bit: is64, offset: base, size: size, loadCommands: list)
     }
 }

@@ -4,7 +4,7 @@ import Testing
 
 /// Damaged and hostile input for the Swift backtrace, sanitizer and address-list readers:
 /// partial reports or errors with lines, never a trap or a hang.
-@Suite struct NewReadersHostileInputTests {
+@Suite struct LinuxReportHostileInputTests {
     static let swiftText = """
         crashdemo/main.swift:12: Fatal error: Something went badly wrong
 

@@ -2,7 +2,7 @@ import Foundation
 import Symbolication
 import Testing
 
-@Suite struct IdentityTests {
+@Suite struct ImageIdentityTests {
     /// A build-id the binary does not have is refused, naming both; `--force` symbolicates
     /// but marks the result unverified.
     @Test func mismatchedBuildIDIsRefused() throws {

@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import System
 import Foundation
 import ObjectFile
@@ -5,10 +6,11 @@ import Symbolication
 import Testing
 
 /// Mach-O through the same libdw path: thin and fat executables with their dSYMs, made by
-/// Scripts/fixtures/make-macho (Fixtures/macho/), against `llvm-symbolizer --obj` on the
-/// dSYM for every address of `__TEXT,__text`.
-@Suite struct MachOTests {
-    static let directory = Toolchain.fixtures.appendingPathComponent("macho")
+/// Scripts/fixtures/make-macho (they live in ObjectFileTests, whose Mach-O parsing tests own
+/// them), against `llvm-symbolizer --obj` on the dSYM for every address of `__TEXT,__text`.
+@Suite struct MachOSymbolicationTests {
+    static let directory = Toolchain.fixtures.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("ObjectFileTests/Fixtures/macho")
     static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
     struct Case: CustomStringConvertible, Sendable {
@@ -115,10 +117,7 @@ import Testing
             var generator = SplitMix64(seed: 0xfeed)
             for _ in 0..<200 {
                 var copy = bytes
-                for _ in 0..<Int(generator.next() % 6 + 1) {
-                    let limit = generator.next() % 2 == 0 ? min(copy.count, 1024) : copy.count
-                    copy[Int(generator.next() % UInt64(limit))] = UInt8(truncatingIfNeeded: generator.next())
-                }
+                generator.damage(&copy, maxFlips: 6, headBytes: 1024)
                 if let image = try? ImageSymbolizer(file: MappedFile(copying: copy, path: "flipped"), options: options) {
                     for address in stride(from: UInt64(0x1_0000_0400), to: 0x1_0000_0500, by: 7) { _ = try? image.frames(at: address) }
                 }

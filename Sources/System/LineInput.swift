@@ -1,15 +1,13 @@
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// Reads standard input line by line as it arrives, for commands that sit in a pipe
-/// (`devkit symbolicate`): each read(2) chunk's complete lines are handed over, then
+/// (`devkit symbolicate --binary`): each read(2) chunk's complete lines are handed over, then
 /// `chunkDone` runs (so output can be flushed before blocking for more input).
-enum LineInput {
+public enum LineInput {
     /// Calls `body` with each line's bytes (without the newline) and its 1-based number.
-    static func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) -> Void, chunkDone: () -> Void) {
+    public static func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) -> Void, chunkDone: () -> Void) {
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var lineNumber = 0
@@ -35,26 +33,5 @@ enum LineInput {
             pending.withUnsafeBufferPointer { body($0, lineNumber) }
         }
         chunkDone()
-    }
-}
-
-/// Output collected and written in large pieces (one write(2) per `flush`).
-struct OutputBuffer {
-    /// Appended to directly; call `flushIfFull()` after.
-    var bytes: [UInt8] = []
-
-    mutating func append(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
-        flushIfFull()
-    }
-
-    mutating func flushIfFull() {
-        if bytes.count >= 1 << 16 { flush() }
-    }
-
-    mutating func flush() {
-        guard !bytes.isEmpty else { return }
-        try? FileHandleOutput.standardOutput(bytes)
-        bytes.removeAll(keepingCapacity: true)
     }
 }

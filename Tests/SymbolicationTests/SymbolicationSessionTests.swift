@@ -2,7 +2,7 @@ import Foundation
 import Symbolication
 import Testing
 
-@Suite struct SessionTests {
+@Suite struct SymbolicationSessionTests {
     /// Images are opened once per (path, id, arch); failures are remembered; runtime
     /// addresses have the load address removed.
     @Test func reusesImagesAndRemembersFailures() throws {

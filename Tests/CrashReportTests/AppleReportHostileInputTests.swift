@@ -1,8 +1,8 @@
 import CrashReport
 import Testing
 
-/// Damaged and hostile logs: errors or partial reports with warnings, never a trap.
-@Suite struct HostileInputTests {
+/// Damaged and hostile Apple logs (.crash text, .ips): errors or partial reports with warnings, never a trap.
+@Suite struct AppleReportHostileInputTests {
     static let textLog = """
         Process:             demo [42]
         OS Version:          iPhone OS 13.5 (17F75)

@@ -5,7 +5,7 @@ import Testing
 
 /// The on-disk index cache: used when intact and built from the same files, rebuilt (never
 /// trusted) when damaged, truncated or stale, with identical answers either way.
-@Suite struct CacheTests {
+@Suite struct SymbolCacheTests {
     struct Fixture {
         var directory: URL
         var binary: String

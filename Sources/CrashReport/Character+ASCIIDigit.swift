@@ -1,0 +1,3 @@
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,95 @@
+import Symbolication
+import System
+
+/// Everything `devkit symbolicate` was asked, and the front end that does it: with
+/// `binary`, addresses answered by an `AddressLookupSession`; without, or when some
+/// arguments are files listing addresses, crash logs done by a `CrashLogSession`.
+public struct SymbolicateRequest: Sendable {
+    /// Addresses (with `binary`), or crash logs (without).
+    public var inputs: [String]
+    /// The executable or library the addresses belong to (`--binary`).
+    public var binary: String?
+    /// The slice of a fat Mach-O file (`--arch`).
+    public var architecture: String?
+    /// Where the image was loaded (`--load-address`): the addresses are runtime addresses.
+    public var loadAddress: UInt64?
+    /// Directories holding separate debug files (`--debug-dir`).
+    public var debugDirectories: [String] = []
+    /// The build-id/UUID the binary must have (`--uuid`).
+    public var identifier: String?
+    /// With `identifier`: symbolicate a mismatching binary anyway, marked unverified (`--force`).
+    public var allowIdentifierMismatch = false
+    /// How addresses are answered (`--output-style`).
+    public var outputStyle: FrameOutputStyle = .llvm
+    /// Show demangled names (`--no-demangle` turns it off).
+    public var demangle = true
+    /// Only the outermost function of an inlined chain (`--no-inlines`).
+    public var outermostOnly = false
+    /// Report index build time, lookup rate and cache use (`--stats`).
+    public var stats = false
+    /// Read and write the index cache (`SymbolicationOptions.defaultCacheDirectory`).
+    public var usesCache = true
+    /// How crash logs are printed (`--format`).
+    public var crashLogFormat: CrashLogFormat = .summary
+    /// Directories or files to find a crash log's images in (`--search-path`).
+    public var searchPaths: [String] = []
+    /// For a core dump: the program that dumped it (`--executable`).
+    public var executable: String?
+    /// A file (one crash log) or directory (several) to write to (`--output`).
+    public var output: String?
+
+    /// A request with devkit's defaults for everything but the inputs.
+    public init(inputs: [String]) { self.inputs = inputs }
+
+    /// What the inputs are.
+    public enum Route: Equatable, Sendable {
+        /// `binary`'s addresses, from the arguments or (none given) standard input.
+        case addresses(binary: String)
+        /// Crash logs, or files listing addresses in `binary`, read like crash logs.
+        case crashLogs([String])
+    }
+
+    /// Without `binary`, every input is a crash log. With it, an input that is not an address
+    /// but a file lists addresses in that image; when there are such files, only they are read.
+    public var route: Route {
+        guard let binary else { return .crashLogs(inputs) }
+        let addressFiles = inputs.filter { HexAddress.parse($0) == nil && DirectoryWalk.type(of: $0) == .file }
+        return addressFiles.isEmpty ? .addresses(binary: binary) : .crashLogs(addressFiles)
+    }
+
+    /// Does what was asked, writing results to standard output (or `output`) and every
+    /// warning, error and statistic line to `diagnostics`.
+    public func run(diagnostics: (String) -> Void) throws(SymbolicateFailure) {
+        var options = SymbolicationOptions()
+        options.demangle = demangle
+        options.debugDirectories = debugDirectories
+        options.architecture = architecture
+        options.cacheDirectory = usesCache ? SymbolicationOptions.defaultCacheDirectory : nil
+        switch route {
+        case .addresses(let binary):
+            options.expectedIdentifier = identifier
+            options.allowIdentifierMismatch = allowIdentifierMismatch
+            var session: AddressLookupSession
+            do {
+                session = try AddressLookupSession(binary: binary, options: options, style: outputStyle, loadAddress: loadAddress,
+                                                   outermostOnly: outermostOnly, measuresLookups: stats)
+            } catch {
+                throw SymbolicateFailure(message: "\(error.path): error: \(error.detail)")
+            }
+            session.answer(inputs, diagnostics: diagnostics)
+            if stats { diagnostics(session.statisticsText) }
+            if session.badInputs > 0 { throw SymbolicateFailure(message: "") }
+        case .crashLogs(let paths):
+            // A crash log's images are checked against the identifiers the log gives; `identifier`
+            // only applies to the image of address-list files.
+            let image = binary.map { CrashLogSession.AddressListImage(path: $0, loadAddress: loadAddress, identifier: identifier) }
+            let session = CrashLogSession(format: crashLogFormat, searchPaths: searchPaths, executable: executable, output: output,
+                                          options: options, addressListImage: image)
+            let failures: Int
+            do { failures = try session.symbolicate(paths, diagnostics: diagnostics) } catch {
+                throw SymbolicateFailure(message: "\(error.path): error: \(error.reason)")
+            }
+            if failures > 0 { throw SymbolicateFailure(message: "") }
+        }
+    }
+}

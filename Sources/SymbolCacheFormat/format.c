@@ -1,0 +1,1 @@
+// Header-only target: the format lives in include/devkit_symbol_cache.h.

@@ -1,0 +1,108 @@
+// The devkit symbol cache ($XDG_CACHE_HOME/devkit/symbols/<build-id>): the records of a
+// symbolication index, declared once so their layout is fixed by this header and checked at
+// compile time, not discovered at run time. Symbolication's IndexFile writes and maps them.
+//
+// Every integer is little-endian. The header's fields are written one by one as such; the
+// record arrays are copied from memory as they are, so devkit reads and writes caches only on
+// little-endian machines (every machine it builds for).
+#ifndef DEVKIT_SYMBOL_CACHE_H
+#define DEVKIT_SYMBOL_CACHE_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+/// The field's name in Swift.
+#define DKS_SWIFT_NAME(name) __attribute__((swift_name(#name)))
+
+/// The first 8 bytes of every cache file.
+#define DKS_MAGIC "DKSYMIDX"
+/// Bumped whenever a reader of the previous version could misread a file: older or newer
+/// files are rebuilt, never reinterpreted.
+#define DKS_FORMAT_VERSION 5
+/// Written at DKS_OFFSET_BYTE_ORDER: a file with other bytes there is not read.
+#define DKS_BYTE_ORDER_MARK 0x01020304u
+
+// File header (DKS_HEADER_SIZE bytes), by byte offset.
+#define DKS_OFFSET_MAGIC 0
+#define DKS_OFFSET_VERSION 8
+#define DKS_OFFSET_BYTE_ORDER 12
+/// uint32_t, 0 (reserved).
+#define DKS_OFFSET_RESERVED 16
+/// uint32_t identifier length, then DKS_MAX_IDENTIFIER bytes, zero-padded.
+#define DKS_OFFSET_IDENTIFIER_LENGTH 20
+#define DKS_OFFSET_IDENTIFIER 24
+#define DKS_MAX_IDENTIFIER 64
+/// uint64_t image size, int64_t image mtime (ns), uint64_t debug-file size, int64_t debug-file mtime.
+#define DKS_OFFSET_IDENTITY 88
+/// DKS_SECTION_COUNT × (uint64_t offset, uint64_t count): lines, ranges, depth starts
+/// (uint32_t), subroutines, symbols, string spans, string bytes; each array 8-byte aligned.
+#define DKS_OFFSET_SECTIONS 120
+#define DKS_SECTION_COUNT 7
+/// uint64_t checksum of every other byte of the file.
+#define DKS_OFFSET_CHECKSUM 232
+#define DKS_HEADER_SIZE 256
+
+/// dks_line_record.flags: the row ends a sequence (its address is one past the last).
+#define DKS_LINE_END_SEQUENCE 1u
+/// dks_symbol_record.flags: the symbol is in the image's own table, not only in its
+/// separate debug file's.
+#define DKS_SYMBOL_IN_IMAGE_TABLE 1u
+/// A string id meaning "no string".
+#define DKS_NO_STRING 0xffffffffu
+
+/// One line-table row.
+typedef struct dks_line_record {
+    uint64_t address;
+    uint32_t file;    // string id
+    uint32_t line;
+    uint32_t column;
+    uint32_t flags;   // DKS_LINE_END_SEQUENCE
+} dks_line_record;
+
+/// The code range of a function (depth 0) or an inlined call (depth 1, 2, …).
+typedef struct dks_range_record {
+    uint64_t start;
+    uint64_t end;
+    /// The largest end among the ranges of this depth up to this one.
+    uint64_t max_end DKS_SWIFT_NAME(maxEnd);
+    uint32_t subroutine;  // index into the subroutines
+    uint32_t reserved;    // 0
+} dks_range_record;
+
+/// A function or inlined call: its name and, for an inlined call, its call site.
+typedef struct dks_subroutine_record {
+    uint32_t name;       // string id or DKS_NO_STRING
+    uint32_t call_file DKS_SWIFT_NAME(callFile);  // string id or DKS_NO_STRING
+    uint32_t call_line DKS_SWIFT_NAME(callLine);
+    uint32_t call_column DKS_SWIFT_NAME(callColumn);
+} dks_subroutine_record;
+
+/// A symbol-table function.
+typedef struct dks_symbol_record {
+    uint64_t start;
+    uint64_t end;
+    uint32_t name;      // string id
+    /// For a local symbol, the STT_FILE symbol before it (its source file), else DKS_NO_STRING.
+    uint32_t file;
+    uint32_t flags;     // DKS_SYMBOL_IN_IMAGE_TABLE
+    uint32_t reserved;  // 0
+} dks_symbol_record;
+
+/// Where a string lies in the string bytes.
+typedef struct dks_string_span {
+    uint32_t offset;
+    uint32_t length;
+} dks_string_span;
+
+_Static_assert(sizeof(dks_line_record) == 24, "dks_line_record is 24 bytes");
+_Static_assert(offsetof(dks_line_record, file) == 8 && offsetof(dks_line_record, flags) == 20, "dks_line_record layout");
+_Static_assert(sizeof(dks_range_record) == 32, "dks_range_record is 32 bytes");
+_Static_assert(offsetof(dks_range_record, max_end) == 16 && offsetof(dks_range_record, subroutine) == 24, "dks_range_record layout");
+_Static_assert(sizeof(dks_subroutine_record) == 16, "dks_subroutine_record is 16 bytes");
+_Static_assert(sizeof(dks_symbol_record) == 32, "dks_symbol_record is 32 bytes");
+_Static_assert(offsetof(dks_symbol_record, name) == 16 && offsetof(dks_symbol_record, flags) == 24, "dks_symbol_record layout");
+_Static_assert(sizeof(dks_string_span) == 8, "dks_string_span is 8 bytes");
+_Static_assert(DKS_OFFSET_CHECKSUM + 8 <= DKS_HEADER_SIZE, "the header holds the checksum");
+_Static_assert(DKS_OFFSET_SECTIONS + DKS_SECTION_COUNT * 16 <= DKS_OFFSET_CHECKSUM, "the sections end before the checksum");
+
+#endif

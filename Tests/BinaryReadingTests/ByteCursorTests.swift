@@ -1,0 +1,79 @@
+import BinaryReading
+import Testing
+
+/// `ByteCursor`: reads within its window, in either byte order, and every failure is a
+/// `DecodeError` naming the section and the offset in the whole input.
+@Suite struct ByteCursorTests {
+    func withCursor<T>(_ bytes: [UInt8], baseOffset: Int = 0, _ body: (inout ByteCursor) throws -> T) rethrows -> T {
+        try bytes.withUnsafeBytes { raw in
+            var cursor = ByteCursor(raw, section: "test", baseOffset: baseOffset)
+            return try body(&cursor)
+        }
+    }
+
+    @Test func integersInBothByteOrders() throws {
+        try withCursor([0x01, 0x02, 0x03, 0x04, 0x01, 0x02, 0x03, 0x04]) { (cursor: inout ByteCursor) throws in
+            #expect(try cursor.read(UInt32.self, endian: .little) == 0x0403_0201)
+            #expect(try cursor.read(UInt32.self, endian: .big) == 0x0102_0304)
+            #expect(cursor.remaining == 0)
+        }
+        try withCursor([0xff, 0xfe, 0x12, 0x34, 0x56]) { (cursor: inout ByteCursor) throws in
+            #expect(try cursor.read(Int16.self, endian: .little) == -257)
+            #expect(try cursor.readUInt(width: 3, endian: .big) == 0x12_3456)
+        }
+    }
+
+    @Test func uleb128() throws {
+        try withCursor([0x02, 0xe5, 0x8e, 0x26, 0x7f]) { (cursor: inout ByteCursor) throws in
+            #expect(try cursor.readULEB128() == 2)
+            #expect(try cursor.readULEB128() == 624_485)
+            #expect(try cursor.readULEB128() == 127)
+        }
+        // A continuation bit on the last byte: truncated, not a read past the end.
+        try withCursor([0x80, 0x80]) { (cursor: inout ByteCursor) throws in
+            #expect(throws: DecodeError.self) { try cursor.readULEB128() }
+        }
+    }
+
+    /// A short read names the offset in the whole input, not in the window.
+    @Test func truncationNamesTheOffset() throws {
+        try withCursor([1, 2, 3], baseOffset: 0x100) { (cursor: inout ByteCursor) throws in
+            _ = try? cursor.readUInt8()
+            do throws(DecodeError) {
+                _ = try cursor.read(UInt32.self, endian: .little)
+                Issue.record("a 4-byte read from 2 bytes must fail")
+            } catch {
+                #expect(error.section == "test")
+                #expect(error.offset == 0x101)
+                #expect(error.description.hasPrefix("offset 0x101: test: "))
+            }
+        }
+    }
+
+    /// A sub-cursor cannot read past its own window, and keeps offsets in the whole input.
+    @Test func subCursorIsBounded() throws {
+        try withCursor([0, 1, 2, 3, 4, 5]) { (cursor: inout ByteCursor) throws in
+            _ = try cursor.readUInt8()
+            var sub = try cursor.subCursor(count: 2, section: "inner")
+            #expect(cursor.offset == 3)
+            #expect(try sub.readUInt8() == 1)
+            #expect(sub.offset == 2)
+            _ = try sub.readUInt8()
+            #expect(throws: DecodeError.self) { try sub.readUInt8() }
+            #expect(throws: DecodeError.self) { try cursor.subCursor(count: 4) }
+        }
+    }
+
+    @Test func seekSkipAndStrings() throws {
+        try withCursor(Array("ab\0cd".utf8)) { (cursor: inout ByteCursor) throws in
+            #expect(try cursor.readCString() == "ab")
+            #expect(throws: DecodeError.self) { try cursor.readCString() }
+            try cursor.seek(to: 5)
+            #expect(throws: DecodeError.self) { try cursor.seek(to: 6) }
+            #expect(throws: DecodeError.self) { try cursor.seek(to: -1) }
+            try cursor.seek(to: 0)
+            #expect(throws: DecodeError.self) { try cursor.skip(6) }
+            #expect(throws: DecodeError.self) { try cursor.readBytes(-1) }
+        }
+    }
+}
