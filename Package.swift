@@ -159,7 +159,7 @@ let package = Package(
             providers: [.apt(["libdw-dev", "libelf-dev"])]
         ),
         // libdw wrapped in Swift types: units, line tables, functions and inlined calls.
-        .target(name: "ElfUtils", dependencies: ["CLibDW"]),
+        .target(name: "ElfUtils", dependencies: ["CLibDW", "Diagnostics"]),
         // The vocabulary of symbolication, without libdw: a symbolicated frame (function, source
         // position, inlined or not) and a reference to a loaded image. Shared by Symbolication,
         // the crash readers and heap analysis.
@@ -168,22 +168,22 @@ let package = Package(
         // and checked at compile time; Symbolication writes and maps them.
         .target(name: "SymbolCacheFormat"),
         // Address -> frames (function, file, line, column, inlined chain) through a per-image index.
-        .target(name: "Symbolication", dependencies: ["FrameModel", "SymbolCacheFormat", "ObjectFile", "ElfUtils", "BinaryReading", "System"]),
+        .target(name: "Symbolication", dependencies: ["Diagnostics", "FrameModel", "SymbolCacheFormat", "ObjectFile", "ElfUtils", "BinaryReading", "System"]),
         // Crash logs (Apple .crash text, .ips JSON, Swift backtraces, sanitizer reports, address
         // lists) read into one model, images as FrameModel references; no symbolication.
         .target(
             name: "CrashReport",
-            dependencies: ["FrameModel", "PropertyList", .product(name: "OrderedCollections", package: "swift-collections")]
+            dependencies: ["Diagnostics", "FrameModel", "PropertyList", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
         // ELF core files read through libdwfl (threads, unwound frames, registers, modules) into CrashReport.
-        .target(name: "CoreDump", dependencies: ["CLibDW", "CrashReport", "BinaryReading"]),
+        .target(name: "CoreDump", dependencies: ["Diagnostics", "CLibDW", "CrashReport", "BinaryReading"]),
 
         // Crash reports symbolicated: images found by UUID/build-id under search paths, frames
         // through Symbolication, register-decoding rules, renderers (same, json, summary); the
         // `devkit symbolicate` front end (address lookups, crash logs, cores, address lists).
         .target(
             name: "CrashSymbolication",
-            dependencies: ["CrashReport", "CoreDump", "FrameModel", "Symbolication", "ObjectFile", "System", "PropertyList", "BinaryReading",
+            dependencies: ["CrashReport", "CoreDump", "Diagnostics", "FrameModel", "Symbolication", "ObjectFile", "System", "PropertyList", "BinaryReading",
                            .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 

@@ -1,6 +1,8 @@
+import Diagnostics
+
 /// A core file devkit could not read at all, with the path, what went wrong and the
 /// library's (or the OS's) own code and message from when it happened.
-public struct CoreDumpError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct CoreDumpError: Error, Hashable, Sendable, CustomStringConvertible, DiagnosticConvertible {
     /// What kind of failure, so callers can tell "wrong file" from "damaged core".
     public enum Kind: String, Hashable, Sendable {
         /// The file could not be opened or read; `code` is the `errno`.
@@ -37,5 +39,9 @@ public struct CoreDumpError: Error, Hashable, Sendable, CustomStringConvertible 
     /// `PATH: message (operation)`, for the command line.
     public var description: String {
         "\(path): \(message)" + (operation.map { " (\($0))" } ?? "")
+    }
+
+    public var diagnostic: Diagnostic {
+        Diagnostic(file: path, message: message + (operation.map { " (\($0))" } ?? ""), kind: kind == .unreadable ? .io : .malformed)
     }
 }

@@ -1,3 +1,5 @@
+import Diagnostics
+
 /// Something the parser skipped or could not read, with the 1-based line it is on
 /// (for `.ips`, line 1 is the header and 2 the body's start).
 public struct CrashDiagnostic: Hashable, Sendable, CustomStringConvertible {
@@ -10,4 +12,7 @@ public struct CrashDiagnostic: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { line.map { "line \($0): \(message)" } ?? message }
+
+    /// The remark as a warning diagnostic of the log's line.
+    public var diagnostic: Diagnostic { Diagnostic(position: line.map(SourcePosition.line), severity: .warning, message: message) }
 }

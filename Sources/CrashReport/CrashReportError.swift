@@ -1,5 +1,7 @@
+import Diagnostics
+
 /// A report the parser could not read at all.
-public struct CrashReportError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct CrashReportError: Error, Hashable, Sendable, CustomStringConvertible, DiagnosticConvertible {
     public var line: Int?
     public var message: String
 
@@ -9,4 +11,6 @@ public struct CrashReportError: Error, Hashable, Sendable, CustomStringConvertib
     }
 
     public var description: String { line.map { "line \($0): \(message)" } ?? message }
+
+    public var diagnostic: Diagnostic { Diagnostic(position: line.map(SourcePosition.line), message: message, kind: .malformed) }
 }

@@ -1,3 +1,4 @@
+import Diagnostics
 import Symbolication
 import System
 
@@ -74,11 +75,11 @@ public struct SymbolicateRequest: Sendable {
                 session = try AddressLookupSession(binary: binary, options: options, style: outputStyle, loadAddress: loadAddress,
                                                    outermostOnly: outermostOnly, measuresLookups: stats)
             } catch {
-                throw SymbolicateFailure(message: "\(error.path): error: \(error.detail)")
+                throw SymbolicateFailure(problem: error.diagnostic)
             }
             session.answer(inputs, diagnostics: diagnostics)
             if stats { diagnostics(session.statisticsText) }
-            if session.badInputs > 0 { throw SymbolicateFailure(message: "") }
+            if session.badInputs > 0 { throw SymbolicateFailure(problem: nil) }
         case .crashLogs(let paths):
             // A crash log's images are checked against the identifiers the log gives; `identifier`
             // only applies to the image of address-list files.
@@ -87,9 +88,9 @@ public struct SymbolicateRequest: Sendable {
                                           options: options, addressListImage: image)
             let failures: Int
             do { failures = try session.symbolicate(paths, diagnostics: diagnostics) } catch {
-                throw SymbolicateFailure(message: "\(error.path): error: \(error.reason)")
+                throw SymbolicateFailure(problem: error.diagnostic)
             }
-            if failures > 0 { throw SymbolicateFailure(message: "") }
+            if failures > 0 { throw SymbolicateFailure(problem: nil) }
         }
     }
 }

@@ -1,5 +1,7 @@
+import Diagnostics
+
 /// A failure reported by libdw or libelf, with the library's message captured when it happened.
-public struct DWError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct DWError: Error, Equatable, Sendable, CustomStringConvertible, DiagnosticConvertible {
     /// Which library reported it.
     public enum Library: String, Sendable { case libdw, libelf }
 
@@ -19,4 +21,6 @@ public struct DWError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(operation): \(message)" }
+
+    public var diagnostic: Diagnostic { Diagnostic(message: description, kind: .malformed) }
 }

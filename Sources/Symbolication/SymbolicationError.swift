@@ -1,8 +1,9 @@
 import BinaryReading
+import Diagnostics
 import ElfUtils
 
 /// Why an image could not be symbolicated.
-public struct SymbolicationError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct SymbolicationError: Error, Equatable, Sendable, CustomStringConvertible, DiagnosticConvertible {
     public enum Kind: Sendable, Equatable {
         /// The file could not be opened or read.
         case unreadable
@@ -35,8 +36,18 @@ public struct SymbolicationError: Error, Equatable, Sendable, CustomStringConver
 
     /// The description without the path: `offset 0x1a2: message`, or the message.
     public var detail: String {
-        if let offset { return "offset 0x\(String(offset, radix: 16)): \(message)" }
+        if let offset { return "\(SourcePosition.byteOffset(offset)): \(message)" }
         return message
+    }
+
+    public var diagnostic: Diagnostic {
+        let kind: DiagnosticKind = switch self.kind {
+        case .unreadable: .io
+        case .malformed: .malformed
+        case .unsupportedFormat, .debugInfo: .input
+        case .identifierMismatch: .identifierMismatch
+        }
+        return Diagnostic(file: path, position: offset.map(SourcePosition.byteOffset), message: message, kind: kind)
     }
 
     static func malformed(_ error: DecodeError, path: String) -> SymbolicationError {
@@ -46,4 +57,9 @@ public struct SymbolicationError: Error, Equatable, Sendable, CustomStringConver
     static func debugInfo(_ error: DWError, path: String) -> SymbolicationError {
         SymbolicationError(kind: .debugInfo, path: path, message: "cannot read DWARF: \(error)")
     }
+}
+
+extension DiagnosticKind {
+    /// A binary whose build-id/UUID is not the one expected.
+    public static let identifierMismatch = DiagnosticKind(rawValue: "identifier-mismatch")
 }

@@ -106,7 +106,7 @@ struct Symbolicate: ParsableCommand {
 
     func run() throws {
         do { try request.run(diagnostics: FileHandleOutput.standardError) } catch {
-            throw CommandFailure.input(error.message)
+            throw CommandFailure.input(error.problem?.description ?? "")
         }
     }
 
