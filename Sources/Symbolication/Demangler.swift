@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+// libc directly (not through System): the demanglers' C entry points allocate with malloc.
+internal import Glibc
 
 /// The Swift runtime's demangler, resolved by the linker (see `Demangler.init`).
 @_silgen_name("swift_demangle")

@@ -1,9 +1,7 @@
 internal import CLibDW
-#if canImport(Glibc)
+// libc directly (not through System): descriptors handed to libelf, strings libdwfl allocates,
+// thread-local storage for its callbacks. devkit builds on Linux only.
 internal import Glibc
-#elseif canImport(Musl)
-internal import Musl
-#endif
 
 // Every libdwfl call devkit makes (and the libelf/libdwelf calls that serve it) goes through
 // this file (STYLE.md §3): the one place that knows the C types, the callback conventions
