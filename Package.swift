@@ -215,6 +215,8 @@ let package = Package(
         ),
 
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
+        // The libxml2 tokenizer's C API: tokens, pieces, positions of errors, refused entities.
+        .testTarget(name: "PlistXMLShimTests", dependencies: ["PlistXMLShim"]),
         .testTarget(name: "SystemTests", dependencies: ["System", "Diagnostics"]),
         .testTarget(
             name: "PropertyListTests",
