@@ -214,7 +214,7 @@ let package = Package(
         .testTarget(name: "SystemTests", dependencies: ["System", "Diagnostics"]),
         .testTarget(
             name: "PropertyListTests",
-            dependencies: ["PropertyList", "BinaryReading", "PropertyListTestSupport"]
+            dependencies: ["PropertyList", "BinaryReading", "JSONWriter", "PropertyListTestSupport"]
         ),
         // The editor, PlistBuddy scripts, diff, fmt and the printer.
         .testTarget(
