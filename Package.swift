@@ -81,7 +81,7 @@ let package = Package(
         // fixes, reporters, the file walk and pool. Rule packs bring their rules and options.
         .target(
             name: "LintKit",
-            dependencies: ["Diagnostics", "PropertyList", "PlistTools", "System", .product(name: "OrderedCollections", package: "swift-collections")]
+            dependencies: ["Diagnostics", "JSONWriter", "PropertyList", "PlistTools", "System", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 
         // Reads `.devkit.yml` (Yams) into LintKit's configuration.
@@ -120,6 +120,7 @@ let package = Package(
                 "Diagnostics",
                 "FrameModel",
                 "HeapRecordFormat",
+                "JSONWriter",
                 "PropertyList",
                 "System",
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -220,7 +221,7 @@ let package = Package(
         .testTarget(name: "SystemTests", dependencies: ["System", "Diagnostics"]),
         .testTarget(
             name: "PropertyListTests",
-            dependencies: ["PropertyList", "BinaryReading", "PropertyListTestSupport"]
+            dependencies: ["PropertyList", "BinaryReading", "JSONWriter", "PropertyListTestSupport"]
         ),
         // The editor, PlistBuddy scripts, diff, fmt and the printer.
         .testTarget(

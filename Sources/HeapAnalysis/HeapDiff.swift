@@ -1,5 +1,5 @@
 import OrderedCollections
-import PropertyList
+import JSONWriter
 
 /// `devkit heapdiff A B`: how the blocks alive at the end of two recordings of the same
 /// program differ, per group.
@@ -47,17 +47,18 @@ public struct HeapDiff: Sendable {
         return out + renderTable(table, rightAligned: [0, 1, 2, 3])
     }
 
-    public var jsonValue: PlistValue {
-        var root: OrderedDictionary<String, PlistValue> = [:]
-        root["groupBy"] = .string(groupKey.rawValue)
-        root["before"] = .dictionary(["count": .integer(PlistInteger(Int64(before.count))), "bytes": .integer(PlistInteger(before.bytes))])
-        root["after"] = .dictionary(["count": .integer(PlistInteger(Int64(after.count))), "bytes": .integer(PlistInteger(after.bytes))])
-        root["changes"] = .array(rows.map { row in
-            .dictionary(["key": .string(row.key),
-                         "countDelta": .integer(PlistInteger(Int64(row.countDelta))),
-                         "bytesDelta": .integer(PlistInteger(row.bytesDelta)),
-                         "before": HeapReport.json(row.before), "after": HeapReport.json(row.after)])
-        })
-        return .dictionary(root)
+    /// The diff as JSON (`devkit heapdiff --format json`).
+    public var jsonValue: JSONValue {
+        [
+            "groupBy": .string(groupKey.rawValue),
+            "before": ["count": .number(before.count), "bytes": .number(before.bytes)],
+            "after": ["count": .number(after.count), "bytes": .number(after.bytes)],
+            "changes": .array(rows.map { row in
+                ["key": .string(row.key),
+                 "countDelta": .number(row.countDelta),
+                 "bytesDelta": .number(row.bytesDelta),
+                 "before": HeapReport.json(row.before), "after": HeapReport.json(row.after)]
+            }),
+        ]
     }
 }

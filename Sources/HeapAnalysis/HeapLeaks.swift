@@ -1,5 +1,4 @@
-import OrderedCollections
-import PropertyList
+import JSONWriter
 
 /// `devkit heapdiff FILE --leaks`: each generation's blocks alive at the end, split by the
 /// recorder's exit scan into leaked (nothing pointed to them: unreachable) and abandoned
@@ -112,38 +111,38 @@ public struct LeakReport: Sendable {
         return out
     }
 
-    public var jsonValue: PlistValue {
-        func json(_ part: Part) -> PlistValue {
-            .dictionary(["count": .integer(PlistInteger(Int64(part.count))), "bytes": .integer(PlistInteger(part.bytes)),
-                         "groups": .array(part.groups.map(HeapReport.json))])
+    /// The report as JSON (`devkit heap leaks --format json`).
+    public var jsonValue: JSONValue {
+        func json(_ part: Part) -> JSONValue {
+            ["count": .number(part.count), "bytes": .number(part.bytes), "groups": .array(part.groups.map(HeapReport.json))]
         }
-        var root: OrderedDictionary<String, PlistValue> = [:]
-        root["file"] = .string(path)
-        root["pid"] = .integer(PlistInteger(UInt64(pid)))
-        root["command"] = .array(command.map { .string($0) })
-        root["end"] = .string(end.map(HeapReport.describe) ?? "none")
-        root["groupBy"] = .string(groupKey.rawValue)
-        root["scan"] = .dictionary([
-            "liveBlocks": .integer(PlistInteger(scan.liveBlocks)),
-            "unreachableBlocks": .integer(PlistInteger(scan.unreachableBlocks)),
-            "unreachableBytes": .integer(PlistInteger(scan.unreachableBytes)),
-            "bytesRead": .integer(PlistInteger(scan.bytesRead)),
-            "otherThreadsScanned": .integer(PlistInteger(UInt64(scan.otherThreadsScanned))),
-            "durationNanoseconds": .integer(PlistInteger(scan.durationNanoseconds)),
-            "warnings": .array(scanCaveats.map { .string($0) }),
-        ])
-        root["leaked"] = .dictionary(["count": .integer(PlistInteger(Int64(leakedCount))), "bytes": .integer(PlistInteger(leakedBytes))])
-        root["abandoned"] = .dictionary(["count": .integer(PlistInteger(Int64(abandonedCount))), "bytes": .integer(PlistInteger(abandonedBytes))])
-        root["generations"] = .array(generations.map { g in
-            var entry: OrderedDictionary<String, PlistValue> = [:]
-            entry["index"] = .integer(PlistInteger(Int64(g.generation.index)))
-            entry["label"] = .string(g.generation.mark.label)
-            entry["kind"] = .string(HeapReport.describe(g.generation.mark.kind))
-            entry["leaked"] = json(g.leaked)
-            entry["abandoned"] = json(g.abandoned)
-            return .dictionary(entry)
-        })
-        return .dictionary(root)
+        return [
+            "file": .string(path),
+            "pid": .number(pid),
+            "command": .array(command.map { .string($0) }),
+            "end": .string(end.map(HeapReport.describe) ?? "none"),
+            "groupBy": .string(groupKey.rawValue),
+            "scan": [
+                "liveBlocks": .number(scan.liveBlocks),
+                "unreachableBlocks": .number(scan.unreachableBlocks),
+                "unreachableBytes": .number(scan.unreachableBytes),
+                "bytesRead": .number(scan.bytesRead),
+                "otherThreadsScanned": .number(scan.otherThreadsScanned),
+                "durationNanoseconds": .number(scan.durationNanoseconds),
+                "warnings": .array(scanCaveats.map { .string($0) }),
+            ],
+            "leaked": ["count": .number(leakedCount), "bytes": .number(leakedBytes)],
+            "abandoned": ["count": .number(abandonedCount), "bytes": .number(abandonedBytes)],
+            "generations": .array(generations.map { g in
+                [
+                    "index": .number(g.generation.index),
+                    "label": .string(g.generation.mark.label),
+                    "kind": .string(HeapReport.describe(g.generation.mark.kind)),
+                    "leaked": json(g.leaked),
+                    "abandoned": json(g.abandoned),
+                ]
+            }),
+        ]
     }
 
     static func label(_ g: HeapTimeline.Generation) -> String {

@@ -1,5 +1,4 @@
-import OrderedCollections
-import PropertyList
+import JSONWriter
 
 /// What `devkit heapdiff FILE` shows: each generation with its surviving blocks grouped.
 public struct HeapReport: Sendable {
@@ -74,36 +73,36 @@ public struct HeapReport: Sendable {
         return out
     }
 
-    public var jsonValue: PlistValue {
-        var root: OrderedDictionary<String, PlistValue> = [:]
-        root["file"] = .string(path)
-        root["pid"] = .integer(PlistInteger(UInt64(pid)))
-        root["command"] = .array(command.map { .string($0) })
-        root["end"] = .string(end.map(Self.describe) ?? "none")
-        root["alive"] = .string(horizon == .end ? "end" : "next-mark")
-        root["groupBy"] = .string(groupKey.rawValue)
-        root["generations"] = .array(generations.map { summary in
-            let g = summary.generation
-            var entry: OrderedDictionary<String, PlistValue> = [:]
-            entry["index"] = .integer(PlistInteger(Int64(g.index)))
-            entry["label"] = .string(g.mark.label)
-            entry["kind"] = .string(Self.describe(g.mark.kind))
-            entry["allocatedCount"] = .integer(PlistInteger(Int64(g.allocatedCount)))
-            entry["allocatedBytes"] = .integer(PlistInteger(g.allocatedBytes))
-            entry["aliveCount"] = .integer(PlistInteger(Int64(summary.survivorCount)))
-            entry["aliveBytes"] = .integer(PlistInteger(summary.survivorBytes))
-            entry["growthBytes"] = .integer(PlistInteger(g.growth))
-            entry["groups"] = .array(summary.groups.map(Self.json))
-            return .dictionary(entry)
-        })
-        root["unmatchedFrees"] = .integer(PlistInteger(Int64(unmatchedFrees)))
-        root["warnings"] = .array(warnings.map { .string($0.description) })
-        return .dictionary(root)
+    /// The report as JSON (`devkit heap report --format json`).
+    public var jsonValue: JSONValue {
+        [
+            "file": .string(path),
+            "pid": .number(pid),
+            "command": .array(command.map { .string($0) }),
+            "end": .string(end.map(Self.describe) ?? "none"),
+            "alive": .string(horizon == .end ? "end" : "next-mark"),
+            "groupBy": .string(groupKey.rawValue),
+            "generations": .array(generations.map { summary in
+                let g = summary.generation
+                return [
+                    "index": .number(g.index),
+                    "label": .string(g.mark.label),
+                    "kind": .string(Self.describe(g.mark.kind)),
+                    "allocatedCount": .number(g.allocatedCount),
+                    "allocatedBytes": .number(g.allocatedBytes),
+                    "aliveCount": .number(summary.survivorCount),
+                    "aliveBytes": .number(summary.survivorBytes),
+                    "growthBytes": .number(g.growth),
+                    "groups": .array(summary.groups.map(Self.json)),
+                ]
+            }),
+            "unmatchedFrees": .number(unmatchedFrees),
+            "warnings": .array(warnings.map { .string($0.description) }),
+        ]
     }
 
-    static func json(_ group: HeapGroup) -> PlistValue {
-        .dictionary(["key": .string(group.key), "count": .integer(PlistInteger(Int64(group.count))),
-                     "bytes": .integer(PlistInteger(group.bytes))])
+    static func json(_ group: HeapGroup) -> JSONValue {
+        ["key": .string(group.key), "count": .number(group.count), "bytes": .number(group.bytes)]
     }
 
     static func describe(_ end: RecordingEnd) -> String {

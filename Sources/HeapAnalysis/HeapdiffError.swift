@@ -1,5 +1,4 @@
 import Diagnostics
-import PropertyList
 import System
 
 /// Why `HeapdiffSession` could not report.
@@ -11,8 +10,6 @@ public enum HeapdiffError: Error, Sendable, DiagnosticConvertible {
     /// `leaks` asked of a recording made without `--scan-at-exit` (or whose program did not
     /// exit normally).
     case noExitScan(path: String)
-    /// The report could not be written in the format asked for.
-    case unwritable(path: String, format: PlistFormat, reason: String)
 
     /// One line, `file: …: error: …`.
     public var message: String { diagnostic.description }
@@ -23,7 +20,6 @@ public enum HeapdiffError: Error, Sendable, DiagnosticConvertible {
         case .unreadable(let error): error.diagnostic
         case .noExitScan(let path):
             Diagnostic(file: path, message: "the recording has no exit scan; record with `devkit heap record --scan-at-exit` (and let the program exit normally: no scan after _exit, a crash or a kill)")
-        case .unwritable(let path, let format, let reason): Diagnostic(file: path, message: "cannot write as \(format): \(reason)")
         }
     }
 }

@@ -1,4 +1,4 @@
-import PropertyList
+import JSONWriter
 import System
 
 /// `devkit heapdiff`'s front end: reads one recording (or two), replays it into a timeline,
@@ -71,7 +71,7 @@ public final class HeapdiffSession {
             let after = FlameGraph(blocks: second.timeline.blocks.filter(\.isAliveAtEnd), grouper: second.grouper)
             return HeapHTMLReport.render(diff, before: (path, before), after: (other, after))
         case .text, .json, .collapsed:
-            return try render(format, of: path, text: diff.textReport, json: diff.jsonValue) {
+            return render(format, text: diff.textReport, json: diff.jsonValue) {
                 second.grouper.collapsedStacks(second.timeline.blocks.filter(\.isAliveAtEnd))
             }
         }
@@ -129,7 +129,7 @@ public final class HeapdiffSession {
             }
             return HeapHTMLReport.render(report, flameGraphs: graphs)
         case .text, .json, .collapsed:
-            return try render(format, of: replayed.recording.path, text: report.textReport, json: report.jsonValue) {
+            return render(format, text: report.textReport, json: report.jsonValue) {
                 timeline.generations.flatMap { g in
                     grouper.collapsedStacks(timeline.survivors(of: g.index, until: horizon), prefix: "gen \(g.index) \(g.mark.label)")
                 }
@@ -150,7 +150,7 @@ public final class HeapdiffSession {
             let graphs = timeline.generations.map { g in FlameGraph(blocks: byGeneration[g.index] ?? [], grouper: grouper) }
             return HeapHTMLReport.render(report, leakedGraphs: graphs)
         case .text, .json, .collapsed:
-            return try render(format, of: replayed.recording.path, text: report.textReport, json: report.jsonValue) {
+            return render(format, text: report.textReport, json: report.jsonValue) {
                 let leaked = LeakReport.split(timeline, scan: report.scan).leaked
                 return timeline.generations.flatMap { g in
                     grouper.collapsedStacks(leaked.filter { $0.generation == g.index }, prefix: "gen \(g.index) \(g.mark.label)")
@@ -162,14 +162,10 @@ public final class HeapdiffSession {
     /// The text, JSON or collapsed stacks. Text and JSON are both built whatever the format:
     /// building them symbolicates, and the order in which images are opened decides the order
     /// of the "not symbolicated" warnings.
-    private func render(_ format: Format, of path: String, text: String, json: PlistValue,
-                        collapsed: () -> [String]) throws(HeapdiffError) -> [UInt8] {
+    private func render(_ format: Format, text: String, json: JSONValue, collapsed: () -> [String]) -> [UInt8] {
         switch format {
         case .text, .html: return Array(text.utf8)
-        case .json:
-            do { return try PropertyListCoding.write(json, as: .json) } catch {
-                throw .unwritable(path: path, format: .json, reason: error.message)
-            }
+        case .json: return JSONWriter.write(json)
         case .collapsed: return Array(collapsed().map { $0 + "\n" }.joined().utf8)
         }
     }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import PropertyList
 import Provisioning
 
 extension Provision {
@@ -42,7 +41,7 @@ extension Provision {
             for error in errors { FileHandleOutput.standardError(error + "\n") }
             switch format {
             case .text: try FileHandleOutput.standardOutput(found.map(inspector.text).joined(separator: "\n"))
-            case .json: try FileHandleOutput.standardOutput(try PlistLoader.serialize(.array(found.map(inspector.value)), as: .json, source: "report"))
+            case .json: try FileHandleOutput.standardOutput(try inspector.json(found))
             }
             if !errors.isEmpty { throw CommandFailure(message: "", exitCode: 2) }
         }

@@ -1,13 +1,13 @@
 import Diagnostics
-import PropertyList
+import JSONWriter
 
 /// SARIF 2.1.0 (OASIS Static Analysis Results Interchange Format), the format GitHub code
 /// scanning and most CI dashboards import: one run, the rules that ran in
 /// `tool.driver.rules` (with summary, rationale as help text, default level and category),
 /// one result per finding pointing at `region.startLine`/`startColumn` (or `byteOffset`).
 ///
-/// Rendered through the property-list JSON writer, as `JSONReporter` is, to keep Foundation
-/// out of the binary.
+/// Written with `JSONWriter`, as `JSONReporter` is, which keeps keys in the order written
+/// here, so the log is the same on every run; LintKit does not import Foundation.
 public struct SARIFReporter: Reporter {
     public static let identifier = "sarif"
 
@@ -27,56 +27,54 @@ public struct SARIFReporter: Reporter {
                                              summary: id, rationale: "", kinds: [], triggering: [], nonTriggering: []))
         }
         let ruleIndex = Dictionary(described.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let driver: PlistValue = Self.object([
-            ("name", .string("devkit")),
-            ("version", .string(toolVersion)),
-            ("rules", .array(described.map(Self.rule))),
-        ])
-        let results: [PlistValue] = findings.map { finding in
-            var result: [(String, PlistValue)] = [
-                ("ruleId", .string(finding.ruleID)),
-                ("ruleIndex", .int(Int64(ruleIndex[finding.ruleID] ?? 0))),
-                ("level", .string(Self.level(finding.severity))),
-                ("message", Self.object([("text", .string(finding.message))])),
+        let driver: JSONValue = [
+            "name": .string("devkit"),
+            "version": .string(toolVersion),
+            "rules": .array(described.map(Self.rule)),
+        ]
+        let results: [JSONValue] = findings.map { finding in
+            var result: [JSONMember] = [
+                JSONMember("ruleId", .string(finding.ruleID)),
+                JSONMember("ruleIndex", .number(ruleIndex[finding.ruleID] ?? 0)),
+                JSONMember("level", .string(Self.level(finding.severity))),
+                JSONMember("message", ["text": .string(finding.message)]),
             ]
-            var physical: [(String, PlistValue)] = [("artifactLocation", Self.object([("uri", .string(Self.uri(finding.file)))]))]
+            var physical: [JSONMember] = [JSONMember("artifactLocation", ["uri": .string(Self.uri(finding.file))])]
             switch finding.location {
             case .text(let line, let column)?:
-                physical.append(("region", Self.object([("startLine", .int(Int64(line))), ("startColumn", .int(Int64(column)))])))
+                physical.append(JSONMember("region", ["startLine": .number(line), "startColumn": .number(column)]))
             case .byteOffset(let offset)?:
-                physical.append(("region", Self.object([("byteOffset", .int(Int64(offset)))])))
+                physical.append(JSONMember("region", ["byteOffset": .number(offset)]))
             case .line(let line)?:
-                physical.append(("region", Self.object([("startLine", .int(Int64(line)))])))
+                physical.append(JSONMember("region", ["startLine": .number(line)]))
             case nil: break
             }
-            result.append(("locations", .array([Self.object([("physicalLocation", Self.object(physical))])])))
+            result.append(JSONMember("locations", [["physicalLocation": .object(physical)]]))
             if let fix = finding.fix {
-                result.append(("properties", Self.object([("fix", .string(fix.description))])))
+                result.append(JSONMember("properties", ["fix": .string(fix.description)]))
             }
-            return Self.object(result)
+            return .object(result)
         }
-        let log = Self.object([
-            ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
-            ("version", .string("2.1.0")),
-            ("runs", .array([Self.object([("tool", Self.object([("driver", driver)])), ("results", .array(results))])])),
-        ])
-        // Strings, integers and booleans only: the JSON writer cannot fail on them.
-        let bytes = (try? PropertyListCoding.write(log, as: .json)) ?? Array("{}\n".utf8)
-        return String(decoding: bytes, as: UTF8.self)
+        let log: JSONValue = [
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [["tool": ["driver": driver], "results": .array(results)]],
+        ]
+        return JSONWriter.text(log)
     }
 
-    static func rule(_ rule: RuleDescription) -> PlistValue {
+    static func rule(_ rule: RuleDescription) -> JSONValue {
         var help = rule.summary
         if !rule.rationale.isEmpty { help += "\n\n" + rule.rationale }
-        return object([
-            ("id", .string(rule.id)),
-            ("name", .string(rule.id)),
-            ("shortDescription", object([("text", .string(rule.summary))])),
-            ("fullDescription", object([("text", .string(rule.rationale.isEmpty ? rule.summary : rule.rationale))])),
-            ("help", object([("text", .string(help))])),
-            ("defaultConfiguration", object([("level", .string(level(rule.severity))), ("enabled", .bool(rule.isEnabledByDefault))])),
-            ("properties", object([("category", .string(rule.category.rawValue)), ("fixable", .bool(rule.isFixable))])),
-        ])
+        return [
+            "id": .string(rule.id),
+            "name": .string(rule.id),
+            "shortDescription": ["text": .string(rule.summary)],
+            "fullDescription": ["text": .string(rule.rationale.isEmpty ? rule.summary : rule.rationale)],
+            "help": ["text": .string(help)],
+            "defaultConfiguration": ["level": .string(level(rule.severity)), "enabled": .bool(rule.isEnabledByDefault)],
+            "properties": ["category": .string(rule.category.rawValue), "fixable": .bool(rule.isFixable)],
+        ]
     }
 
     static func level(_ severity: Severity) -> String {
@@ -101,9 +99,5 @@ public struct SARIFReporter: Reporter {
             }
         }
         return out
-    }
-
-    static func object(_ pairs: [(String, PlistValue)]) -> PlistValue {
-        .dictionary(.init(pairs, uniquingKeysWith: { a, _ in a }))
     }
 }

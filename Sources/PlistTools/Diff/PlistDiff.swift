@@ -277,35 +277,22 @@ extension PlistDifference: CustomStringConvertible {
     /// `inf`, `-inf` (the type fields tell them apart from real strings).
     public static func jsonReport(_ differences: [PlistDifference]) -> String {
         guard !differences.isEmpty else { return "[]\n" }
-        var out = "[\n"
-        for (n, difference) in differences.enumerated() {
-            out += "  {\"change\": \"\(difference.kind)\", \"path\": "
-            JSONText.string(difference.pathDescription, into: &out)
+        let lines = differences.map { difference in
+            var members = [JSONMember("change", .string(difference.kind)), JSONMember("path", .string(difference.pathDescription))]
+            func field(_ name: String, _ value: PlistValue) {
+                members += [JSONMember(name, value.reportJSONValue), JSONMember(name + "Type", .string(value.typeName))]
+            }
             switch difference {
             case .added(_, let value):
-                JSONText.field("new", value, into: &out)
+                field("new", value)
             case .removed(_, let value):
-                JSONText.field("old", value, into: &out)
+                field("old", value)
             case .changed(_, let old, let new):
-                JSONText.field("old", old, into: &out)
-                JSONText.field("new", new, into: &out)
+                field("old", old)
+                field("new", new)
             }
-            out += n == differences.count - 1 ? "}\n" : "},\n"
+            return "  " + JSONWriter.inlineText(.object(members))
         }
-        return out + "]\n"
-    }
-}
-
-/// Compact JSON for the diff report; values through the one JSON writer.
-private enum JSONText {
-    /// `, "name": value, "nameType": "type"`.
-    static func field(_ name: String, _ value: PlistValue, into out: inout String) {
-        out += ", \"\(name)\": "
-        out += JSONPlistWriter.inlineText(value)
-        out += ", \"\(name)Type\": \"\(value.typeName)\""
-    }
-
-    static func string(_ s: String, into out: inout String) {
-        out += JSONWriter.inlineText(.string(s))
+        return "[\n" + lines.joined(separator: ",\n") + "\n]\n"
     }
 }

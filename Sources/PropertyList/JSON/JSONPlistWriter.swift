@@ -26,14 +26,6 @@ package enum JSONPlistWriter {
         try write(value, nonJSONValues: .asStrings)
     }
 
-    /// One-line JSON for reports (diff output): `[a, b]`, `{"k": v}`. Never fails: dates and
-    /// data become strings, non-finite reals strings (`"nan"`), UIDs `{"CF$UID": n}`.
-    package static func inlineText(_ value: PlistValue) -> String {
-        var emitter = JSONEmitter(nonJSONValues: .asStrings, inline: true)
-        do { try emitter.write(value, depth: 0) } catch { return "null" }
-        return String(decoding: emitter.out.bytes, as: UTF8.self)
-    }
-
     static func write(_ value: PlistValue, nonJSONValues: NonJSONValues) throws(PlistError) -> [UInt8] {
         var emitter = JSONEmitter(nonJSONValues: nonJSONValues)
         emitter.out.bytes.reserveCapacity(4096)
@@ -76,13 +68,10 @@ private struct JSONEmitter {
     let nonJSONValues: JSONPlistWriter.NonJSONValues
     var out: JSONOutput
 
-    init(nonJSONValues: JSONPlistWriter.NonJSONValues, inline: Bool = false) {
+    init(nonJSONValues: JSONPlistWriter.NonJSONValues) {
         self.nonJSONValues = nonJSONValues
-        self.out = JSONOutput(inline: inline)
+        self.out = JSONOutput()
     }
-
-    /// One line, and values JSON cannot hold spelled leniently.
-    var inline: Bool { out.isInline }
 
     mutating func write(_ value: PlistValue, depth: Int) throws(UnwritableValue) {
         switch value {
@@ -93,7 +82,6 @@ private struct JSONEmitter {
         case .real(let r):
             // JSON numbers have no nan or infinity (RFC 8259 §6).
             guard r.value.isFinite else {
-                if inline { out.string(r.description); return }
                 throw UnwritableValue(reason: "real \(r.description) has no JSON form (JSON numbers must be finite)")
             }
             // Swift prints the shortest exact decimal: "1.0", "0.1", "1e-05", "5e-324",
@@ -117,7 +105,6 @@ private struct JSONEmitter {
             Base64.encode(bytes, into: &out.bytes)
             out.bytes.append(UInt8(ascii: "\""))
         case .uid(let u):
-            if inline { out.raw("{\"CF$UID\": \(u)}"); return }
             throw UnwritableValue(reason: "JSON cannot hold a UID (CF$UID \(u))")
         case .array(let items):
             guard !items.isEmpty else { return out.raw("[]") }

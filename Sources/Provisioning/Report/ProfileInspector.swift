@@ -1,3 +1,4 @@
+import PlistTools
 import PropertyList
 
 /// `devkit provision inspect` below its command line: reads each path (a profile, an `.app`,
@@ -53,11 +54,21 @@ public struct ProfileInspector: Sendable {
         }
     }
 
-    /// What a path held as a value for the JSON writer.
+    /// What a path held, as the property-list value the provisioning rules check.
     public func value(_ inspected: Inspected) -> PlistValue {
         switch inspected {
         case .binary(let entitlements, let source): report.value(binary: entitlements, source: source)
         case .profile(let signed, let source, let app, let binary): report.value(signed, source: source, app: app, binary: binary)
         }
+    }
+
+    /// What the paths held, as one pretty-printed JSON array of their values.
+    ///
+    /// Written by the property-list JSON writer rather than `JSONWriter`: each value is the
+    /// rules' subject, a property list, and the entitlements in it are whatever the profile or
+    /// binary holds, so their data, dates and UIDs are spelled (or refused, as an error naming
+    /// `report`) as `devkit plist convert` spells them.
+    public func json(_ found: [Inspected]) throws(PlistFileError) -> [UInt8] {
+        try PlistFile.serialize(.array(found.map(value)), as: .json, source: "report")
     }
 }

@@ -2,8 +2,8 @@ import OrderedCollections
 import PlistTools
 import PropertyList
 
-/// Renders a read profile for people (text) and machines (a property-list value that the
-/// JSON writer prints, so JSON shares the one serializer).
+/// Renders a read profile for people (text) and machines: a property-list value, which the
+/// provisioning rules check and `ProfileInspector.json` prints as JSON.
 public struct ProfileReport: Sendable {
     /// The instant "expires in 12 days" is measured from.
     public var now: PlistDate
@@ -87,7 +87,8 @@ public struct ProfileReport: Sendable {
         return days == 0 ? "expires today" : "expires in \(days) \(days == 1 ? "day" : "days")"
     }
 
-    /// Every field, as a dictionary for the JSON writer.
+    /// Every field, as a dictionary: the provisioning rules' subject, and what `provision inspect`
+    /// prints as JSON.
     public func value(_ signed: SignedProfile, source: String, app: AppBundle? = nil, binary: BinaryEntitlements? = nil) -> PlistValue {
         let p = signed.profile
         var d: OrderedDictionary<String, PlistValue> = [:]
