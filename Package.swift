@@ -153,7 +153,8 @@ let package = Package(
             ]
         ),
 
-        // elfutils' libdw/libelf as a pkg-config system library; only ElfUtils imports it.
+        // elfutils' libdw/libelf as a pkg-config system library; imported by one entry file per
+        // library: ElfUtils' DWCalls (libdw) and CoreDump's DwflCalls (libdwfl).
         .systemLibrary(
             name: "CLibDW",
             pkgConfig: "libdw",
