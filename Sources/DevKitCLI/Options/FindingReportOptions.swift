@@ -1,6 +1,6 @@
 import ArgumentParser
-import LintKit
 
+/// `--format` for commands that print rule-engine findings (`FindingFormat`).
 struct FindingReportOptions: ParsableArguments {
     @Option(name: .long, help: "How to print findings (text|json|sarif|github).")
     var format: FindingFormat = .text
