@@ -133,82 +133,84 @@ public struct HeapTimeline: Sendable {
     }
 }
 
-/// The replay state: live blocks sit in `pool`, found by address through `live`; slots of
-/// freed blocks are reused.
-private struct Replay: HeapEventSink {
-    var generations: [HeapTimeline.Generation]
-    let keepingEveryBlock: Bool
-    var live = AddressTable()
-    var pool: [HeapTimeline.Block] = []
-    var freeSlots: [UInt32] = []
-    var kept: [HeapTimeline.Block] = []
-    var generation = 0
-    var generationEnd: UInt64
-    var heapBytes: UInt64 = 0
-    var unmatchedFrees = 0
-    var missedFrees = 0
-    /// Called every 2^16 events (a counter test per event, not a call).
-    var progress: ((Int) -> Void)?
-    var received = 0
+extension HeapTimeline {
+    /// The replay state: live blocks sit in `pool`, found by address through `live`; slots of
+    /// freed blocks are reused.
+    private struct Replay: HeapEventSink {
+        var generations: [HeapTimeline.Generation]
+        let keepingEveryBlock: Bool
+        var live = AddressTable()
+        var pool: [HeapTimeline.Block] = []
+        var freeSlots: [UInt32] = []
+        var kept: [HeapTimeline.Block] = []
+        var generation = 0
+        var generationEnd: UInt64
+        var heapBytes: UInt64 = 0
+        var unmatchedFrees = 0
+        var missedFrees = 0
+        /// Called every 2^16 events (a counter test per event, not a call).
+        var progress: ((Int) -> Void)?
+        var received = 0
 
-    init(generations: [HeapTimeline.Generation], keepingEveryBlock: Bool) {
-        self.generations = generations
-        self.keepingEveryBlock = keepingEveryBlock
-        generationEnd = generations[0].endSeq
-    }
+        init(generations: [HeapTimeline.Generation], keepingEveryBlock: Bool) {
+            self.generations = generations
+            self.keepingEveryBlock = keepingEveryBlock
+            generationEnd = generations[0].endSeq
+        }
 
-    mutating func receive(_ event: HeapEvent) {
-        received &+= 1
-        if received & 0xFFFF == 0, let progress { progress(received) }
-        while event.seq >= generationEnd, generation + 1 < generations.count {
+        mutating func receive(_ event: HeapEvent) {
+            received &+= 1
+            if received & 0xFFFF == 0, let progress { progress(received) }
+            while event.seq >= generationEnd, generation + 1 < generations.count {
+                generations[generation].heapBytesAtEnd = heapBytes
+                generation += 1
+                generations[generation].heapBytesAtStart = heapBytes
+                generationEnd = generations[generation].endSeq
+            }
+            switch event.kind {
+            case .allocation:
+                let block = HeapTimeline.Block(seq: event.seq, address: event.address, size: event.size, stack: event.stack,
+                                               typeMetadata: event.typeMetadata, generation: generation)
+                let slot: UInt32
+                if let reused = freeSlots.popLast() {
+                    slot = reused
+                    pool[Int(slot)] = block
+                } else {
+                    slot = UInt32(pool.count)
+                    pool.append(block)
+                }
+                if let previous = live.insert(slot, for: event.address) {
+                    missedFrees += 1
+                    release(previous, at: event.seq)
+                }
+                heapBytes &+= event.size
+                generations[generation].allocatedCount += 1
+                generations[generation].allocatedBytes &+= event.size
+            case .free:
+                guard let slot = live.removeValue(for: event.address) else {
+                    unmatchedFrees += 1
+                    return
+                }
+                release(slot, at: event.seq)
+            }
+        }
+
+        private mutating func release(_ slot: UInt32, at seq: UInt64) {
+            var block = pool[Int(slot)]
+            block.freedAt = seq
+            heapBytes &-= block.size
+            if keepingEveryBlock || seq >= generations[block.generation].endSeq { kept.append(block) }
+            freeSlots.append(slot)
+        }
+
+        mutating func finish() {
             generations[generation].heapBytesAtEnd = heapBytes
-            generation += 1
-            generations[generation].heapBytesAtStart = heapBytes
-            generationEnd = generations[generation].endSeq
-        }
-        switch event.kind {
-        case .allocation:
-            let block = HeapTimeline.Block(seq: event.seq, address: event.address, size: event.size, stack: event.stack,
-                                           typeMetadata: event.typeMetadata, generation: generation)
-            let slot: UInt32
-            if let reused = freeSlots.popLast() {
-                slot = reused
-                pool[Int(slot)] = block
-            } else {
-                slot = UInt32(pool.count)
-                pool.append(block)
+            for later in generations.indices where later > generation {
+                generations[later].heapBytesAtStart = heapBytes
+                generations[later].heapBytesAtEnd = heapBytes
             }
-            if let previous = live.insert(slot, for: event.address) {
-                missedFrees += 1
-                release(previous, at: event.seq)
-            }
-            heapBytes &+= event.size
-            generations[generation].allocatedCount += 1
-            generations[generation].allocatedBytes &+= event.size
-        case .free:
-            guard let slot = live.removeValue(for: event.address) else {
-                unmatchedFrees += 1
-                return
-            }
-            release(slot, at: event.seq)
+            live.forEach { _, slot in kept.append(pool[Int(slot)]) }
+            kept.sort { $0.seq < $1.seq }
         }
-    }
-
-    private mutating func release(_ slot: UInt32, at seq: UInt64) {
-        var block = pool[Int(slot)]
-        block.freedAt = seq
-        heapBytes &-= block.size
-        if keepingEveryBlock || seq >= generations[block.generation].endSeq { kept.append(block) }
-        freeSlots.append(slot)
-    }
-
-    mutating func finish() {
-        generations[generation].heapBytesAtEnd = heapBytes
-        for later in generations.indices where later > generation {
-            generations[later].heapBytesAtStart = heapBytes
-            generations[later].heapBytesAtEnd = heapBytes
-        }
-        live.forEach { _, slot in kept.append(pool[Int(slot)]) }
-        kept.sort { $0.seq < $1.seq }
     }
 }

@@ -25,17 +25,6 @@ public enum JSONValue: Equatable, Sendable {
     public static func optional(_ value: JSONValue?) -> JSONValue { value ?? .null }
 }
 
-/// One `"key": value` member of a JSON object.
-public struct JSONMember: Equatable, Sendable {
-    public var key: String
-    public var value: JSONValue
-
-    public init(_ key: String, _ value: JSONValue) {
-        self.key = key
-        self.value = value
-    }
-}
-
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral {
     public init(stringLiteral value: String) { self = .string(value) }

@@ -1,10 +1,3 @@
-/// What a reader produced: the value, the format it was in, and any warnings.
-public struct PlistDocument: Sendable {
-    public var value: PlistValue
-    public var format: PlistFormat
-    public var warnings: [PlistWarning]
-}
-
 /// The one entry point for reading and writing property lists in any format.
 public enum PropertyListCoding {
     /// Deepest container nesting any reader accepts; real plists stay far below it, and values

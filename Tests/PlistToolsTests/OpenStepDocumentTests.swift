@@ -118,15 +118,7 @@ import PropertyListTestSupport
     @Test(arguments: 0..<40) func openStepEditsAgreeWithValueEdits(seed: UInt64) throws {
         var generator = ValueGenerator(rng: SeededGenerator(seed: seed), capabilities: .openStep)
         for original in [Self.strings, Self.openStep] {
-            var bytes = original
-            var expected = try PropertyListCoding.read(bytes).value
-            for _ in 0..<6 {
-                let edit = generator.edit(in: expected)
-                guard (try? edit.check(in: expected)) != nil else { continue }
-                edit.apply(to: &expected)
-                bytes = try PlistEditor.apply([edit], to: bytes)
-                #expect(try PropertyListCoding.read(bytes).value == expected, "seed \(seed): \(edit)\n\(Self.text(bytes))")
-            }
+            try generator.expectEditsAgreeWithValueEdits(of: original, seed: seed, detail: Self.text)
         }
     }
 }

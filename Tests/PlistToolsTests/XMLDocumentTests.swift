@@ -252,15 +252,7 @@ import PropertyListTestSupport
     /// Random edit sequences: the lossless XML document and the value model agree.
     @Test(arguments: 0..<40) func xmlEditsAgreeWithValueEdits(seed: UInt64) throws {
         var generator = ValueGenerator(rng: SeededGenerator(seed: seed), capabilities: .init(uids: false))
-        var bytes = Self.fixture
-        var expected = try PropertyListCoding.read(bytes).value
-        for _ in 0..<6 {
-            let edit = generator.edit(in: expected)
-            guard (try? edit.check(in: expected)) != nil else { continue }
-            edit.apply(to: &expected)
-            bytes = try PlistEditor.apply([edit], to: bytes)
-            #expect(try PropertyListCoding.read(bytes).value == expected, "seed \(seed): \(edit)")
-        }
+        try generator.expectEditsAgreeWithValueEdits(of: Self.fixture, seed: seed)
     }
 
     @Test func jsonIsEditedByValue() throws {

@@ -1,10 +1,6 @@
 import Testing
 @testable import PropertyList
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PropertyListTestSupport
 
 // MARK: - Helpers
 
@@ -36,41 +32,11 @@ private func writeJSON(_ value: PlistValue) throws(PlistError) -> String {
     String(decoding: try JSONPlistWriter.write(value), as: UTF8.self)
 }
 
-/// `<repo>/../shared/corpus/plist`, or nil when the shared corpus is not checked out.
-private func corpusDirectory() -> String? {
-    // #filePath is <repo>/Tests/PropertyListTests/JSONTests.swift.
-    var components = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-    guard components.count > 3 else { return nil }
-    components.removeLast(3)
-    let repo = components.joined(separator: "/")
-    let directory = repo + "/../shared/corpus/plist"
-    return readFile(directory + "/valid/libplist-j1.json") == nil ? nil : directory
-}
-
-private func readFile(_ path: String) -> [UInt8]? {
-    guard let file = fopen(path, "rb") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let n = fread(&chunk, 1, chunk.count, file)
-        if n <= 0 { break }
-        bytes.append(contentsOf: chunk[0..<n])
-    }
-    return bytes
-}
-
-private func listDirectory(_ path: String) -> [String] {
-    guard let dir = opendir(path) else { return [] }
-    defer { closedir(dir) }
-    var names: [String] = []
-    while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        if name != "." && name != ".." { names.append(name) }
-    }
-    return names.sorted()
+/// The bytes of `plist/<path>` in the shared corpus; nil (after the skip notice) when the
+/// corpus is not checked out.
+private func corpusBytes(_ path: String) throws -> [UInt8]? {
+    guard Corpus.files("plist/valid") != nil else { return nil }
+    return try Corpus.bytes(Corpus.root.appendingPathComponent("plist/" + path))
 }
 
 private extension PlistValue {
@@ -90,11 +56,7 @@ private extension PlistValue {
 @Suite("JSON corpus")
 struct JSONCorpusTests {
     @Test func libplistInt64MinMax() throws {
-        guard let corpus = corpusDirectory() else {
-            print("skipped: ../shared/corpus not present")
-            return
-        }
-        let bytes = try #require(readFile(corpus + "/valid/libplist-int64_min_max.json"))
+        guard let bytes = try corpusBytes("valid/libplist-int64_min_max.json") else { return }
         let value = try readJSON(bytes)
         #expect(value.keys == ["INT64_MIN", "INT64_MAX"])
         #expect(value["INT64_MIN"] == .int(Int64.min))
@@ -102,11 +64,7 @@ struct JSONCorpusTests {
     }
 
     @Test func libplistJ1() throws {
-        guard let corpus = corpusDirectory() else {
-            print("skipped: ../shared/corpus not present")
-            return
-        }
-        let bytes = try #require(readFile(corpus + "/valid/libplist-j1.json"))
+        guard let bytes = try corpusBytes("valid/libplist-j1.json") else { return }
         let value = try readJSON(bytes)
         #expect(value.keys == ["test", "foo", "more"])
         #expect(value["test"] == .array([.int(1), .int(1)]))
@@ -119,11 +77,7 @@ struct JSONCorpusTests {
     }
 
     @Test func libplistJ2() throws {
-        guard let corpus = corpusDirectory() else {
-            print("skipped: ../shared/corpus not present")
-            return
-        }
-        let bytes = try #require(readFile(corpus + "/valid/libplist-j2.json"))
+        guard let bytes = try corpusBytes("valid/libplist-j2.json") else { return }
         let value = try readJSON(bytes)
         #expect(value.keys == [
             "Some ASCII string", "Some UTF8 strings", "Keys & \"entities\"", "Boolean",
@@ -145,18 +99,15 @@ struct JSONCorpusTests {
 
     /// libplist's JSON fuzzer crashers and leaks: each must parse or fail with a position.
     @Test func libplistFuzzCasesNeverCrash() throws {
-        guard let corpus = corpusDirectory() else {
-            print("skipped: ../shared/corpus not present")
-            return
-        }
-        let names = listDirectory(corpus + "/invalid").filter { $0.hasPrefix("libplist-jplist-") }
-        #expect(!names.isEmpty)
-        for name in names {
-            let bytes = try #require(readFile(corpus + "/invalid/" + name))
+        guard let files = Corpus.files("plist/invalid") else { return }
+        let cases = files.filter { $0.lastPathComponent.hasPrefix("libplist-jplist-") }
+        #expect(!cases.isEmpty)
+        for url in cases {
+            let bytes = try Corpus.bytes(url)
             do {
                 _ = try readJSON(bytes)
             } catch {
-                #expect(error.position != nil, "\(name): \(error)")
+                #expect(error.position != nil, "\(url.lastPathComponent): \(error)")
             }
         }
     }

@@ -28,8 +28,3 @@ struct ProvisionOptions: ParsableArguments {
         do { return try TrustRoots.load(directory: trustRootsDirectory) } catch { throw .input(error.description) }
     }
 }
-
-/// `--format` for commands that describe rather than find.
-enum DescribeFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json
-}

@@ -126,7 +126,7 @@ public struct PlistPrinter: Sendable {
     }
 }
 
-extension String {
+private extension String {
     init(format4 value: Int) {
         self = String(value).leftPadded(4)
     }

@@ -145,7 +145,7 @@ enum StringsFileFormatter {
     }
 }
 
-extension Array where Element == UInt8 {
+private extension Array where Element == UInt8 {
     func hasSuffix(_ suffix: [UInt8]) -> Bool {
         count >= suffix.count && self[(count - suffix.count)...].elementsEqual(suffix)
     }

@@ -1,16 +1,5 @@
 import OrderedCollections
 
-/// What `PlistValue.insertValue(_:at:)` found when it could not insert.
-public enum PlistInsertOutcome: Hashable, Sendable {
-    case inserted
-    /// The path (or its key) already names a value.
-    case alreadyExists
-    /// The parent container does not exist.
-    case parentMissing
-    /// The parent is a scalar, or an array and the last component is not an index `0...count`.
-    case invalidPosition
-}
-
 extension PlistValue {
     /// Runs `body` on the value at `components`, in place; nil when the path does not exist.
     /// Containers are moved out of `self` while the child is edited so the edit stays in place

@@ -384,23 +384,7 @@ package enum XMLPlistReader {
     }
 }
 
-/// Where one value sits in an XML plist's bytes (recorded by `readRecordingRanges`).
-package struct XMLNodeRange: Hashable, Sendable {
-    /// The value's element, from its start tag's `<` to just after its end tag's `>`.
-    package var element: Range<Int>
-    /// The `<key>` element of a dictionary entry; nil for array elements and the root.
-    package var key: Range<Int>?
-    /// Offset of a non-empty container's end tag (`</dict>`); nil for leaves and `<dict/>`.
-    package var closingTag: Int?
-
-    package init(element: Range<Int>, key: Range<Int>?, closingTag: Int?) {
-        self.element = element
-        self.key = key
-        self.closingTag = closingTag
-    }
-}
-
-extension String {
+private extension String {
     var trimmingWhitespace: Substring {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
         guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else {
@@ -410,7 +394,7 @@ extension String {
     }
 }
 
-extension UnsafeRawBufferPointer {
+private extension UnsafeRawBufferPointer {
     var trimmingASCIIWhitespace: Slice<UnsafeRawBufferPointer> {
         func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D }
         var start = startIndex

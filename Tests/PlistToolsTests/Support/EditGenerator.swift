@@ -1,8 +1,28 @@
 @testable import PlistTools
 import PropertyList
 import PropertyListTestSupport
+import Testing
 
 extension ValueGenerator {
+    /// Six random edits of `original` (refused ones skipped), each applied both through the
+    /// lossless editor and to the value model: after each, the edited bytes must read back as
+    /// the edited value. `detail` adds the bytes' text to a failure's message.
+    mutating func expectEditsAgreeWithValueEdits(
+        of original: [UInt8], seed: UInt64, detail: (([UInt8]) -> String)? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        var bytes = original
+        var expected = try PropertyListCoding.read(bytes).value
+        for _ in 0..<6 {
+            let edit = edit(in: expected)
+            guard (try? edit.check(in: expected)) != nil else { continue }
+            edit.apply(to: &expected)
+            bytes = try PlistEditor.apply([edit], to: bytes)
+            let message = detail.map { "seed \(seed): \(edit)\n\($0(bytes))" } ?? "seed \(seed): \(edit)"
+            #expect(try PropertyListCoding.read(bytes).value == expected, Comment(rawValue: message), sourceLocation: sourceLocation)
+        }
+    }
+
     /// A random edit of `root`: mostly valid ones (an existing path, a free key, an index in
     /// range), sometimes not, so both the edit and its refusal are exercised.
     mutating func edit(in root: PlistValue) -> PlistEdit {

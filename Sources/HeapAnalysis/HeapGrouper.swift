@@ -1,22 +1,3 @@
-/// How blocks are grouped in a report.
-public enum HeapGroupKey: String, Sendable, CaseIterable {
-    /// The allocating call site: the first frame outside the allocator libraries.
-    case site
-    /// The function of that call site.
-    case function
-    /// The Swift class for class instances, else `malloc N bytes` (Instruments' categories).
-    case type
-    /// The library (module) of the call site.
-    case library
-}
-
-/// Blocks that share a key, with their count and bytes.
-public struct HeapGroup: Sendable, Equatable {
-    public var key: String
-    public var count: Int
-    public var bytes: UInt64
-}
-
 /// Computes group keys for blocks, caching per stack.
 public final class HeapGrouper {
     public let resolver: FrameResolver

@@ -1,0 +1,19 @@
+/// One allocation or free.
+public struct HeapEvent: Sendable, Equatable {
+    public enum Kind: UInt8, Sendable {
+        case allocation
+        case free
+    }
+
+    /// Global order across threads.
+    public var seq: UInt64
+    public var kind: Kind
+    public var address: UInt64
+    /// Requested size in bytes (0 for a free).
+    public var size: UInt64
+    /// Interned stack id (allocations; 0 = unknown).
+    public var stack: UInt32
+    /// Swift type metadata address for a class instance, else 0.
+    public var typeMetadata: UInt64
+    public var thread: UInt32
+}

@@ -1,0 +1,53 @@
+extension HeapRecording {
+    /// Calls `body` with every allocation and free in global (sequence) order.
+    public func forEachEvent(_ body: (HeapEvent) -> Void) {
+        struct ClosureSink: HeapEventSink {
+            let body: (HeapEvent) -> Void
+            func receive(_ event: HeapEvent) { body(event) }
+        }
+        withoutActuallyEscaping(body) { body in
+            var sink = ClosureSink(body: body)
+            replay(into: &sink)
+        }
+    }
+
+    /// Feeds every allocation and free to `sink` in global (sequence) order.
+    ///
+    /// Threads write their buffers independently, so records of different threads interleave
+    /// in the file; one thread's records follow each other in order. The threads' streams
+    /// are merged as they are decoded: no event is materialised.
+    func replay<Sink: HeapEventSink>(into sink: inout Sink) {
+        var streamOf: [UInt32: Int] = [:]
+        var streams: [[Int]] = []
+        var inOrder = true
+        for (index, record) in eventRecords.enumerated() {
+            if let stream = streamOf[record.thread] {
+                if let last = streams[stream].last, eventRecords[last].lastSeq > record.baseSeq { inOrder = false }
+                streams[stream].append(index)
+            } else {
+                streamOf[record.thread] = streams.count
+                streams.append([index])
+            }
+        }
+        let records = eventRecords
+        let buffer = storage.bytes
+        withExtendedLifetime(storage) {
+            guard inOrder else {
+                // A recorder that broke the per-thread order (not ours): sort everything.
+                var all: [HeapEvent] = []
+                for record in records {
+                    var d = EventDecoder(record, in: buffer)
+                    while let event = try? d.next() { all.append(event) }
+                }
+                all.sort { $0.seq < $1.seq }
+                for event in all { sink.receive(event) }
+                return
+            }
+            // The merge holds the records and the buffer itself: a closure capturing the
+            // recording here cost a retain/release per event.
+            var merge = StreamMerge(streams: streams, records: records, buffer: buffer)
+            while let event = merge.next() { sink.receive(event) }
+            merge.deallocate()
+        }
+    }
+}
