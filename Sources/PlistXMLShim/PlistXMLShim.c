@@ -201,11 +201,101 @@ static void px_structured_error(void *ctx, xmlErrorPtr error) {
     xmlStopParser(st->ctxt);
 }
 
+/// Most attributes one element may carry. devkit reads one (`<plist version=…>`); libxml2
+/// 2.9 checks each new attribute against all earlier ones of its element, so 200k
+/// attributes cost 17 s (issue 15 §5). `px_scan` refuses more than this before libxml2
+/// sees the piece.
+#define PX_MAX_ATTRIBUTES 16
+
+/// Where the attribute scan stands between pieces: a small lexer that finds start tags
+/// (skipping comments, CDATA, processing instructions and declarations) and counts the
+/// `=` outside quotes in each.
+typedef enum {
+    PX_SCAN_TEXT, PX_SCAN_LT, PX_SCAN_BANG, PX_SCAN_BANG_DASH, PX_SCAN_COMMENT, PX_SCAN_CDATA,
+    PX_SCAN_DECL, PX_SCAN_PI, PX_SCAN_END_TAG, PX_SCAN_TAG
+} px_scan_mode;
+
+typedef struct {
+    uint8_t mode;
+    uint8_t quote;       // the open quote inside a tag or declaration, or 0
+    uint8_t run;         // '-' before '>' in a comment, ']' in CDATA, '?' in a PI
+    uint32_t attributes; // '=' seen in the current start tag
+    uint32_t line, column;
+} px_scan_state;
+
 struct px_parser {
     px_result result;
     px_state state;
     xmlSAXHandler sax;
+    px_scan_state scan;
 };
+
+/// Scans one piece; returns 0, or -1 after recording the failure (the element's line and
+/// column) when an element has more than PX_MAX_ATTRIBUTES attributes. Linear in `length`.
+static int px_scan(px_parser *p, const unsigned char *bytes, size_t length) {
+    px_scan_state s = p->scan;
+    for (size_t i = 0; i < length; i++) {
+        unsigned char c = bytes[i];
+        if (c == '\n') { s.line++; s.column = 0; } else { s.column++; }
+        switch (s.mode) {
+        case PX_SCAN_TEXT:
+            if (c == '<') s.mode = PX_SCAN_LT;
+            break;
+        case PX_SCAN_LT:
+            if (c == '!') s.mode = PX_SCAN_BANG;
+            else if (c == '?') { s.mode = PX_SCAN_PI; s.run = 0; }
+            else if (c == '/') s.mode = PX_SCAN_END_TAG;
+            else { s.mode = PX_SCAN_TAG; s.quote = 0; s.attributes = 0; }
+            break;
+        case PX_SCAN_BANG:
+            if (c == '-') s.mode = PX_SCAN_BANG_DASH;
+            else if (c == '[') { s.mode = PX_SCAN_CDATA; s.run = 0; }
+            else { s.mode = PX_SCAN_DECL; s.quote = 0; if (c == '>') s.mode = PX_SCAN_TEXT; }
+            break;
+        case PX_SCAN_BANG_DASH:
+            s.mode = c == '-' ? PX_SCAN_COMMENT : PX_SCAN_DECL;
+            s.run = 0; s.quote = 0;
+            break;
+        case PX_SCAN_COMMENT:
+            if (c == '>' && s.run >= 2) s.mode = PX_SCAN_TEXT;
+            s.run = c == '-' ? (uint8_t)(s.run < 2 ? s.run + 1 : 2) : 0;
+            break;
+        case PX_SCAN_CDATA:
+            if (c == '>' && s.run >= 2) s.mode = PX_SCAN_TEXT;
+            s.run = c == ']' ? (uint8_t)(s.run < 2 ? s.run + 1 : 2) : 0;
+            break;
+        case PX_SCAN_PI:
+            if (c == '>' && s.run) s.mode = PX_SCAN_TEXT;
+            s.run = c == '?';
+            break;
+        case PX_SCAN_DECL:
+            if (s.quote) { if (c == s.quote) s.quote = 0; }
+            else if (c == '"' || c == '\'') s.quote = c;
+            else if (c == '>') s.mode = PX_SCAN_TEXT;
+            break;
+        case PX_SCAN_END_TAG:
+            if (c == '>') s.mode = PX_SCAN_TEXT;
+            break;
+        case PX_SCAN_TAG:
+            if (s.quote) { if (c == s.quote) s.quote = 0; }
+            else if (c == '"' || c == '\'') s.quote = c;
+            else if (c == '>') s.mode = PX_SCAN_TEXT;
+            else if (c == '=' && ++s.attributes > PX_MAX_ATTRIBUTES) {
+                px_result *out = &p->result;
+                out->failed = 1;
+                out->error_line = s.line;
+                out->error_column = s.column;
+                snprintf(out->error_message, sizeof out->error_message,
+                         "an element has more than %d attributes (a plist uses at most one)", PX_MAX_ATTRIBUTES);
+                p->scan = s;
+                return -1;
+            }
+            break;
+        }
+    }
+    p->scan = s;
+    return 0;
+}
 
 static void px_silent(void *ctx, const char *msg, ...) {
     (void)ctx; (void)msg;
@@ -218,6 +308,7 @@ px_parser *px_parser_create(void) {
     px_parser *p = calloc(1, sizeof *p);
     if (p == NULL) return NULL;
     p->sax.initialized = XML_SAX2_MAGIC;
+    p->scan.line = 1;
     p->sax.startElementNs = px_start;
     p->sax.endElementNs = px_end;
     p->sax.characters = px_characters;
@@ -247,6 +338,7 @@ int px_parser_feed(px_parser *p, const char *bytes, size_t length, int terminate
         snprintf(out->error_message, sizeof out->error_message, "input piece larger than 2 GiB");
         return -1;
     }
+    if (px_scan(p, (const unsigned char *)bytes, length) != 0) return -1;
     xmlParserCtxtPtr ctxt = p->state.ctxt;
     int rc = xmlParseChunk(ctxt, bytes, (int)length, terminate);
     if (rc != 0 && !out->failed) {

@@ -162,3 +162,25 @@ import Testing
         #expect(try Self.read("<dict><key>CF$UID</key><integer>7</integer></dict>") == .uid(7))
     }
 }
+
+/// Issue 15 §5: libxml2 2.9 is quadratic in one element's attributes; the shim refuses an
+/// element with more than 16 before libxml2 parses it.
+@Suite struct XMLAttributeFloodTests {
+    @Test func twoHundredThousandAttributesAreRefusedWithTheirPosition() {
+        var doc = "<?xml version=\"1.0\"?>\n<plist version=\"1.0\""
+        for i in 0..<200_000 { doc += " a\(i)=\"x\"" }
+        doc += "><string/></plist>\n"
+        let error = #expect(throws: PlistError.self) { try PropertyListCoding.read(Array(doc.utf8), format: .xml) }
+        #expect(error?.message == "an element has more than 16 attributes (a plist uses at most one)")
+        // The 17th '=' after "<plist version=" (col 15) and 15 more " aN=\"x\"": line 2.
+        if case .text(let line, _)? = error?.position { #expect(line == 2) } else { Issue.record("no position: \(String(describing: error))") }
+    }
+
+    @Test func attributesInCommentsTextAndDeclarationsAreNotCounted() throws {
+        let many = String(repeating: " a=\"=\"", count: 40)
+        let doc = "<?xml version=\"1.0\"?>\n<!-- <x\(many)> -->\n<plist version=\"1.0\"><array><string>\(String(repeating: "=", count: 100))</string>"
+            + "<string><![CDATA[<y\(many)>]]></string></array></plist>\n"
+        let value = try PropertyListCoding.read(Array(doc.utf8), format: .xml).value
+        #expect(value == .array([.string(String(repeating: "=", count: 100)), .string("<y\(many)>")]))
+    }
+}

@@ -35,12 +35,91 @@ final class DWHandle {
         guard let elf = elf_memory(UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: CChar.self)), image.count) else {
             throw elfError("elf_memory")
         }
+        do throws(DWError) {
+            try checkCompressedSizes(elf, image: image)
+        } catch {
+            elf_end(elf)
+            throw error
+        }
         guard let dwarf = dwarf_begin_elf(elf, DWARF_C_READ, nil) else {
             let error = dwarfError("dwarf_begin_elf")
             elf_end(elf)
             throw error
         }
         return DWHandle(elf: elf, dwarf: dwarf, keepAlive: owner)
+    }
+
+    /// Largest uncompressed size libdw may inflate a compressed section to, as a multiple of
+    /// its compressed size: DWARF compresses 3-10×, zeros about 1,000×.
+    static let maximumCompressionRatio: UInt64 = 64
+    /// Sections of up to this many compressed bytes may always claim the floor below.
+    static let compressedSizeFloor: UInt64 = 16 << 20
+    /// Largest total uncompressed size of all compressed sections of one image (4 GiB).
+    static let maximumUncompressedTotal: UInt64 = 4 << 30
+
+    /// Refuses an image whose `SHF_COMPRESSED` (`Elf_Chdr.ch_size`) or `.zdebug_*` ("ZLIB" +
+    /// big-endian size) sections claim more than `maximumCompressionRatio` times their stored
+    /// size (or `compressedSizeFloor`, whichever is larger), or more than
+    /// `maximumUncompressedTotal` together: libdw allocates the claimed size before
+    /// inflating, so a 1 MB file could cost 1 GB (issue 15 §5). Reads only section headers
+    /// (`elf_nextscn`, `gelf_getshdr`) and the compression headers in `image`.
+    private static func checkCompressedSizes(_ elf: OpaquePointer, image: UnsafeRawBufferPointer) throws(DWError) {
+        var namesIndex = 0
+        let haveNames = elf_getshdrstrndx(elf, &namesIndex) == 0
+        var is64 = false
+        var ehdr = GElf_Ehdr()
+        if gelf_getehdr(elf, &ehdr) != nil { is64 = ehdr.e_ident.4 == UInt8(ELFCLASS64) }
+        let bigEndian = ehdr.e_ident.5 == UInt8(ELFDATA2MSB)
+        var total: UInt64 = 0
+        var section: OpaquePointer? = nil
+        while let current = elf_nextscn(elf, section) {
+            section = current
+            var header = GElf_Shdr()
+            guard gelf_getshdr(current, &header) != nil, header.sh_type != UInt32(SHT_NOBITS) else { continue }
+            let name = haveNames ? elf_strptr(elf, namesIndex, Int(header.sh_name)).map { String(cString: $0) } : nil
+            let stored = header.sh_size
+            // The claimed size sits at a fixed place in the section's first bytes.
+            let claimed: UInt64
+            if header.sh_flags & UInt64(SHF_COMPRESSED) != 0 {
+                // Elf64_Chdr: ch_type, ch_reserved, ch_size (8); Elf32_Chdr: ch_type, ch_size (4).
+                guard let size = Self.readUInt(image, at: header.sh_offset, plus: is64 ? 8 : 4,
+                                               width: is64 ? 8 : 4, bigEndian: bigEndian) else { continue }
+                claimed = size
+            } else if let name, name.hasPrefix(".zdebug"),
+                      Self.readUInt(image, at: header.sh_offset, plus: 0, width: 4, bigEndian: true) == 0x5A4C_4942 {  // "ZLIB"
+                guard let size = Self.readUInt(image, at: header.sh_offset, plus: 4, width: 8, bigEndian: true) else { continue }
+                claimed = size
+            } else {
+                continue
+            }
+            let (ratioLimit, overflow) = stored.multipliedReportingOverflow(by: maximumCompressionRatio)
+            let limit = max(overflow ? UInt64.max : ratioLimit, compressedSizeFloor)
+            total = total.addingReportingOverflow(claimed).overflow ? UInt64.max : total + claimed
+            let label = name ?? "section \(elf_ndxscn(current))"
+            // Invariant: no section inflates past its ratio (or the floor), nor all past the total cap.
+            guard claimed <= limit else {
+                throw DWError(library: .libelf, code: 0,
+                              message: "\(label) claims \(claimed) bytes uncompressed from \(stored) compressed (more than \(maximumCompressionRatio)× its size): refused",
+                              operation: "compressed section")
+            }
+            guard total <= maximumUncompressedTotal else {
+                throw DWError(library: .libelf, code: 0,
+                              message: "compressed sections claim \(total) bytes uncompressed in all (over the \(maximumUncompressedTotal >> 30) GiB cap) at \(label): refused",
+                              operation: "compressed section")
+            }
+        }
+    }
+
+    /// The unsigned integer of `width` bytes at `offset + plus` in `image`; nil past its end.
+    private static func readUInt(_ image: UnsafeRawBufferPointer, at offset: UInt64, plus: Int, width: Int, bigEndian: Bool) -> UInt64? {
+        guard let start = Int(exactly: offset), start <= image.count, plus <= image.count - start,
+              width <= image.count - start - plus else { return nil }
+        var value: UInt64 = 0
+        for i in 0..<width {
+            let byte = UInt64(image[start + plus + (bigEndian ? i : width - 1 - i)])
+            value = value << 8 | byte
+        }
+        return value
     }
 
     // MARK: units
