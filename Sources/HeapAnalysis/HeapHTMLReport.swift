@@ -5,28 +5,85 @@ import PropertyList
 /// Every string from the recording is escaped: the recorded program chose its labels,
 /// function names and command line.
 public enum HeapHTMLReport {
+    /// Generations given a section (flame graph and sites) on one page: those with the most
+    /// bytes, shown in generation order. The page stays a few MB however many generations a
+    /// recording has (100k gave a 169 MB page, issue 15 §5); the text and JSON reports list all.
+    public static let maximumDrawnGenerations = 100
+    /// Rows of the generations table: the first ones, plus every drawn generation.
+    public static let maximumTableRows = 1_000
+
+    /// The indices into `report.generations` that get a section: those with survivors, at most
+    /// `maximumDrawnGenerations` of them, the most surviving bytes first, in generation order.
+    public static func drawnGenerations(_ report: HeapReport) -> [Int] {
+        largest(report.generations.indices.filter { report.generations[$0].survivorCount > 0 }) {
+            report.generations[$0].survivorBytes
+        }
+    }
+
+    /// The indices into `report.generations` that get a section on the leaks page: those with
+    /// leaked or abandoned blocks, at most `maximumDrawnGenerations`, the most leaked bytes first.
+    public static func drawnGenerations(_ report: LeakReport) -> [Int] {
+        largest(report.generations.indices.filter { report.generations[$0].leaked.count + report.generations[$0].abandoned.count > 0 }) {
+            report.generations[$0].leaked.bytes &+ report.generations[$0].abandoned.bytes / 2
+        }
+    }
+
+    private static func largest(_ candidates: [Int], by bytes: (Int) -> UInt64) -> [Int] {
+        guard candidates.count > maximumDrawnGenerations else { return candidates }
+        return candidates.sorted { (bytes($0), $1) > (bytes($1), $0) }.prefix(maximumDrawnGenerations).sorted()
+    }
+
+    /// Whether generation `index` gets a table row.
+    private static func tableRows(drawn: Set<Int>) -> (Int) -> Bool {
+        { index in index < maximumTableRows || drawn.contains(index) }
+    }
+
+    private static func omittedRowsNote(count: Int, drawn: Set<Int>, columns: Int) -> String {
+        let listed = min(count, maximumTableRows) + drawn.filter { $0 >= maximumTableRows }.count
+        guard listed < count else { return "" }
+        return "<tr><td></td><td class=\"note\" colspan=\"\(columns - 1)\">… \(count - listed) more generations not listed "
+            + "(at most \(maximumTableRows) rows; the text and JSON reports list every one)</td></tr>\n"
+    }
+
+    private static func omittedSectionsNote(candidates: Int, drawn: Int) -> String {
+        guard candidates > drawn else { return "" }
+        return "<p class=\"note\">\(candidates - drawn) more generations not drawn: a page draws the \(maximumDrawnGenerations) "
+            + "with the most bytes (the text and JSON reports list every one)</p>\n"
+    }
+
     /// The page for one recording; `flameGraphs[i]` draws the survivors of
     /// `report.generations[i]`.
     public static func render(_ report: HeapReport, flameGraphs: [FlameGraph]) -> [UInt8] {
+        render(report) { $0 < flameGraphs.count ? flameGraphs[$0] : nil }
+    }
+
+    /// The page for one recording; `flameGraph(i)` draws the survivors of
+    /// `report.generations[i]`, asked only for the generations drawn (`drawnGenerations`).
+    public static func render(_ report: HeapReport, flameGraph: (Int) -> FlameGraph?) -> [UInt8] {
+        let drawnList = drawnGenerations(report), drawn = Set(drawnList)
+        let listed = tableRows(drawn: drawn)
         let aliveTitle = report.horizon == .end ? "alive at end" : "alive at next mark"
         var body = "<h1>Heap generations</h1>\n<p class=\"meta\">\(MarkupText.escape(headline(report)))</p>\n"
         body += "<table class=\"generations\">\n<thead><tr><th>gen</th><th>label</th><th>allocated</th><th>bytes</th>"
         body += "<th>\(aliveTitle)</th><th>bytes</th><th>heap growth</th></tr></thead>\n<tbody>\n"
-        for summary in report.generations {
+        for (index, summary) in report.generations.enumerated() where listed(index) {
             let g = summary.generation
             let label = MarkupText.escape(displayLabel(g))
             body += "<tr><td class=\"n\">\(g.index)</td>"
-            body += summary.survivorCount > 0 ? "<td><a href=\"#gen-\(g.index)\">\(label)</a></td>" : "<td>\(label)</td>"
+            body += drawn.contains(index) ? "<td><a href=\"#gen-\(g.index)\">\(label)</a></td>" : "<td>\(label)</td>"
             body += "<td class=\"n\">\(g.allocatedCount)</td><td class=\"n\">\(formatBytes(g.allocatedBytes))</td>"
             body += "<td class=\"n\">\(summary.survivorCount)</td><td class=\"n\">\(formatBytes(summary.survivorBytes))</td>"
             body += "<td class=\"n\(g.growth > 0 ? " grew" : "")\">\(formatSignedBytes(g.growth))</td></tr>\n"
         }
+        body += omittedRowsNote(count: report.generations.count, drawn: drawn, columns: 7)
         body += "</tbody>\n</table>\n"
-        for (index, summary) in report.generations.enumerated() where summary.survivorCount > 0 {
+        body += omittedSectionsNote(candidates: report.generations.lazy.filter { $0.survivorCount > 0 }.count, drawn: drawnList.count)
+        for index in drawnList {
+            let summary = report.generations[index]
             let g = summary.generation
             body += "<section id=\"gen-\(g.index)\">\n<h2>Generation \(g.index): \(MarkupText.escape(displayLabel(g)))</h2>\n"
             body += "<p>\(summary.survivorCount) block\(summary.survivorCount == 1 ? "" : "s"), \(formatBytes(summary.survivorBytes)) \(aliveTitle)</p>\n"
-            if index < flameGraphs.count { body += flame(flameGraphs[index], id: "flame-\(g.index)") }
+            if let graph = flameGraph(index) { body += flame(graph, id: "flame-\(g.index)") }
             body += groupsTable(summary.groups, key: report.groupKey, omitted: summary.omittedGroups)
             body += "</section>\n"
         }
@@ -70,6 +127,14 @@ public enum HeapHTMLReport {
     /// graph of the leaked bytes (`leakedGraphs[i]` draws the leaked blocks of
     /// `report.generations[i]`): what is worth fixing first, abandoned blocks as context.
     public static func render(_ report: LeakReport, leakedGraphs: [FlameGraph]) -> [UInt8] {
+        render(report) { $0 < leakedGraphs.count ? leakedGraphs[$0] : nil }
+    }
+
+    /// The leaks page; `leakedGraph(i)` draws the leaked blocks of `report.generations[i]`,
+    /// asked only for the generations drawn (`drawnGenerations`).
+    public static func render(_ report: LeakReport, leakedGraph: (Int) -> FlameGraph?) -> [UInt8] {
+        let drawnList = drawnGenerations(report), drawn = Set(drawnList)
+        let listed = tableRows(drawn: drawn)
         var headline = "\(report.path): pid \(report.pid)"
         if !report.command.isEmpty { headline += ", \(report.command.joined(separator: " "))" }
         headline += ", \(report.end.map(HeapReport.describe) ?? "no end record (killed, crashed or cut short)")"
@@ -78,23 +143,27 @@ public enum HeapHTMLReport {
         body += warnings(report.scanCaveats)
         body += "<table class=\"generations\">\n<thead><tr><th>gen</th><th>label</th><th>leaked</th><th>bytes</th>"
         body += "<th>abandoned</th><th>bytes</th></tr></thead>\n<tbody>\n"
-        for g in report.generations {
+        for (index, g) in report.generations.enumerated() where listed(index) {
             let label = MarkupText.escape(displayLabel(g.generation))
             body += "<tr><td class=\"n\">\(g.generation.index)</td>"
-            body += g.leaked.count + g.abandoned.count > 0 ? "<td><a href=\"#gen-\(g.generation.index)\">\(label)</a></td>" : "<td>\(label)</td>"
+            body += drawn.contains(index) ? "<td><a href=\"#gen-\(g.generation.index)\">\(label)</a></td>" : "<td>\(label)</td>"
             body += "<td class=\"n\(g.leaked.count > 0 ? " grew" : "")\">\(g.leaked.count)</td><td class=\"n\">\(formatBytes(g.leaked.bytes))</td>"
             body += "<td class=\"n\">\(g.abandoned.count)</td><td class=\"n\">\(formatBytes(g.abandoned.bytes))</td></tr>\n"
         }
         body += "<tr><td></td><td>total</td><td class=\"n\">\(report.leakedCount)</td><td class=\"n\">\(formatBytes(report.leakedBytes))</td>"
         body += "<td class=\"n\">\(report.abandonedCount)</td><td class=\"n\">\(formatBytes(report.abandonedBytes))</td></tr>\n"
+        body += omittedRowsNote(count: report.generations.count, drawn: drawn, columns: 6)
         body += "</tbody>\n</table>\n"
-        for (index, g) in report.generations.enumerated() where g.leaked.count + g.abandoned.count > 0 {
+        body += omittedSectionsNote(candidates: report.generations.lazy.filter { $0.leaked.count + $0.abandoned.count > 0 }.count,
+                                    drawn: drawnList.count)
+        for index in drawnList {
+            let g = report.generations[index]
             let gen = g.generation.index
             body += "<section id=\"gen-\(gen)\">\n<h2>Generation \(gen): \(MarkupText.escape(displayLabel(g.generation)))</h2>\n"
             for (title, part) in [("leaked", g.leaked), ("abandoned", g.abandoned)] {
                 body += "<h3>\(part.count) \(title) block\(part.count == 1 ? "" : "s"), \(formatBytes(part.bytes))</h3>\n"
                 guard part.count > 0 else { continue }
-                if title == "leaked", index < leakedGraphs.count { body += flame(leakedGraphs[index], id: "flame-leaked-\(gen)") }
+                if title == "leaked", let graph = leakedGraph(index) { body += flame(graph, id: "flame-leaked-\(gen)") }
                 body += groupsTable(part.groups, key: report.groupKey, omitted: part.omittedGroups)
             }
             body += "</section>\n"

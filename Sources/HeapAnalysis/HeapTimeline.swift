@@ -120,16 +120,34 @@ public struct HeapTimeline: Sendable {
     }
 
     /// Blocks made in `generation` that were alive at `horizon`.
+    ///
+    /// `blocks` is in allocation order and a block's generation never decreases with its
+    /// sequence number, so each generation's blocks are one run, found by binary search: a
+    /// report over every generation looks at each block once (100k generations were quadratic,
+    /// issue 15 §5).
     public func survivors(of generation: Int, until horizon: Horizon) -> [Block] {
         guard generations.indices.contains(generation) else { return [] }
         let endSeq = generations[generation].endSeq
-        return blocks.filter { block in
-            guard block.generation == generation else { return false }
+        return blocks[blockRange(of: generation)].filter { block in
             switch horizon {
             case .end: return block.isAliveAtEnd
             case .nextMark: return block.freedAt >= endSeq
             }
         }
+    }
+
+    /// The indices in `blocks` of the blocks made in `generation`.
+    func blockRange(of generation: Int) -> Range<Int> {
+        firstBlock(ofGenerationAtLeast: generation)..<firstBlock(ofGenerationAtLeast: generation + 1)
+    }
+
+    private func firstBlock(ofGenerationAtLeast generation: Int) -> Int {
+        var low = 0, high = blocks.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if blocks[middle].generation < generation { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }
 
@@ -210,7 +228,9 @@ extension HeapTimeline {
                 generations[later].heapBytesAtEnd = heapBytes
             }
             live.forEach { _, slot in kept.append(pool[Int(slot)]) }
-            kept.sort { $0.seq < $1.seq }
+            // By generation, then sequence: the same as by sequence for any recording replayed in
+            // order, and what `survivors(of:until:)`'s binary search needs even if one was not.
+            kept.sort { ($0.generation, $0.seq) < ($1.generation, $1.seq) }
         }
     }
 }

@@ -124,10 +124,9 @@ public final class HeapdiffSession {
         let report = HeapReport(recording: replayed.recording, timeline: timeline, grouper: grouper, horizon: horizon, top: options.top)
         switch format {
         case .html:
-            let graphs = timeline.generations.map { g in
-                FlameGraph(blocks: timeline.survivors(of: g.index, until: horizon), grouper: grouper)
+            return HeapHTMLReport.render(report) { index in
+                FlameGraph(blocks: timeline.survivors(of: index, until: horizon), grouper: grouper)
             }
-            return HeapHTMLReport.render(report, flameGraphs: graphs)
         case .text, .json, .collapsed:
             return render(format, text: report.textReport, json: report.jsonValue) {
                 timeline.generations.flatMap { g in
@@ -147,13 +146,12 @@ public final class HeapdiffSession {
         case .html:
             let leaked = LeakReport.split(timeline, scan: report.scan).leaked
             let byGeneration = Dictionary(grouping: leaked, by: \.generation)
-            let graphs = timeline.generations.map { g in FlameGraph(blocks: byGeneration[g.index] ?? [], grouper: grouper) }
-            return HeapHTMLReport.render(report, leakedGraphs: graphs)
+            return HeapHTMLReport.render(report) { index in FlameGraph(blocks: byGeneration[index] ?? [], grouper: grouper) }
         case .text, .json, .collapsed:
             return render(format, text: report.textReport, json: report.jsonValue) {
-                let leaked = LeakReport.split(timeline, scan: report.scan).leaked
+                let leaked = Dictionary(grouping: LeakReport.split(timeline, scan: report.scan).leaked, by: \.generation)
                 return timeline.generations.flatMap { g in
-                    grouper.collapsedStacks(leaked.filter { $0.generation == g.index }, prefix: "gen \(g.index) \(g.mark.label)")
+                    grouper.collapsedStacks(leaked[g.index] ?? [], prefix: "gen \(g.index) \(g.mark.label)")
                 }
             }
         }
