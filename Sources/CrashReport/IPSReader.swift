@@ -11,16 +11,16 @@ enum IPSReader {
         guard let newline = bytes.firstIndex(of: 0x0A) else {
             throw CrashReportError(line: 1, message: "an .ips report is a JSON header line followed by a JSON body; found no second line")
         }
-        let header = try readJSON(Array(bytes[bytes.startIndex..<newline]), firstLine: 1, what: "header")
-        let body = try readJSON(Array(bytes[(newline + 1)...]), firstLine: 2, what: "body")
+        var warnings: [CrashDiagnostic] = []
+        func warn(_ message: String) { warnings.append(CrashDiagnostic(line: 2, message: message)) }
+        let header = try readJSON(bytes[bytes.startIndex..<newline], firstLine: 1, what: "header") { _ in }
+        let body = try readJSON(bytes[(newline + 1)...], firstLine: 2, what: "body", warn: warn)
         guard case .dictionary(let headerFields) = header else {
             throw CrashReportError(line: 1, message: "the header is a JSON \(header.typeName), not an object")
         }
         guard case .dictionary(let fields) = body else {
             throw CrashReportError(line: 2, message: "the body is a JSON \(body.typeName), not an object")
         }
-        var warnings: [CrashDiagnostic] = []
-        func warn(_ message: String) { warnings.append(CrashDiagnostic(line: 2, message: message)) }
 
         var report = CrashReport(format: .ips)
         report.process = fields["procName"]?.string ?? headerFields["app_name"]?.string ?? headerFields["name"]?.string
@@ -80,7 +80,7 @@ enum IPSReader {
         }
 
         if case .array(let images)? = fields["usedImages"] {
-            for (_, imageFields) in objects(in: images, limit: CrashReportLimits.maxBinaryImages, cut: "\(images.count) images",
+            for (_, imageFields) in objects(in: images, limit: CrashReportLimits.maxBinaryImages, cut: "\(jsonCount(images)) images",
                                             element: { "usedImages[\($0)]" }, warn: warn) {
                 // A damaged entry keeps its place: frames name images by index.
                 guard let imageFields else {
@@ -104,7 +104,7 @@ enum IPSReader {
         }
 
         if case .array(let threads)? = fields["threads"] {
-            for case let (index, threadFields?) in objects(in: threads, limit: CrashReportLimits.maxThreads, cut: "\(threads.count) threads",
+            for case let (index, threadFields?) in objects(in: threads, limit: CrashReportLimits.maxThreads, cut: "\(jsonCount(threads)) threads",
                                                            element: { "threads[\($0)]" }, warn: warn) {
                 report.threads.append(thread(index: index, threadFields, images: report.binaryImages, warn: warn))
             }
@@ -144,7 +144,7 @@ enum IPSReader {
     private static func frames(_ frames: [PlistValue], of owner: String, images: [CrashBinaryImage], warn: (String) -> Void) -> [CrashFrame] {
         var result: [CrashFrame] = []
         for case let (position, frameFields?) in objects(in: frames, limit: CrashReportLimits.maxFramesPerThread,
-                                                         cut: "\(owner) has \(frames.count) frames", element: { "\(owner) frame \($0)" }, warn: warn) {
+                                                         cut: "\(owner) has \(jsonCount(frames)) frames", element: { "\(owner) frame \($0)" }, warn: warn) {
             var frame = CrashFrame(index: position)
             frame.isReturnAddress = position > 0
             frame.imageOffset = frameFields["imageOffset"]?.integer?.uint64Value

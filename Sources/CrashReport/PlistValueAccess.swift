@@ -22,14 +22,31 @@ extension PlistValue {
 
 /// Reads JSON through PropertyList, turning its error into a `CrashReportError` on the
 /// document's own line numbers (`firstLine` is the line the JSON starts on).
-func readJSON(_ bytes: [UInt8], firstLine: Int, what: String) throws(CrashReportError) -> PlistValue {
+///
+/// Arrays keep at most `maxJSONArrayElements` elements (the largest count any reader uses):
+/// the rest are checked and dropped, each cut array warned about, so a report of 500k frames
+/// holds 65,536 of them at most, not all (issue 15 §5). The bytes are read in place.
+func readJSON(_ bytes: ArraySlice<UInt8>, firstLine: Int, what: String, warn: (String) -> Void) throws(CrashReportError) -> PlistValue {
     do {
-        return try PropertyListCoding.read(bytes, format: .json).value
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(PlistError) in try PropertyListCoding.readJSON(raw, maxArrayElements: maxJSONArrayElements) }
+        }
+        let document = try result.get()
+        for warning in document.warnings { warn("the \(what): \(warning.message)") }
+        return document.value
     } catch {
         var line: Int? = nil
         if case .text(let errorLine, _)? = error.position { line = errorLine + firstLine - 1 }
         throw CrashReportError(line: line, message: "the \(what) is not valid JSON: \(error.message)")
     }
+}
+
+/// Elements kept of one JSON array: the largest limit a reader applies to one.
+let maxJSONArrayElements = max(CrashReportLimits.maxBinaryImages, CrashReportLimits.maxThreads, CrashReportLimits.maxFramesPerThread)
+
+/// An array's length for a message: "65536 or more" when `readJSON` cut it.
+func jsonCount(_ array: [PlistValue]) -> String {
+    array.count >= maxJSONArrayElements ? "\(array.count) or more" : String(array.count)
 }
 
 /// The elements of an untrusted JSON array, at most `limit` of them, each as its object or

@@ -36,7 +36,7 @@ enum SwiftBacktraceJSONReader {
         // The object is one line; anything the program wrote after it is not ours.
         var jsonBytes = bytes[jsonStart...]
         if let newline = jsonBytes.firstIndex(of: 0x0A) { jsonBytes = jsonBytes[..<newline] }
-        let value = try readJSON(Array(jsonBytes), firstLine: jsonLine, what: "Swift backtrace JSON")
+        let value = try readJSON(jsonBytes, firstLine: jsonLine, what: "Swift backtrace JSON", warn: warn)
         guard case .dictionary(let fields) = value else {
             throw CrashReportError(line: jsonLine, message: "the Swift backtrace JSON is a \(value.typeName), not an object")
         }
@@ -51,7 +51,7 @@ enum SwiftBacktraceJSONReader {
         report.osVersion = fields["platform"]?.string
 
         if case .array(let images)? = fields["images"] {
-            for case let (_, imageFields?) in objects(in: images, limit: CrashReportLimits.maxBinaryImages, cut: "\(images.count) images",
+            for case let (_, imageFields?) in objects(in: images, limit: CrashReportLimits.maxBinaryImages, cut: "\(jsonCount(images)) images",
                                                       element: { "images[\($0)]" }, warn: warn) {
                 var image = CrashBinaryImage(name: imageFields["name"]?.string ?? "???")
                 image.uuid = imageFields["buildId"]?.string?.lowercased()
@@ -65,7 +65,7 @@ enum SwiftBacktraceJSONReader {
         }
 
         if case .array(let threads)? = fields["threads"] {
-            for case let (index, threadFields?) in objects(in: threads, limit: CrashReportLimits.maxThreads, cut: "\(threads.count) threads",
+            for case let (index, threadFields?) in objects(in: threads, limit: CrashReportLimits.maxThreads, cut: "\(jsonCount(threads)) threads",
                                                            element: { "threads[\($0)]" }, warn: warn) {
                 report.threads.append(thread(index: index, threadFields, warn: warn))
             }
@@ -85,7 +85,7 @@ enum SwiftBacktraceJSONReader {
         }
         guard case .array(let frames)? = fields["frames"] else { return thread }
         for case let (_, frameFields?) in objects(in: frames, limit: CrashReportLimits.maxFramesPerThread,
-                                                  cut: "thread \(index) has \(frames.count) frames", element: { "thread \(index) frame \($0)" }, warn: warn) {
+                                                  cut: "thread \(index) has \(jsonCount(frames)) frames", element: { "thread \(index) frame \($0)" }, warn: warn) {
             // `programCounter`, `returnAddress`, `asyncResumePoint`; `truncated` and
             // `omittedFrames` hold no address.
             guard let address = frameFields["address"]?.hexString else { continue }

@@ -30,6 +30,18 @@ public enum PropertyListCoding {
         }
     }
 
+    /// Reads JSON keeping at most `maxArrayElements` of each array: later elements are
+    /// parsed (the document must still be valid JSON) but not kept, and each cut array gives
+    /// a warning with its position and length. For readers that use only a bounded prefix of
+    /// untrusted arrays, so memory follows what they keep rather than the input.
+    public static func readJSON(_ bytes: UnsafeRawBufferPointer, maxArrayElements: Int) throws(PlistError) -> PlistDocument {
+        guard !bytes.isEmpty else {
+            throw PlistError(position: .byteOffset(0), message: "file is empty")
+        }
+        let (value, warnings) = try JSONPlistReader.read(bytes, maxArrayElements: maxArrayElements)
+        return PlistDocument(value: value, format: .json, warnings: warnings)
+    }
+
     /// Serializes `value`; throws when the format cannot hold it (JSON dates/UIDs, XML
     /// control characters, OpenStep booleans …), naming what could not be written.
     public static func write(_ value: PlistValue, as format: PlistFormat) throws(PlistError) -> [UInt8] {

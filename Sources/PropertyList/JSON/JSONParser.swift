@@ -13,6 +13,13 @@ struct JSONParser {
     var keyOffsets: [Int] = []
     /// Reused buffer for strings that contain escapes.
     var scratch: [UInt8] = []
+    /// Elements an array keeps; later ones are parsed (the syntax is still checked) and
+    /// dropped, so a reader that reads only the first few thousand of an array does not hold
+    /// all of them (500k crash frames took 582 MB, issue 15 §5).
+    var maxArrayElements = Int.max
+    /// One per cut array (the first `maxWarnings`), naming where it opened and its length.
+    var warnings: [PlistWarning] = []
+    static let maxWarnings = 16
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -155,7 +162,11 @@ struct JSONParser {
                         throw error(at: index, "expected ',' or '}' after an object member, found \(describe(at: index))")
                     }
                 } else {
-                    stack[top].array.append(value)
+                    if stack[top].array.count < maxArrayElements {
+                        stack[top].array.append(value)
+                    } else {
+                        stack[top].dropped += 1
+                    }
                     guard index < bytes.count else { throw notClosed(stack[top]) }
                     switch bytes[index] {
                     case Byte.comma:
@@ -168,7 +179,12 @@ struct JSONParser {
                         continue nextValue
                     case Byte.closeBracket:
                         index += 1
-                        value = .array(stack.removeLast().array)
+                        let frame = stack.removeLast()
+                        if frame.dropped > 0, warnings.count < Self.maxWarnings {
+                            warnings.append(PlistWarning(position: position(of: frame.openOffset),
+                                                         message: "an array of \(frame.array.count + frame.dropped) elements: only the first \(maxArrayElements) are kept"))
+                        }
+                        value = .array(frame.array)
                     default:
                         throw error(at: index, "expected ',' or ']' after an array element, found \(describe(at: index))")
                     }
@@ -510,6 +526,8 @@ extension JSONParser {
         var dictionary: OrderedDictionary<String, PlistValue> = [:]
         /// Where this object's key offsets start in `JSONParser.keyOffsets`.
         var keyOffsetsBase = 0
+        /// Elements parsed past `maxArrayElements` and not kept.
+        var dropped = 0
         /// The key whose value is being parsed, and where it starts.
         package var key = ""
         var keyOffset = 0

@@ -19,6 +19,12 @@ enum JSONPlistReader {
     static let maxDepth = 512
 
     static func read(_ bytes: UnsafeRawBufferPointer) throws(PlistError) -> PlistValue {
+        try read(bytes, maxArrayElements: .max).value
+    }
+
+    /// Keeps at most `maxArrayElements` of each array (later elements are checked and
+    /// dropped), with a warning per cut array.
+    static func read(_ bytes: UnsafeRawBufferPointer, maxArrayElements: Int) throws(PlistError) -> (value: PlistValue, warnings: [PlistWarning]) {
         // UTF-16 needs a byte-order mark to be recognised; convert it and parse the UTF-8.
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
             guard let utf8 = TextDecoding.decodeUTF16WithBOM(bytes) else {
@@ -26,7 +32,7 @@ enum JSONPlistReader {
                                  message: "input starts with a UTF-16 byte-order mark but is not valid UTF-16")
             }
             let result = utf8.withUnsafeBufferPointer { buffer in
-                Result { () throws(PlistError) in try parse(buffer) }
+                Result { () throws(PlistError) in try parse(buffer, maxArrayElements: maxArrayElements) }
             }
             return try result.get()
         }
@@ -34,13 +40,15 @@ enum JSONPlistReader {
         // RFC 8259 §8.1: a parser may ignore a UTF-8 byte-order mark.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { body = UnsafeRawBufferPointer(rebasing: bytes[3...]) }
         let result = body.withMemoryRebound(to: UInt8.self) { buffer in
-            Result { () throws(PlistError) in try parse(buffer) }
+            Result { () throws(PlistError) in try parse(buffer, maxArrayElements: maxArrayElements) }
         }
         return try result.get()
     }
 
-    private static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(PlistError) -> PlistValue {
+    private static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maxArrayElements: Int) throws(PlistError) -> (value: PlistValue, warnings: [PlistWarning]) {
         var parser = JSONParser(buffer)
-        return try parser.parseDocument()
+        parser.maxArrayElements = max(maxArrayElements, 0)
+        let value = try parser.parseDocument()
+        return (value, parser.warnings)
     }
 }
