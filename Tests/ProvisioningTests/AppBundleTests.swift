@@ -112,3 +112,35 @@ import Testing
         #expect(error?.reason.contains(message) == true, "\(what): \(String(describing: error))")
     }
 }
+
+/// Issue 15 §5: an .ipa whose executable is 64 MiB of zeros (about 64 KB deflated), made here
+/// with Python's zipfile: refused by its compression ratio before it is held in memory.
+@Suite struct IPACompressionRatioTests {
+    @Test func anExecutableOfZerosIsRefusedByItsRatio() throws {
+        let directory = try TestProcess.temporaryDirectory("devkit-ipa")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ipa = directory.appendingPathComponent("zeros.ipa").path
+        let info = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>CFBundleIdentifier</key><string>com.example.zeros</string>\
+            <key>CFBundleExecutable</key><string>Zeros</string></dict></plist>
+            """
+        let script = """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+                z.writestr("Payload/Zeros.app/Info.plist", sys.argv[2])
+                with z.open("Payload/Zeros.app/Zeros", "w", force_zip64=True) as f:
+                    chunk = bytes(1 << 20)
+                    for _ in range(64): f.write(chunk)
+            """
+        let made = try TestProcess.run("/usr/bin/env", ["python3", "-c", script, ipa, info])
+        guard made.status == 0 else { print("skipped: python3 could not build the archive: \(made.stderr)"); return }
+        let error = #expect(throws: ProvisioningError.self) { try IPAReader.read(ipa) }
+        #expect(error?.message.contains("limit (64× its") == true, "\(String(describing: error))")
+        #expect(error?.file?.hasSuffix("zeros.ipa!Payload/Zeros.app/Zeros") == true)
+        // The same archive with the ratio check off is read (the limit is what refused it).
+        var limits = IPAReader.Limits()
+        limits.maximumCompressionRatio = 1 << 20
+        #expect(try IPAReader.read(ipa, limits: limits).executable?.count == 64 << 20)
+    }
+}

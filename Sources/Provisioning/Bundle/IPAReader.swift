@@ -17,6 +17,13 @@ public enum IPAReader {
         public var maximumPlistSize = 8 << 20
         /// Largest executable read (bytes).
         public var maximumExecutableSize = 512 << 20
+        /// An entry may inflate to at most this many times its stored size (once past
+        /// `ratioFloor`): machine code and plists deflate 2-5×, zeros about 1,000×, so a 511 MiB
+        /// executable of zeros in a 0.5 MB archive took 533 MB (issue 15 §5). With it, memory
+        /// stays within a fixed multiple of the archive's size.
+        public var maximumCompressionRatio = 64
+        /// Entries may always inflate to this many bytes, whatever their ratio.
+        public var ratioFloor = 16 << 20
         public init() {}
     }
 
@@ -53,7 +60,7 @@ public enum IPAReader {
         guard let infoEntry = entries[contents + "Info.plist"] else {
             throw ProvisioningError(file: location, message: "the app has no Info.plist")
         }
-        let infoBytes = try extract(infoEntry, from: archive, limit: limits.maximumPlistSize, archivePath: path)
+        let infoBytes = try extract(infoEntry, from: archive, limit: limits.maximumPlistSize, limits: limits, archivePath: path)
         let info: PlistValue
         do { info = try PropertyListCoding.read(infoBytes).value } catch {
             throw ProvisioningError(file: "\(path)!\(contents)Info.plist", position: error.position, message: error.message)
@@ -61,19 +68,24 @@ public enum IPAReader {
         let profileName = contents + (contents == root ? "embedded.mobileprovision" : "embedded.provisionprofile")
         var bundle = AppBundle(location: location, infoPlist: info, infoPlistBytes: infoBytes, embeddedProfile: nil, embeddedProfileLocation: "\(path)!\(profileName)", executable: nil)
         if let profile = entries[profileName] {
-            bundle.embeddedProfile = try extract(profile, from: archive, limit: limits.maximumPlistSize, archivePath: path)
+            bundle.embeddedProfile = try extract(profile, from: archive, limit: limits.maximumPlistSize, limits: limits, archivePath: path)
         }
         if let name = bundle.executableName, let entry = entries[contents + (contents == root ? "" : "MacOS/") + name] {
-            bundle.executable = try extract(entry, from: archive, limit: limits.maximumExecutableSize, archivePath: path)
+            bundle.executable = try extract(entry, from: archive, limit: limits.maximumExecutableSize, limits: limits, archivePath: path)
         }
         return bundle
     }
 
-    /// Inflates one entry into memory, stopping as soon as it passes `limit` whatever size the
+    /// Inflates one entry into memory, stopping as soon as it passes `limit` — or
+    /// `maximumCompressionRatio` times its stored size, past `ratioFloor` — whatever size the
     /// archive declared.
-    static func extract(_ entry: Entry, from archive: Archive, limit: Int, archivePath: String) throws(ProvisioningError) -> [UInt8] {
+    static func extract(_ entry: Entry, from archive: Archive, limit sizeLimit: Int, limits: Limits, archivePath: String) throws(ProvisioningError) -> [UInt8] {
+        let stored = Int(clamping: entry.compressedSize)
+        let (byRatio, overflow) = stored.multipliedReportingOverflow(by: max(limits.maximumCompressionRatio, 1))
+        let limit = overflow ? sizeLimit : min(sizeLimit, max(limits.ratioFloor, byRatio))
+        let why = limit < sizeLimit ? "limit (\(limits.maximumCompressionRatio)× its \(stored) stored bytes; a zip bomb?)" : "limit"
         guard entry.uncompressedSize <= UInt64(limit) else {
-            throw ProvisioningError(file: "\(archivePath)!\(entry.path)", message: "declares \(entry.uncompressedSize) bytes uncompressed, over the \(limit)-byte limit")
+            throw ProvisioningError(file: "\(archivePath)!\(entry.path)", message: "declares \(entry.uncompressedSize) bytes uncompressed, over the \(limit)-byte \(why)")
         }
         struct TooLarge: Error {}
         var bytes: [UInt8] = []
@@ -84,7 +96,7 @@ public enum IPAReader {
                 bytes.append(contentsOf: chunk)
             }
         } catch is TooLarge {
-            throw ProvisioningError(file: "\(archivePath)!\(entry.path)", message: "inflates past the \(limit)-byte limit (a zip bomb?)")
+            throw ProvisioningError(file: "\(archivePath)!\(entry.path)", message: "inflates past the \(limit)-byte \(limit < sizeLimit ? why : "limit (a zip bomb?)")")
         } catch {
             throw ProvisioningError(file: "\(archivePath)!\(entry.path)", message: "cannot be extracted: \(error)")
         }
