@@ -64,20 +64,11 @@ public struct PlistEditorSession {
         }
     }
 
-    /// Replaces the file with `bytes` unless it changed since it was read.
+    /// Replaces the file with `bytes` unless it changed since it was read (checked under the
+    /// file's lock, see `PlistFile.replace`).
     private func write(_ bytes: [UInt8], backup: Bool, tempFile: String) throws(Failure) {
-        let current: [UInt8]
-        do { current = try FileIO.read(file) } catch {
-            throw .editsKept(reason: "\(file): error: \(error.reason)", temporaryFile: tempFile)
-        }
-        guard current == edit.original else {
-            throw .editsKept(reason: "\(file): error: changed on disk while it was being edited; not overwritten", temporaryFile: tempFile)
-        }
-        do {
-            if backup { try FileIO.writeBackup(edit.original, of: file) }
-            try FileIO.writeAtomically(bytes, to: file)
-        } catch {
-            throw .editsKept(reason: "\(error.path): error: \(error.reason)", temporaryFile: tempFile)
+        do { try PlistFile.replace(file, original: edit.original, with: bytes, backup: backup) } catch {
+            throw .editsKept(reason: error.diagnostic.description, temporaryFile: tempFile)
         }
     }
 
