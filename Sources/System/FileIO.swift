@@ -230,7 +230,7 @@ public enum FileIO {
 
     /// Removes temp files of our naming pattern (`prefix` + 6 characters) that this user owns and
     /// that were last written before this process started: left by a devkit that was killed.
-    private static func removeStaleTemporaries(prefix: String) {
+    static func removeStaleTemporaries(prefix: String) {
         let directory = String(prefix[..<(prefix.lastIndex(of: "/") ?? prefix.startIndex)])
         let stem = String(prefix[prefix.index(after: prefix.lastIndex(of: "/") ?? prefix.startIndex)...])
         guard let names = try? directoryEntries(directory.isEmpty ? "/" : directory) else { return }
@@ -244,12 +244,20 @@ public enum FileIO {
         }
     }
 
-    /// When this process started, in seconds since the epoch (`/proc/self`'s inode time, which
-    /// the kernel sets when the process's directory is first looked up: at the latest, now).
-    private static func processStartTime() -> Int {
-        var info = stat()
-        guard stat("/proc/self/stat", &info) == 0 || stat("/proc/self", &info) == 0 else { return 0 }
-        return info.st_mtim.tv_sec
+    /// When this process started, in seconds since the epoch: `/proc/self/stat`'s start time
+    /// (clock ticks after boot, field 22) plus `/proc/stat`'s `btime`. 0 when either cannot be
+    /// read, so nothing counts as stale.
+    static func processStartTime() -> Int {
+        guard let stat = try? read("/proc/self/stat"), let boot = try? read("/proc/stat") else { return 0 }
+        // Fields after the command name, which is in parentheses and may hold spaces.
+        guard let close = stat.lastIndex(of: UInt8(ascii: ")")) else { return 0 }
+        let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
+        // Field 22 overall is the 20th after the name (fields 1 and 2 are pid and name).
+        guard fields.count > 19, let ticks = Int(String(decoding: fields[19], as: UTF8.self)) else { return 0 }
+        let bootLine = boot.split(separator: UInt8(ascii: "\n")).first { $0.starts(with: Array("btime ".utf8)) }
+        guard let bootLine, let bootTime = Int(String(decoding: bootLine.dropFirst(6), as: UTF8.self)) else { return 0 }
+        let hertz = sysconf(Int32(_SC_CLK_TCK))
+        return bootTime + ticks / (hertz > 0 ? hertz : 100)
     }
 
     private static func writeAll(fd: Int32, _ bytes: [UInt8], path: String) throws(FileIOError) {

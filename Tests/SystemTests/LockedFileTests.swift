@@ -54,3 +54,25 @@ import Testing
         #expect(error?.reason == "is not a regular file")
     }
 }
+
+/// The named-temp fallback's cleanup (file systems without O_TMPFILE).
+@Suite struct StaleTemporaryTests {
+    /// Our pattern, owned by us and last written before this process started, is removed;
+    /// a fresh one (a writer at work), another file's and other names are kept.
+    @Test func staleTemporariesOfOurPatternAreRemoved() throws {
+        let dir = makeScratchDirectory("stale")
+        defer { removeTree(dir) }
+        let started = FileIO.processStartTime()
+        #expect(started > 1_600_000_000)
+        for name in [".Info.plist.devkit-aB3xYz", ".Info.plist.devkit-fresh1", ".Other.plist.devkit-aB3xYz", ".Info.plist.devkit-toolong", "Info.plist"] {
+            try FileIO.writeAtomically(Array("x".utf8), to: dir + "/" + name)
+        }
+        // Last written an hour before this process started: left by a killed devkit.
+        for name in [".Info.plist.devkit-aB3xYz", ".Other.plist.devkit-aB3xYz", ".Info.plist.devkit-toolong"] {
+            var times = [timespec(tv_sec: started - 3600, tv_nsec: 0), timespec(tv_sec: started - 3600, tv_nsec: 0)]
+            #expect(utimensat(AT_FDCWD, dir + "/" + name, &times, 0) == 0)
+        }
+        FileIO.removeStaleTemporaries(prefix: dir + "/.Info.plist.devkit-")
+        #expect(try FileIO.directoryEntries(dir) == [".Info.plist.devkit-fresh1", ".Info.plist.devkit-toolong", ".Other.plist.devkit-aB3xYz", "Info.plist"])
+    }
+}
