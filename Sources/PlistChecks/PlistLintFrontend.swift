@@ -37,9 +37,10 @@ public struct PlistLintFrontend: Sendable {
     public func lint(_ paths: [String], jobs: Int, fix: Bool) throws(LintConfigurationError) -> LintResult {
         var warnings: [String] = []
         let run = try makeRun(warnings: &warnings)
-        let (files, walkErrors) = run.files(for: paths.isEmpty ? ["."] : paths)
+        let roots = paths.isEmpty ? ["."] : paths
+        let (files, walkErrors) = run.files(for: roots)
         var result = run.lint(files, jobs: jobs)
-        if fix { result = run.fix(result) }
+        if fix { result = run.fix(result, roots: roots) }
         result.inputErrors = walkErrors + result.inputErrors
         result.warnings = warnings
         return result

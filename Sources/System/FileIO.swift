@@ -138,7 +138,7 @@ public enum FileIO {
     }
 
     /// `body` over the array's bytes, keeping the typed error.
-    private static func withBytes(_ bytes: [UInt8], _ body: (UnsafeRawBufferPointer) throws(FileIOError) -> Void) throws(FileIOError) {
+    static func withBytes(_ bytes: [UInt8], _ body: (UnsafeRawBufferPointer) throws(FileIOError) -> Void) throws(FileIOError) {
         var failure: FileIOError?
         bytes.withUnsafeBytes { buffer in
             do throws(FileIOError) { try body(buffer) } catch { failure = error }
@@ -154,35 +154,110 @@ public enum FileIO {
         try withBytes(original) { buffer throws(FileIOError) in try writeAtomically(buffer, toTarget: target + "~", path: path + "~", modeLike: target) }
     }
 
-    private static func writeAtomically(_ bytes: UnsafeRawBufferPointer, toTarget target: String, path: String, modeLike: String?,
-                                        durable: Bool = true) throws(FileIOError) {
+    /// The one replacing writer. The new contents go to a nameless `O_TMPFILE` in the target's
+    /// directory, linked under a hidden temp name and renamed over the target with SIGINT,
+    /// SIGTERM and SIGHUP held back, so an interrupted write leaves nothing behind; where the
+    /// file system has no `O_TMPFILE`, a named temp file (`.NAME.devkit-XXXXXX`) is written with
+    /// those signals held back for the whole write, and stale ones of ours are removed first.
+    /// Owner and group are set before the mode, so setuid/setgid bits survive. `keepOwner`
+    /// refuses a replacement that would change the owner or group; `unchangedSince` refuses one
+    /// when the target moved since that `stat` (checked just before the rename).
+    static func writeAtomically(_ bytes: UnsafeRawBufferPointer, toTarget target: String, path: String, modeLike: String?,
+                                durable: Bool = true, unchangedSince expected: stat? = nil, keepOwner: Bool = false) throws(FileIOError) {
         var existing = stat()
         var exists = stat(target, &existing) == 0
         if exists, existing.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, errno: EISDIR, reason: "is a directory") }
         if let modeLike, stat(modeLike, &existing) == 0 { exists = true }
         if exists, existing.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, errno: EISDIR, reason: "is a directory") }
         let directory = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
-        var template = Array("\(directory.isEmpty ? "/" : directory)/.\(baseName(target)).devkit-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard fd >= 0 else { throw FileIOError.lastError(path: path, doing: "cannot create a temporary file beside it") }
-        let tempPath = String(cString: template)
+        let prefix = "\(directory.isEmpty ? "/" : directory)/.\(baseName(target)).devkit-"
+        let held = SignalMask([SIGINT, SIGTERM, SIGHUP])
+        var previousMask: SignalMask?
+        defer { previousMask?.restore() }  // runs last: pending signals arrive after the cleanup
+        var fd = open(directory.isEmpty ? "/" : directory, O_WRONLY | O_CLOEXEC | O_DIRECTORY | 0o20000000 /* __O_TMPFILE */, 0o600)
+        var tempPath: String?
+        if fd < 0 {
+            previousMask = held.block()
+            removeStaleTemporaries(prefix: prefix)
+            var template = Array((prefix + "XXXXXX").utf8CString)
+            fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+            guard fd >= 0 else { throw FileIOError.lastError(path: path, doing: "cannot create a temporary file beside it") }
+            tempPath = String(cString: template)
+        }
         var committed = false
         defer {
-            if !committed { unlink(tempPath) }
+            if !committed, let tempPath { unlink(tempPath) }
         }
         do throws(FileIOError) {
             try writeAll(fd: fd, bytes, path: path)
+            if exists {
+                // chown before chmod: the kernel clears setuid/setgid on a chown.
+                if fchown(fd, existing.st_uid, existing.st_gid) != 0, keepOwner, geteuid() != existing.st_uid || getegid() != existing.st_gid {
+                    throw FileIOError(path: path, errno: EPERM, reason: "is owned by uid \(existing.st_uid) gid \(existing.st_gid); replacing it would make it yours (uid \(geteuid()) gid \(getegid())); nothing written (--force replaces it anyway)")
+                }
+            }
             let mode = exists ? existing.st_mode & 0o7777 : 0o666 & ~currentUmask()
             if fchmod(fd, mode) != 0 { throw FileIOError.lastError(path: path) }
-            if exists { _ = fchown(fd, existing.st_uid, existing.st_gid) }  // best effort: needs privilege
             if durable, fsync(fd) != 0 { throw FileIOError.lastError(path: path, doing: "fsync failed") }
+            if tempPath == nil {
+                if previousMask == nil { previousMask = held.block() }
+                tempPath = try linkTemporary(fd, prefix: prefix, path: path)
+            }
         } catch {
             close(fd)
             throw error
         }
         close(fd)
-        guard rename(tempPath, target) == 0 else { throw FileIOError.lastError(path: path) }
+        if let expected {
+            var now = stat()
+            guard stat(target, &now) == 0, LockedFile.same(now, expected) else { throw LockedFile.changed(path) }
+        }
+        guard let tempPath, rename(tempPath, target) == 0 else { throw FileIOError.lastError(path: path) }
         committed = true
+    }
+
+    /// Gives the `O_TMPFILE` descriptor `fd` a hidden name starting with `prefix` (`linkat`
+    /// through `/proc/self/fd`, which needs no privilege); returns it.
+    private static func linkTemporary(_ fd: Int32, prefix: String, path: String) throws(FileIOError) -> String {
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        for _ in 0..<100 {
+            let name = prefix + String((0..<6).map { _ in letters[Int.random(in: 0..<letters.count)] })
+            if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0 { return name }
+            guard errno == EEXIST else { throw FileIOError.lastError(path: path, doing: "cannot link the temporary file beside it") }
+        }
+        throw FileIOError(path: path, errno: EEXIST, reason: "cannot name a temporary file beside it")
+    }
+
+    /// Removes temp files of our naming pattern (`prefix` + 6 characters) that this user owns and
+    /// that were last written before this process started: left by a devkit that was killed.
+    static func removeStaleTemporaries(prefix: String) {
+        let directory = String(prefix[..<(prefix.lastIndex(of: "/") ?? prefix.startIndex)])
+        let stem = String(prefix[prefix.index(after: prefix.lastIndex(of: "/") ?? prefix.startIndex)...])
+        guard let names = try? directoryEntries(directory.isEmpty ? "/" : directory) else { return }
+        let started = processStartTime()
+        for name in names where name.hasPrefix(stem) && name.utf8.count == stem.utf8.count + 6 {
+            let candidate = (directory.isEmpty ? "" : directory) + "/" + name
+            var info = stat()
+            guard lstat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(),
+                  info.st_mtim.tv_sec < started else { continue }
+            unlink(candidate)
+        }
+    }
+
+    /// When this process started, in seconds since the epoch: `/proc/self/stat`'s start time
+    /// (clock ticks after boot, field 22) plus `/proc/stat`'s `btime`. 0 when either cannot be
+    /// read, so nothing counts as stale.
+    static func processStartTime() -> Int {
+        guard let stat = try? read("/proc/self/stat"), let boot = try? read("/proc/stat") else { return 0 }
+        // Fields after the command name, which is in parentheses and may hold spaces.
+        guard let close = stat.lastIndex(of: UInt8(ascii: ")")) else { return 0 }
+        let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
+        // Field 22 overall is the 20th after the name (fields 1 and 2 are pid and name).
+        guard fields.count > 19, let ticks = Int(String(decoding: fields[19], as: UTF8.self)) else { return 0 }
+        let bootLine = boot.split(separator: UInt8(ascii: "\n")).first { $0.starts(with: Array("btime ".utf8)) }
+        guard let bootLine, let bootTime = Int(String(decoding: bootLine.dropFirst(6), as: UTF8.self)) else { return 0 }
+        let hertz = sysconf(Int32(_SC_CLK_TCK))
+        return bootTime + ticks / (hertz > 0 ? hertz : 100)
     }
 
     private static func writeAll(fd: Int32, _ bytes: [UInt8], path: String) throws(FileIOError) {
@@ -212,7 +287,7 @@ public enum FileIO {
     }
 
     /// Follows symlinks (up to 40 hops) to the file a write should replace.
-    private static func resolvedTarget(_ path: String) -> String {
+    static func resolvedTarget(_ path: String) -> String {
         var current = path
         for _ in 0..<40 {
             var buffer = [CChar](repeating: 0, count: 4096)

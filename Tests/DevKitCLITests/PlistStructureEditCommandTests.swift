@@ -138,7 +138,7 @@ import PropertyList
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: directory)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory) }
         let launcher = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
-        let readOnly = try CLI.run(["plist", "set", url.path, "Version", "2.0"], launcher: launcher)
+        let readOnly = try CLI.run(["plist", "set", url.path, "Version", "2.0", "--force"], launcher: launcher)
         #expect(readOnly.status == 2)
         #expect(readOnly.stderr.contains("cannot create a temporary file beside it: Permission denied"), "\(readOnly.stderr)")
         #expect(try String(contentsOf: url, encoding: .utf8) == Self.xml)

@@ -46,7 +46,7 @@ extension Plist {
                 var session = try PlistBuddySession(file: file, commands: commands)
                 if !session.fileExists { FileHandleOutput.standardError("File Doesn't Exist, Will Create: \(file)\n") }
                 try FileHandleOutput.standardOutput(try session.runCommands())
-                try session.save(backup: writeOptions.backup)
+                try session.save(backup: writeOptions.backup, force: writeOptions.force)
             } catch let failure as PlistBuddySession.Failure {
                 throw report(failure)
             }

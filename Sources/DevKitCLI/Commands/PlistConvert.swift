@@ -41,12 +41,13 @@ extension Plist {
             if inPlace && output != nil { throw ValidationError("--in-place and -o cannot be used together.") }
             if inPlace && file == "-" { throw ValidationError("--in-place needs a file, not standard input.") }
             if writeOptions.backup && !inPlace { throw ValidationError("--backup goes with --in-place.") }
+            if writeOptions.force && !inPlace { throw ValidationError("--force goes with --in-place.") }
         }
 
         func run() throws {
             do {
                 try PlistFile.convert(file, from: input.format, to: to, output: output, inPlace: inPlace,
-                                      backup: writeOptions.backup, warning: FileHandleOutput.standardError)
+                                      backup: writeOptions.backup, force: writeOptions.force, warning: FileHandleOutput.standardError)
             } catch { throw CommandFailure.diagnostic(error) }
         }
     }

@@ -49,7 +49,7 @@ extension Plist {
         func run() throws {
             do {
                 let session = try PlistEditorSession(file: file, editAs: editAs?.plistFormat)
-                try session.run(backup: writeOptions.backup) { error in
+                try session.run(backup: writeOptions.backup, force: writeOptions.force) { error in
                     FileHandleOutput.standardError(error.diagnostic.inFile("<input>").description + "\n")
                     return Terminal.isTerminal(0) && Terminal.isTerminal(2) && Self.askReedit()
                 }

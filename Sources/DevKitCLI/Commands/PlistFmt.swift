@@ -86,7 +86,7 @@ extension Plist {
         private func format(_ file: String, with formatter: PlistFormatter) throws(CommandFailure) -> Bool {
             let outcome: PlistFormatter.FileOutcome
             do {
-                outcome = try formatter.formatFile(file, as: input.format, check: check, backup: writeOptions.backup,
+                outcome = try formatter.formatFile(file, as: input.format, check: check, backup: writeOptions.backup, force: writeOptions.force,
                                                    warning: FileHandleOutput.standardError)
             } catch { throw .diagnostic(error) }
             switch outcome {

@@ -65,20 +65,28 @@ public struct LintRun: Sendable {
         case unreadable(String)
     }
 
-    /// Applies the fixes of `findings` file by file (atomic writes), then lints those files
-    /// again; returns the run's result with the fixed files' findings replaced.
-    public func fix(_ result: LintResult) -> LintResult {
+    /// Applies the fixes of `findings` file by file (atomic writes, each file locked from read
+    /// to write), then lints those files again; returns the run's result with the fixed files'
+    /// findings replaced. A file whose real path (symlinks followed) is outside every real
+    /// path of `roots` (the linted files and directories) is not written: its findings stay,
+    /// with an input error saying why. Read-only files and other users' files are not written.
+    public func fix(_ result: LintResult, roots: [String] = ["."]) -> LintResult {
         var byFile: [String: [PlistFix]] = [:]
         for finding in result.findings { if let fix = finding.fix { byFile[finding.file, default: []].append(fix) } }
         guard !byFile.isEmpty else { return result }
         var out = result
         var relinted: [String: [Finding]] = [:]
+        let trees = roots.compactMap(FileIO.realTree)
         for (path, fixes) in byFile.sorted(by: { $0.key < $1.key }) {
+            guard let real = FileIO.realPath(path), trees.contains(where: { real == $0 || real.hasPrefix($0 == "/" ? "/" : $0 + "/") }) else {
+                out.inputErrors.append("\(path): error: fix not applied: it resolves through a symlink to \(FileIO.realPath(path) ?? "a missing file"), outside the linted tree")
+                continue
+            }
             do {
-                let bytes = try FileIO.read(path)
-                let fixed = try FixApplier.apply(fixes, to: bytes)
-                if fixed != bytes {
-                    try FileIO.writeAtomically(fixed, to: path)
+                let file = try LockedFile(path)
+                let fixed = try FixApplier.apply(fixes, to: file.bytes)
+                if fixed != file.bytes {
+                    try file.replace(with: fixed, backup: false, force: false)
                     out.fixedFiles.append(path)
                 }
                 relinted[path] = engine.lint(path: path, bytes: fixed)

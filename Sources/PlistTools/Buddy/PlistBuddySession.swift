@@ -71,8 +71,8 @@ public struct PlistBuddySession {
     }
 
     /// Writes the file when the commands changed its value or it is new, keeping the previous
-    /// contents as FILE~ when `backup` is set.
-    public func save(backup: Bool) throws(Failure) {
+    /// contents as FILE~ when `backup` is set (`force`: see `PlistFile.replace`).
+    public func save(backup: Bool, force: Bool = false) throws(Failure) {
         guard value != original || !fileExists else { return }
         do throws(PlistFileError) {
             // XML and OpenStep files change only where the script changed something.
@@ -83,7 +83,7 @@ public struct PlistBuddySession {
                 bytes = try PlistFile.serialize(value, as: format, source: file)
             }
             if fileExists {
-                try PlistFile.replace(file, original: originalBytes, with: bytes, backup: backup)
+                try PlistFile.replace(file, original: originalBytes, with: bytes, backup: backup, force: force)
             } else {
                 try PlistFile.write(bytes, to: file)
             }

@@ -36,10 +36,10 @@ public struct PlistEditorSession {
     }
 
     /// Runs the editor until the edited text is a valid property list, then writes the file
-    /// (keeping its previous contents as FILE~ when `backup` is set). `invalidEdit` is given
+    /// (keeping its previous contents as FILE~ when `backup` is set; `force` as for `PlistFile.replace`). `invalidEdit` is given
     /// each parse error of the edited text (naming the temporary file) and returns whether to
     /// open the editor again.
-    public func run(backup: Bool, invalidEdit: (PlistError) -> Bool) throws(Failure) {
+    public func run(backup: Bool, force: Bool = false, invalidEdit: (PlistError) -> Bool) throws(Failure) {
         let directory: TemporaryDirectory
         do { directory = try TemporaryDirectory(prefix: "devkit-edit-") } catch { throw .temporaryDirectory(error) }
         let tempFile = "\(directory.path)/\(Self.stem(of: file)).\(edit.fileExtension)"
@@ -58,26 +58,17 @@ public struct PlistEditorSession {
                 if invalidEdit(error.inFile(tempFile)) { continue }
                 throw kept("devkit: \(file) not changed")
             }
-            if case .write(let bytes) = outcome { try write(bytes, backup: backup, tempFile: tempFile) }
+            if case .write(let bytes) = outcome { try write(bytes, backup: backup, force: force, tempFile: tempFile) }
             directory.remove(files: [tempFile])
             return
         }
     }
 
-    /// Replaces the file with `bytes` unless it changed since it was read.
-    private func write(_ bytes: [UInt8], backup: Bool, tempFile: String) throws(Failure) {
-        let current: [UInt8]
-        do { current = try FileIO.read(file) } catch {
-            throw .editsKept(reason: "\(file): error: \(error.reason)", temporaryFile: tempFile)
-        }
-        guard current == edit.original else {
-            throw .editsKept(reason: "\(file): error: changed on disk while it was being edited; not overwritten", temporaryFile: tempFile)
-        }
-        do {
-            if backup { try FileIO.writeBackup(edit.original, of: file) }
-            try FileIO.writeAtomically(bytes, to: file)
-        } catch {
-            throw .editsKept(reason: "\(error.path): error: \(error.reason)", temporaryFile: tempFile)
+    /// Replaces the file with `bytes` unless it changed since it was read (checked under the
+    /// file's lock, see `PlistFile.replace`).
+    private func write(_ bytes: [UInt8], backup: Bool, force: Bool, tempFile: String) throws(Failure) {
+        do { try PlistFile.replace(file, original: edit.original, with: bytes, backup: backup, force: force) } catch {
+            throw .editsKept(reason: error.diagnostic.description, temporaryFile: tempFile)
         }
     }
 

@@ -44,23 +44,38 @@ public enum PlistFile {
     }
 
     /// Reads `file`, edits its bytes and writes them back atomically; on any error the file is
-    /// untouched. `-` reads standard input and writes the result to standard output.
-    public static func edit(_ file: String, backup: Bool, _ edit: ([UInt8]) throws(PlistError) -> [UInt8]) throws(PlistFileError) {
-        let bytes: [UInt8]
-        do { bytes = try FileIO.read(file) } catch { throw .io(error) }
+    /// untouched. The file stays locked from read to write (`LockedFile`), so concurrent devkit
+    /// edits take turns; a writer that takes no lock makes the edit fail, nothing written.
+    /// `force` replaces a read-only file or another user's file. `-` reads standard input and
+    /// writes the result to standard output.
+    public static func edit(_ file: String, backup: Bool, force: Bool = false, _ edit: ([UInt8]) throws(PlistError) -> [UInt8]) throws(PlistFileError) {
+        if file == FileIO.standardStream {
+            let bytes: [UInt8]
+            do { bytes = try FileIO.read(file) } catch { throw .io(error) }
+            let edited: [UInt8]
+            do { edited = try edit(bytes) } catch { throw .plist(error.inFile(displayName(file))) }
+            do { return try FileIO.writeStandardOutput(edited) } catch { throw .io(error) }
+        }
+        let locked: LockedFile
+        do { locked = try LockedFile(file) } catch { throw .io(error) }
         let edited: [UInt8]
-        do { edited = try edit(bytes) } catch { throw .plist(error.inFile(displayName(file))) }
-        try replace(file, original: bytes, with: edited, backup: backup)
+        do { edited = try edit(locked.bytes) } catch { throw .plist(error.inFile(displayName(file))) }
+        do { try locked.replace(with: edited, backup: backup, force: force) } catch { throw .io(error) }
     }
 
     /// Writes `edited` over `file` (standard output for `-`), keeping `original` as FILE~ when
-    /// `backup` is set. An unchanged file is not touched (its mtime stays).
-    public static func replace(_ file: String, original: [UInt8], with edited: [UInt8], backup: Bool) throws(PlistFileError) {
-        do {
+    /// `backup` is set. An unchanged file is not touched (its mtime stays). The file is locked
+    /// and must still hold `original`: otherwise it changed since it was read and nothing is
+    /// written. `force` replaces a read-only file or another user's file.
+    public static func replace(_ file: String, original: [UInt8], with edited: [UInt8], backup: Bool, force: Bool = false) throws(PlistFileError) {
+        do throws(FileIOError) {
             if file == FileIO.standardStream { return try FileIO.writeStandardOutput(edited) }
             guard edited != original else { return }
-            if backup { try FileIO.writeBackup(original, of: file) }
-            try FileIO.writeAtomically(edited, to: file)
+            let locked = try LockedFile(file)
+            guard locked.bytes == original else {
+                throw FileIOError(path: file, reason: "changed while devkit was editing it; nothing written")
+            }
+            try locked.replace(with: edited, backup: backup, force: force)
         } catch { throw .io(error) }
     }
 
@@ -70,16 +85,16 @@ public enum PlistFile {
     }
 
     /// Converts `file` (format detected unless `inputFormat` is given) to `format`, written
-    /// over the file when `inPlace` (keeping FILE~ when `backup`), else to `output` (standard
+    /// over the file when `inPlace` (keeping FILE~ when `backup`; `force` as for `replace`), else to `output` (standard
     /// output when nil or `-`).
     public static func convert(_ file: String, from inputFormat: PlistFormat?, to format: PlistFormat, output: String?,
-                               inPlace: Bool, backup: Bool, warning: (String) -> Void) throws(PlistFileError) {
+                               inPlace: Bool, backup: Bool, force: Bool = false, warning: (String) -> Void) throws(PlistFileError) {
         let original: [UInt8]
         do { original = try FileIO.read(file) } catch { throw .io(error) }
         let document = try parse(original, named: file, format: inputFormat, warning: warning)
         let bytes = try serialize(document.value, as: format, source: file)
         if inPlace {
-            try replace(file, original: original, with: bytes, backup: backup)
+            try replace(file, original: original, with: bytes, backup: backup, force: force)
         } else {
             try write(bytes, to: output ?? FileIO.standardStream)
         }

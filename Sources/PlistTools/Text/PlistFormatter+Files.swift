@@ -15,7 +15,7 @@ extension PlistFormatter {
     /// `devkit plist fmt` on one file: formats it in place, or with `check` only tells whether
     /// it would change. `-` reads standard input and writes the result to standard output
     /// (nothing with `check`). Reader warnings go to `warning` as `name: warning: …` lines.
-    public func formatFile(_ file: String, as format: PlistFormat?, check: Bool, backup: Bool,
+    public func formatFile(_ file: String, as format: PlistFormat?, check: Bool, backup: Bool, force: Bool = false,
                            warning: (String) -> Void) throws(PlistFileError) -> FileOutcome {
         let bytes: [UInt8]
         do { bytes = try FileIO.read(file) } catch { throw .io(error) }
@@ -25,7 +25,7 @@ extension PlistFormatter {
         for message in output.warnings { warning("\(name): warning: \(message)\n") }
         if check { return output.isChanged ? .wouldChange : .unchanged }
         if file == FileIO.standardStream || output.isChanged {
-            try PlistFile.replace(file, original: bytes, with: output.bytes, backup: backup)
+            try PlistFile.replace(file, original: bytes, with: output.bytes, backup: backup, force: force)
         }
         return output.isChanged ? .reformatted : .unchanged
     }
