@@ -16,20 +16,15 @@ public enum FileIO {
     /// Reads all bytes of `path`, or standard input for `-`.
     public static func read(_ path: String) throws(FileIOError) -> [UInt8] {
         if path == standardStream { return try readAll(fd: 0, path: "<stdin>") }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileIOError.lastError(path: path) }
+        let (fd, info) = try InputFile.open(path)
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileIOError.lastError(path: path) }
-        if info.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, errno: EISDIR, reason: "is a directory") }
         return try readAll(fd: fd, path: path, sizeHint: Int(info.st_size))
     }
 
     /// Up to `count` bytes from the start of `path` (fewer if the file is shorter): enough to
     /// recognise a format by its magic without reading the file.
     public static func readPrefix(_ path: String, count: Int) throws(FileIOError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileIOError.lastError(path: path) }
+        let (fd, _) = try InputFile.open(path)
         defer { close(fd) }
         var bytes = [UInt8](repeating: 0, count: max(count, 0))
         var filled = 0
@@ -51,12 +46,8 @@ public enum FileIO {
     /// which its reader opens by path). One open either way.
     public static func read(_ path: String, unlessPrefix count: Int, matches skip: ([UInt8]) -> Bool) throws(FileIOError) -> [UInt8]? {
         if path == standardStream { return try read(path) }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileIOError.lastError(path: path) }
+        let (fd, info) = try InputFile.open(path)
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileIOError.lastError(path: path) }
-        if info.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, errno: EISDIR, reason: "is a directory") }
         var prefix = [UInt8](repeating: 0, count: max(count, 0))
         var filled = 0
         while filled < prefix.count {

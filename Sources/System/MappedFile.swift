@@ -22,13 +22,8 @@ public final class MappedFile: @unchecked Sendable {
     /// Maps `path`. An empty file gives an empty buffer.
     public init(path: String) throws(FileIOError) {
         self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileIOError.lastError(path: path) }
+        let (fd, info) = try InputFile.open(path, kind: .mapped)
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileIOError.lastError(path: path) }
-        if info.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, errno: EISDIR, reason: "is a directory") }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw FileIOError(path: path, reason: "is not a regular file") }
         modificationTime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         let size = Int(info.st_size)
         owned = nil
