@@ -99,7 +99,7 @@ public final class HeapdiffSession {
         let file: MappedFile
         do {
             if path == FileIO.standardStream || DirectoryWalk.type(of: path) == .other {
-                file = MappedFile(copying: try FileIO.read(path), path: path)
+                file = MappedFile(copying: try FileIO.readStream(path), path: path)
             } else {
                 file = try MappedFile(path: path)
             }

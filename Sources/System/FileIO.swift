@@ -21,6 +21,20 @@ public enum FileIO {
         return try readAll(fd: fd, path: path, sizeHint: Int(info.st_size))
     }
 
+    /// Reads all bytes of a stream the user named on the command line in place of a file (a
+    /// pipe such as `<(…)`'s `/dev/fd/63`, or `-`): unlike `read(_:)`, a FIFO is accepted and
+    /// read to its end. Only for paths the user typed, never for paths an input names.
+    public static func readStream(_ path: String) throws(FileIOError) -> [UInt8] {
+        if path == standardStream { return try readAll(fd: 0, path: "<stdin>") }
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw FileIOError.lastError(path: path) }
+        guard info.st_mode & S_IFMT == S_IFIFO else { return try read(path) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileIOError.lastError(path: path) }
+        defer { close(fd) }
+        return try readAll(fd: fd, path: path)
+    }
+
     /// Up to `count` bytes from the start of `path` (fewer if the file is shorter): enough to
     /// recognise a format by its magic without reading the file.
     public static func readPrefix(_ path: String, count: Int) throws(FileIOError) -> [UInt8] {
