@@ -170,7 +170,7 @@ let package = Package(
         // and checked at compile time; Symbolication writes and maps them.
         .target(name: "SymbolCacheFormat"),
         // Address -> frames (function, file, line, column, inlined chain) through a per-image index.
-        .target(name: "Symbolication", dependencies: ["Diagnostics", "FrameModel", "SymbolCacheFormat", "ObjectFile", "ElfUtils", "BinaryReading", "System"]),
+        .target(name: "Symbolication", dependencies: ["Diagnostics", "FrameModel", "JSONWriter", "SymbolCacheFormat", "ObjectFile", "ElfUtils", "BinaryReading", "System"]),
         // Crash logs (Apple .crash text, .ips JSON, Swift backtraces, sanitizer reports, address
         // lists) read into one model, images as FrameModel references; no symbolication.
         .target(

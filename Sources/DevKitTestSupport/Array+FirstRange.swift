@@ -1,4 +1,3 @@
-import Foundation
 
 extension Array where Element == UInt8 {
     /// The first index where `needle` occurs.

@@ -220,7 +220,7 @@ typedef struct {
     uint8_t quote;       // the open quote inside a tag or declaration, or 0
     uint8_t run;         // '-' before '>' in a comment, ']' in CDATA, '?' in a PI
     uint32_t attributes; // '=' seen in the current start tag
-    uint32_t line, column;
+    uint64_t fed;        // bytes scanned in earlier pieces
 } px_scan_state;
 
 struct px_parser {
@@ -230,16 +230,46 @@ struct px_parser {
     px_scan_state scan;
 };
 
-/// Scans one piece; returns 0, or -1 after recording the failure (the element's line and
-/// column) when an element has more than PX_MAX_ATTRIBUTES attributes. Linear in `length`.
+/// True for the bytes a tag's scan must look at: quotes, '=' and '>'.
+static inline int px_tag_special(unsigned char c) {
+    return c == '"' || c == '\'' || c == '=' || c == '>';
+}
+
+/// Scans one piece; returns 0, or -1 when an element has more than PX_MAX_ATTRIBUTES
+/// attributes, after recording the failure with the byte offset of the attribute too many
+/// (`error_offset`: counting lines here would cost every parse a pass over its text).
+/// Linear in `length`.
 static int px_scan(px_parser *p, const unsigned char *bytes, size_t length) {
     px_scan_state s = p->scan;
-    for (size_t i = 0; i < length; i++) {
+    size_t i = 0;
+    while (i < length) {
+        if (s.mode == PX_SCAN_TEXT) {
+            // Between tags only '<' matters: jump to it.
+            const unsigned char *lt = memchr(bytes + i, '<', length - i);
+            if (!lt) break;
+            // The '<' and, for the common cases, the byte after it: a start or an end tag.
+            s.mode = PX_SCAN_LT;
+            i = (size_t)(lt - bytes) + 1;
+            if (i == length) break;
+            unsigned char next = bytes[i];
+            if (next == '/') {
+                s.mode = PX_SCAN_END_TAG;
+            } else if (next != '!' && next != '?') {
+                s.mode = PX_SCAN_TAG; s.quote = 0; s.attributes = 0;
+            } else {
+                continue;  // comments, CDATA, PIs, declarations: the state machine below
+            }
+            i++;
+            continue;
+        }
+        if ((s.mode == PX_SCAN_TAG && !s.quote) || s.mode == PX_SCAN_END_TAG) {
+            // Inside a tag only quotes, '=' and '>' matter: skip the rest.
+            while (i < length && !px_tag_special(bytes[i])) i++;
+            if (i == length) break;
+        }
         unsigned char c = bytes[i];
-        if (c == '\n') { s.line++; s.column = 0; } else { s.column++; }
         switch (s.mode) {
         case PX_SCAN_TEXT:
-            if (c == '<') s.mode = PX_SCAN_LT;
             break;
         case PX_SCAN_LT:
             if (c == '!') s.mode = PX_SCAN_BANG;
@@ -283,8 +313,9 @@ static int px_scan(px_parser *p, const unsigned char *bytes, size_t length) {
             else if (c == '=' && ++s.attributes > PX_MAX_ATTRIBUTES) {
                 px_result *out = &p->result;
                 out->failed = 1;
-                out->error_line = s.line;
-                out->error_column = s.column;
+                out->error_line = 0;  // the reader turns the offset into line:column
+                out->error_column = 0;
+                out->error_offset = s.fed + i;
                 snprintf(out->error_message, sizeof out->error_message,
                          "an element has more than %d attributes (a plist uses at most one)", PX_MAX_ATTRIBUTES);
                 p->scan = s;
@@ -292,7 +323,9 @@ static int px_scan(px_parser *p, const unsigned char *bytes, size_t length) {
             }
             break;
         }
+        i++;
     }
+    s.fed += length;
     p->scan = s;
     return 0;
 }
@@ -308,7 +341,6 @@ px_parser *px_parser_create(void) {
     px_parser *p = calloc(1, sizeof *p);
     if (p == NULL) return NULL;
     p->sax.initialized = XML_SAX2_MAGIC;
-    p->scan.line = 1;
     p->sax.startElementNs = px_start;
     p->sax.endElementNs = px_end;
     p->sax.characters = px_characters;

@@ -1,4 +1,5 @@
 import FrameModel
+import JSONWriter
 
 /// Renders the frames of one address as `llvm-symbolizer`, `addr2line`, `atos` or JSON output do.
 public struct FrameFormatter: Sendable {
@@ -65,13 +66,13 @@ public struct FrameFormatter: Sendable {
             }
             out.append(contentsOf: text.utf8)
         case .json:
-            var text = "{\"Address\":\"0x\(String(address, radix: 16))\",\"ModuleName\":\(JSONText.quoted(imagePath))"
+            var text = "{\"Address\":\"0x\(String(address, radix: 16))\",\"ModuleName\":\(Self.jsonQuoted(imagePath))"
             if !verified { text += ",\"Verified\":false" }
             text += ",\"Symbol\":["
             for (index, frame) in frames.enumerated() {
                 if index > 0 { text += "," }
-                text += "{\"FunctionName\":\(JSONText.quoted(frame.function ?? ""))"
-                text += ",\"FileName\":\(JSONText.quoted(frame.file ?? ""))"
+                text += "{\"FunctionName\":\(Self.jsonQuoted(frame.function ?? ""))"
+                text += ",\"FileName\":\(Self.jsonQuoted(frame.file ?? ""))"
                 text += ",\"Line\":\(frame.line),\"Column\":\(frame.column)"
                 text += ",\"Inlined\":\(frame.isInlined)"
                 text += ",\"Source\":\"\(frame.source)\""
@@ -98,5 +99,12 @@ public struct FrameFormatter: Sendable {
             }
             for i in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[i]) }
         }
+    }
+
+    /// `text` as a JSON string literal through devkit's one JSON escaper.
+    private static func jsonQuoted(_ text: String) -> String {
+        var output = JSONOutput(inline: true)
+        output.string(text)
+        return String(decoding: output.bytes, as: UTF8.self)
     }
 }

@@ -40,6 +40,24 @@ public enum FileIO {
     public static func readPrefix(_ path: String, count: Int) throws(FileIOError) -> [UInt8] {
         let (fd, _) = try InputFile.open(path)
         defer { close(fd) }
+        return try readPrefix(fd: fd, path: path, count: count)
+    }
+
+    /// `read(_:)`, but the first `count` bytes are looked at before the rest is read: when
+    /// `skip` says so, nil is returned and the rest stays unread (a core dump of gigabytes,
+    /// which its reader opens by path). One open either way.
+    public static func read(_ path: String, unlessPrefix count: Int, matches skip: ([UInt8]) -> Bool) throws(FileIOError) -> [UInt8]? {
+        if path == standardStream { return try read(path) }
+        let (fd, info) = try InputFile.open(path)
+        defer { close(fd) }
+        let prefix = try readPrefix(fd: fd, path: path, count: count)
+        if skip(prefix) { return nil }
+        guard prefix.count == count else { return prefix }  // the whole file was shorter
+        return try readAll(fd: fd, path: path, sizeHint: Int(info.st_size), startingWith: prefix)
+    }
+
+    /// Up to `count` bytes from `fd`'s position, fewer at the end of the file.
+    private static func readPrefix(fd: Int32, path: String, count: Int) throws(FileIOError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: max(count, 0))
         var filled = 0
         while filled < bytes.count {
@@ -52,35 +70,12 @@ public enum FileIO {
             if n == 0 { break }
             filled += n
         }
-        return Array(bytes.prefix(filled))
+        bytes.removeLast(bytes.count - filled)
+        return bytes
     }
 
-    /// `read(_:)`, but the first `count` bytes are looked at before the rest is read: when
-    /// `skip` says so, nil is returned and the rest stays unread (a core dump of gigabytes,
-    /// which its reader opens by path). One open either way.
-    public static func read(_ path: String, unlessPrefix count: Int, matches skip: ([UInt8]) -> Bool) throws(FileIOError) -> [UInt8]? {
-        if path == standardStream { return try read(path) }
-        let (fd, info) = try InputFile.open(path)
-        defer { close(fd) }
-        var prefix = [UInt8](repeating: 0, count: max(count, 0))
-        var filled = 0
-        while filled < prefix.count {
-            let n = prefix.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return Glibc.read(fd, base + filled, buffer.count - filled)
-            }
-            if n < 0, errno == EINTR { continue }
-            if n < 0 { throw FileIOError.lastError(path: path) }
-            if n == 0 { break }
-            filled += n
-        }
-        prefix.removeLast(prefix.count - filled)
-        if skip(prefix) { return nil }
-        guard filled == count else { return prefix }  // the whole file was shorter
-        return try readAll(fd: fd, path: path, sizeHint: Int(info.st_size), startingWith: prefix)
-    }
-
-    private static func readAll(fd: Int32, path: String, sizeHint: Int = 0, startingWith initial: [UInt8] = []) throws(FileIOError) -> [UInt8] {
+    /// Every byte from `fd`'s position to the end of the file, read straight into the array.
+    static func readAll(fd: Int32, path: String, sizeHint: Int = 0, startingWith initial: [UInt8] = []) throws(FileIOError) -> [UInt8] {
         // Read straight into the array's spare capacity: no intermediate chunk copy.
         var bytes = initial
         bytes.reserveCapacity(max(sizeHint, bytes.count) + 1)

@@ -52,7 +52,7 @@ public final class LockedFile {
             attempt += 1
             guard attempt < 100 else { throw Self.changed(path) }
         }
-        do { bytes = try Self.readAll(descriptor, path: path, sizeHint: Int(status.st_size)) } catch {
+        do { bytes = try FileIO.readAll(fd: descriptor, path: path, sizeHint: Int(status.st_size)) } catch {
             close(descriptor)
             throw error
         }
@@ -95,18 +95,5 @@ public final class LockedFile {
     static func octal(_ mode: mode_t) -> String {
         let digits = String(mode, radix: 8)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-    }
-
-    private static func readAll(_ fd: Int32, path: String, sizeHint: Int) throws(FileIOError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(max(0, min(sizeHint, 1 << 30)) + 1)
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { buffer in Glibc.read(fd, buffer.baseAddress, buffer.count) }
-            if n < 0, errno == EINTR { continue }
-            if n < 0 { throw FileIOError.lastError(path: path) }
-            if n == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<n])
-        }
     }
 }

@@ -176,6 +176,20 @@ import Testing
         if case .text(let line, _)? = error?.position { #expect(line == 2) } else { Issue.record("no position: \(String(describing: error))") }
     }
 
+    /// The refusal points at the 17th '=' of the element, line and column (bytes, 1-based).
+    @Test func theRefusalPointsAtTheAttributeTooMany() {
+        let tag = "  <string" + (0..<20).map { " a\($0)=\"x\"" }.joined() + ">v</string>"
+        let doc = "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><array>\n" + tag + "\n</array></plist>\n"
+        var equals = 0
+        var column = 0
+        for (index, byte) in tag.utf8.enumerated() where byte == UInt8(ascii: "=") {
+            equals += 1
+            if equals == 17 { column = index + 1; break }
+        }
+        let error = #expect(throws: PlistError.self) { try PropertyListCoding.read(Array(doc.utf8), format: .xml) }
+        #expect(error?.position == .text(line: 3, column: column))
+    }
+
     @Test func attributesInCommentsTextAndDeclarationsAreNotCounted() throws {
         let many = String(repeating: " a=\"=\"", count: 40)
         let doc = "<?xml version=\"1.0\"?>\n<!-- <x\(many)> -->\n<plist version=\"1.0\"><array><string>\(String(repeating: "=", count: 100))</string>"

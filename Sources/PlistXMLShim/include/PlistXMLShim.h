@@ -51,8 +51,9 @@ typedef struct {
     char *text;            ///< all text contents back to back (UTF-8, not NUL-separated)
     size_t text_length;
     int failed;            ///< non-zero when the document is not well-formed or not allowed
-    uint32_t error_line;
+    uint32_t error_line;   ///< 1-based; 0 when only `error_offset` is known
     uint32_t error_column;
+    uint64_t error_offset; ///< input byte offset of the failure, when `error_line` is 0
     char error_message[512];
 } px_result;
 

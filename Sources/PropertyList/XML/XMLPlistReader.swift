@@ -55,9 +55,10 @@ package enum XMLPlistReader {
                 let message = withUnsafeBytes(of: result.error_message) { raw in
                     String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
                 }
-                throw PlistError(
-                    position: .text(line: Int(result.error_line), column: Int(result.error_column)),
-                    message: message.isEmpty ? "malformed XML" : message)
+                let position = result.error_line > 0
+                    ? SourcePosition.text(line: Int(result.error_line), column: Int(result.error_column))
+                    : textPosition(ofOffset: Int(clamping: result.error_offset), in: bytes)
+                throw PlistError(position: position, message: message.isEmpty ? "malformed XML" : message)
             }
             let consumed = try builder.consume(tokens: tokens, text: text, final: final)
             px_parser_discard(parser, consumed)
@@ -67,6 +68,18 @@ package enum XMLPlistReader {
             throw PlistError(position: nil, message: "unexpected end of document")
         }
         return root
+    }
+
+    /// Line and column (1-based, columns in bytes, as libxml2 counts) of byte `offset`.
+    private static func textPosition(ofOffset offset: Int, in bytes: UnsafeRawBufferPointer) -> SourcePosition {
+        let end = min(max(offset, 0), bytes.count)
+        var line = 1
+        var lineStart = 0
+        for index in 0..<end where bytes[index] == 0x0A {
+            line += 1
+            lineStart = index + 1
+        }
+        return .text(line: line, column: end - lineStart + 1)
     }
 
     private struct Frame {
