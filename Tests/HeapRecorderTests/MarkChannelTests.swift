@@ -61,3 +61,16 @@ import Testing
         #expect(mark.stderr.contains("no mark directory"))
     }
 }
+
+/// A program killed with SIGKILL cannot flush its buffers: its last generation undercounts,
+/// and heapdiff says so, naming the recording (issue 15, sections 6 and 7).
+@Suite struct KilledRecordingTests {
+    @Test func aKilledProgramsRecordingGetsAWarning() throws {
+        let run = try HeapFixture.record("/bin/sh", ["-c", "kill -9 $$"], name: "killed")
+        #expect(run.status == 128 + 9)
+        let report = try HeapFixture.run(HeapFixture.devkit, ["heapdiff", run.recordingPath])
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.stderr.contains("\(run.recordingPath): offset 0x"))
+        #expect(report.stderr.contains(": warning: no end record: the program was killed before the recorder finished"))
+    }
+}
