@@ -25,15 +25,17 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `file:line:col: error: message`, `file: offset 0x1a2: error: message`, `file: error: message`
-    /// or `error: message`.
+    /// or `error: message`; control characters in the file name and message escaped
+    /// (`TerminalText`), so the rendering is one line whatever the input held.
     public var description: String {
+        let message = TerminalText.escaped(message)
         guard let location else { return "\(severity): \(message)" }
         return "\(location): \(severity): \(message)"
     }
 
     /// `file:line:col`, `file:line`, `file: offset 0x1a2`, `file`, `line:col`, `offset 0x1a2`, or nil.
     public var location: String? {
-        switch (file, position) {
+        switch (file.map(TerminalText.escaped), position) {
         case (let file?, .text(let line, let column)?): "\(file):\(line):\(column)"
         case (let file?, .line(let line)?): "\(file):\(line)"
         case (let file?, let position?): "\(file): \(position)"

@@ -1,3 +1,4 @@
+import Diagnostics
 import JSONWriter
 import System
 
@@ -162,7 +163,7 @@ public final class HeapdiffSession {
     /// of the "not symbolicated" warnings.
     private func render(_ format: Format, text: String, json: JSONValue, collapsed: () -> [String]) -> [UInt8] {
         switch format {
-        case .text, .html: return Array(text.utf8)
+        case .text, .html: return Array(TerminalText.escapedKeepingLines(text).utf8)
         case .json: return JSONWriter.write(json)
         case .collapsed: return Array(collapsed().map { $0 + "\n" }.joined().utf8)
         }

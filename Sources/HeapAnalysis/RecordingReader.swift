@@ -66,6 +66,14 @@ public enum RecordingReader {
             }
         }
         recording.marks.sort { $0.seq < $1.seq }
+        // A complete file without an end record: the program was killed (SIGKILL, or a
+        // crash the recorder could not catch) before it could flush its threads' buffers,
+        // so the last generation lacks their events (issue 15, section 6).
+        if recording.end == nil, recording.warnings.isEmpty {
+            recording.warnings.append(RecordingWarning(
+                offset: cursor.offset,
+                message: "no end record: the program was killed before the recorder finished; the last generation may miss the events still buffered in it"))
+        }
         return recording
     }
 

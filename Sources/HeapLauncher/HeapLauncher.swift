@@ -58,7 +58,10 @@ public struct HeapLauncher {
         Signal.continue,
     ]
 
-    /// Starts `arguments[0]` (searched on PATH) and waits for it; says how it ended.
+    /// Starts `arguments[0]` (searched on PATH) and waits for it; says how it ended. When the
+    /// recorder could not write the whole recording (a full disk), throws once the program has
+    /// ended: the error names the recording, how many bytes it holds, why, and how the program
+    /// ended (the CLI exits 2: a recording that silently lacks its tail is worse than none).
     public func run(_ arguments: [String]) throws(LaunchError) -> ChildProcess.Termination {
         guard FileIO.isReadable(configuration.agentPath) else {
             throw LaunchError(file: configuration.agentPath, "heap recorder library not found (set DEVKIT_HEAP_AGENT or build the devkit-heap product)")
@@ -73,6 +76,17 @@ public struct HeapLauncher {
             throw LaunchError(file: configuration.outputPath, "exists and is not a regular file; choose another -o")
         }
 
+        // Labels for `devkit heap mark` pass through a directory only this user can enter
+        // (issue 15, section 4): its path is in the program's environment, which only its
+        // owner can read (/proc/PID/environ).
+        var markDirectory: String?
+        if configuration.markSignal > 0 {
+            do { markDirectory = try PrivateDirectory.create(prefix: "devkit-heap-mark.") } catch {
+                throw LaunchError(file: error.path, "cannot create the mark directory: \(error.reason)")
+            }
+        }
+        defer { if let markDirectory { PrivateDirectory.remove(markDirectory) } }
+
         let waited = SignalMask(Self.forwardedSignals + [Signal.childEnded])
         let previousMask = waited.block()
         defer { previousMask.restore() }
@@ -81,16 +95,44 @@ public struct HeapLauncher {
         // forwards and the mark signal are deliverable (a parent may have blocked them).
         let child: ChildProcess
         do {
-            child = try ChildProcess.spawn(arguments, environment: environment(),
+            child = try ChildProcess.spawn(arguments, environment: environment(markDirectory: markDirectory),
                                            signalMask: previousMask.removing(Self.forwardedSignals + [configuration.markSignal]),
                                            defaultSignals: Self.forwardedSignals)
         } catch {
             throw LaunchError(file: arguments.first ?? "", "cannot run: \(error.reason)")
         }
-        return wait(for: child, signals: waited)
+        let termination = wait(for: child, signals: waited)
+        if let markDirectory, let incomplete = incompleteRecording(in: markDirectory, child: child.pid) {
+            throw LaunchError(file: incomplete.file, "recording incomplete: the recorder stopped writing after \(incomplete.bytes) bytes (\(incomplete.reason)); "
+                + "the program ran on and \(Self.describe(termination))")
+        }
+        return termination
     }
 
-    private func environment() -> [String] {
+    /// "exited with status 0", "was killed by signal 9".
+    static func describe(_ termination: ChildProcess.Termination) -> String {
+        switch termination {
+        case .exited(let status): "exited with status \(status)"
+        case .signaled(let signal): "was killed by signal \(signal)"
+        }
+    }
+
+    /// The first recording the recorder noted as stopped early (`incomplete.PID` in the
+    /// mark directory, "BYTES ERRNO", written when a write(2) failed: a full disk, a quota):
+    /// OUTPUT for the program itself, OUTPUT.PID for a descendant.
+    private func incompleteRecording(in directory: String, child: Int32) -> (file: String, bytes: UInt64, reason: String)? {
+        let prefix = "incomplete."
+        let names = ((try? FileIO.directoryEntries(directory)) ?? []).filter { $0.hasPrefix(prefix) }
+        guard let name = names.first(where: { $0 == prefix + String(child) }) ?? names.first,
+              let pid = Int32(name.dropFirst(prefix.count)) else { return nil }
+        let fields = ((try? FileIO.readPrefix(directory + "/" + name, count: 64)) ?? []).split { $0 == 0x20 || $0 == 0x0A }
+        let bytes = fields.first.flatMap { UInt64(String(decoding: $0, as: UTF8.self)) } ?? 0
+        let code = fields.dropFirst().first.flatMap { Int32(String(decoding: $0, as: UTF8.self)) } ?? 0
+        let file = pid == child ? configuration.outputPath : "\(configuration.outputPath).\(pid)"
+        return (file, bytes, code > 0 ? FileIOError(path: file, errno: code).reason : "write failed")
+    }
+
+    private func environment(markDirectory: String?) -> [String] {
         var entries = Environment.entries().filter { !$0.hasPrefix("LD_PRELOAD=") && !$0.hasPrefix("DEVKIT_HEAP_") }
         var preload = configuration.agentPath
         if let existing = Environment.nonEmptyValue("LD_PRELOAD") { preload += " " + existing }
@@ -99,6 +141,7 @@ public struct HeapLauncher {
         entries.append("DEVKIT_HEAP_STACK_DEPTH=\(configuration.stackDepth)")
         entries.append("DEVKIT_HEAP_MARK_SIGNAL=\(configuration.markSignal)")
         entries.append("DEVKIT_HEAP_FORK=\(configuration.followForks ? "follow" : "stop")")
+        if let markDirectory { entries.append("DEVKIT_HEAP_MARK_DIR=\(markDirectory)") }
         if configuration.scanAtExit { entries.append("DEVKIT_HEAP_SCAN_AT_EXIT=1") }
         return entries
     }
@@ -120,18 +163,28 @@ public struct HeapLauncher {
         }
     }
 
-    /// Asks the recorder in process `pid` to start a new generation named `label`: the
-    /// label goes through a file the recorder reads in its signal handler.
+    /// Asks the recorder in process `pid` to start a new generation named `label`. The label
+    /// goes as `label.PID` into the process's private mark directory (DEVKIT_HEAP_MARK_DIR in
+    /// its environment, made by `run`), which the recorder reads in its signal handler; a
+    /// directory that is not this user's alone is refused rather than written to.
     public static func mark(pid: Int32, label: String?, signal: Int32) throws(LaunchError) {
-        let path = "/tmp/devkit-heap-mark.\(pid)"
-        FileIO.remove(path)
+        var labelPath: String?
         if let label, !label.isEmpty {
+            guard let directory = ProcessEnvironment.value("DEVKIT_HEAP_MARK_DIR", pid: pid) else {
+                throw LaunchError(file: nil, "process \(pid) has no mark directory (not started by `devkit heap record`, or not yours): cannot pass a label")
+            }
+            guard PrivateDirectory.isPrivate(directory) else {
+                throw LaunchError(file: directory, "mark directory is not a directory private to this user (mode 0700, owned by us): label not sent")
+            }
+            let path = directory + "/label.\(pid)"
+            FileIO.remove(path)
             do { try FileIO.createNew(path, contents: Array(label.utf8.prefix(255))) } catch {
                 throw LaunchError(file: path, error.reason)
             }
+            labelPath = path
         }
         do { try ChildProcess(pid: pid).send(signal) } catch {
-            FileIO.remove(path)
+            if let labelPath { FileIO.remove(labelPath) }
             throw LaunchError(file: nil, "cannot signal process \(pid): \(error.reason)")
         }
     }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define UNW_LOCAL_ONLY
@@ -303,7 +304,26 @@ void devkit_heap_mark(const char *label) {
     in_recorder = saved;
 }
 
-/// The mark signal. Only async-signal-safe calls: the label comes from a file that
+/// Reads the label `devkit heap mark` left in the private mark directory, if any; returns
+/// its length. Async-signal-safe. The directory is 0700 and ours (checked at start-up), and
+/// the file itself must be a regular file we own: nothing another user planted is read, and
+/// O_NONBLOCK keeps a FIFO from blocking the handler.
+static size_t read_mark_label(char *label, size_t capacity) {
+    if (!dkh.mark_label_path[0]) return 0;
+    int fd = open(dkh.mark_label_path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return 0;
+    size_t length = 0;
+    struct stat info;
+    if (fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_uid == geteuid()) {
+        ssize_t n = read(fd, label, capacity);
+        if (n > 0) length = (size_t)n;
+    }
+    close(fd);
+    unlink(dkh.mark_label_path);
+    return length;
+}
+
+/// The mark signal. Only async-signal-safe calls: the label comes from the file that
 /// `devkit heap mark PID LABEL` writes before signalling; the record is one write(2).
 static void mark_signal_handler(int sig, siginfo_t *info, void *context) {
     (void)sig;
@@ -311,18 +331,27 @@ static void mark_signal_handler(int sig, siginfo_t *info, void *context) {
     if (!atomic_load(&dkh.active)) return;
     int saved_errno = errno;
     char label[256];
-    size_t length = 0;
     uint32_t kind = DKH_MARK_SIGNAL;
     if (info && info->si_code == SI_QUEUE && info->si_value.sival_int == 1) kind = DKH_MARK_INTERVAL;
-    int fd = open(dkh.mark_label_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd >= 0) {
-        ssize_t n = read(fd, label, sizeof label);
-        if (n > 0) length = (size_t)n;
-        close(fd);
-        unlink(dkh.mark_label_path);
-    }
+    size_t length = read_mark_label(label, sizeof label);
     write_mark(kind, label, length);
     errno = saved_errno;
+}
+
+/// Accepts DEVKIT_HEAP_MARK_DIR only when it is a real directory (not a link), owned by
+/// this user and closed to everyone else; `heap record` makes it with mkdtemp.
+static void set_mark_dir(const char *dir) {
+    dkh.mark_dir[0] = 0;
+    if (!dir || !*dir || strlen(dir) >= sizeof dkh.mark_dir) return;
+    struct stat info;
+    if (lstat(dir, &info) != 0 || !S_ISDIR(info.st_mode) || info.st_uid != geteuid() || (info.st_mode & 077) != 0) return;
+    strcpy(dkh.mark_dir, dir);
+}
+
+/// MARK_DIR/label.PID for this process (again after a fork: the pid changed).
+static void set_mark_label_path(void) {
+    dkh.mark_label_path[0] = 0;
+    if (dkh.mark_dir[0]) snprintf(dkh.mark_label_path, sizeof dkh.mark_label_path, "%s/label.%d", dkh.mark_dir, (int)getpid());
 }
 
 static void write_end(uint32_t reason, int32_t status) {
@@ -419,6 +448,7 @@ static void after_fork_child(void) {
     pthread_mutex_init(&dkh.stack_lock, NULL);
     pthread_mutex_init(&dkh.module_lock, NULL);
     dkh_threads_after_fork_child(dkh_current_thread());
+    set_mark_label_path();
     if (!atomic_load(&dkh.active)) return;
     int old_fd = dkh.fd;
     dkh.fd = -1;
@@ -455,7 +485,8 @@ __attribute__((constructor)) static void recorder_start(void) {
     dkh.mark_signal = env_int("DEVKIT_HEAP_MARK_SIGNAL", SIGUSR2);
     const char *fork_policy = getenv("DEVKIT_HEAP_FORK");
     dkh.follow_forks = fork_policy && strcmp(fork_policy, "follow") == 0;
-    snprintf(dkh.mark_label_path, sizeof dkh.mark_label_path, "/tmp/devkit-heap-mark.%d", (int)getpid());
+    set_mark_dir(getenv("DEVKIT_HEAP_MARK_DIR"));
+    set_mark_label_path();
 
     int fd = open_output(output);
     if (fd < 0 && errno == EEXIST && dkh.follow_forks) {

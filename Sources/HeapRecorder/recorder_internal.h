@@ -105,7 +105,12 @@ typedef struct dkh_state {
     int mark_signal;
     int follow_forks;
     char output_path[4096];
-    char mark_label_path[256];
+    /// DEVKIT_HEAP_MARK_DIR, when it is a directory only this user can enter (mode 0700,
+    /// ours); empty otherwise, and then signal marks carry no label.
+    char mark_dir[3800];
+    /// MARK_DIR/label.PID, the file `devkit heap mark` writes before signalling; empty
+    /// without a usable mark directory.
+    char mark_label_path[4096];
     atomic_uint_fast64_t seq;  // global event order across threads
     /// Marks begun / completed (a mark counts itself begun before taking its seq and
     /// completed after): a free compares them with the allocation's to see a mark between.
@@ -139,7 +144,7 @@ DKH_INTERNAL void dkh_append_alloc(dkh_thread *t, uint64_t seq, uint32_t marks, 
 DKH_INTERNAL void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable);
 DKH_INTERNAL void dkh_reset_thread(dkh_thread *t);
 DKH_INTERNAL void dkh_threads_after_fork_child(dkh_thread *self);
-DKH_INTERNAL void dkh_disable_after_write_failure(void);
+DKH_INTERNAL void dkh_disable_after_write_failure(int error);
 DKH_INTERNAL size_t dkh_put_u32(uint8_t *p, uint32_t v);
 DKH_INTERNAL size_t dkh_put_u64(uint8_t *p, uint64_t v);
 

@@ -128,7 +128,10 @@ static void scan_words(scan_state *s, const uint8_t *bytes, size_t length) {
 /// under us (module data, our own stack, live blocks), read directly when process_vm_readv is
 /// unavailable; untrusted memory is then skipped.
 __attribute__((noinline)) static void scan_memory(scan_state *s, uint64_t lo, uint64_t hi, int trusted) {
+    // Whole words only: lo rounded up, hi down. (A tail shorter than a word would otherwise
+    // be read forever: `lo += n & ~7` adds nothing for it.)
     lo = (lo + 7) & ~7ull;
+    hi &= ~7ull;
     if (hi <= lo) return;
     while (lo < hi) {
         size_t length = hi - lo < READ_BUFFER_SIZE ? (size_t)(hi - lo) : READ_BUFFER_SIZE;

@@ -2,8 +2,10 @@
 #include "recorder_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,9 +35,52 @@ static inline size_t put_uleb(uint8_t *p, uint64_t v) {
 
 static inline uint64_t zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
 
-void dkh_disable_after_write_failure(void) {
-    // A full disk or a closed descriptor: stop recording, never disturb the target.
+/// Appends `value` in decimal to `p` (async-signal-safe); returns the characters written.
+static size_t put_decimal(char *p, uint64_t value) {
+    char digits[20];
+    size_t n = 0;
+    do {
+        digits[n++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value);
+    for (size_t i = 0; i < n; i++) p[i] = digits[n - 1 - i];
+    return n;
+}
+
+/// Tells `devkit heap record` that this process's recording stopped early: MARK_DIR/
+/// incomplete.PID holds "BYTES ERRNO\n", the recording's size when the write failed and why.
+/// The mark directory is private to the user and on another file system than a full disk
+/// in the usual case (XDG_RUNTIME_DIR or /tmp); without one nothing is written.
+static void note_incomplete(int error) {
+    if (!dkh.mark_dir[0]) return;
+    char path[sizeof dkh.mark_dir + 32];
+    size_t n = strlen(dkh.mark_dir);
+    memcpy(path, dkh.mark_dir, n);
+    memcpy(path + n, "/incomplete.", 12);
+    n += 12;
+    n += put_decimal(path + n, (uint64_t)getpid());
+    path[n] = 0;
+    struct stat info;
+    uint64_t size = fstat(dkh.fd, &info) == 0 && info.st_size > 0 ? (uint64_t)info.st_size : 0;
+    char text[48];
+    size_t length = put_decimal(text, size);
+    text[length++] = ' ';
+    length += put_decimal(text + length, (uint64_t)(error > 0 ? error : 0));
+    text[length++] = '\n';
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) return;
+    ssize_t written = write(fd, text, length);
+    (void)written;
+    close(fd);
+}
+
+void dkh_disable_after_write_failure(int error) {
+    // A full disk or a closed descriptor: stop recording, never disturb the target. The
+    // first failure (several threads may see one) says so to `devkit heap record`.
     atomic_store(&dkh.active, 0);
+    static atomic_int noted;
+    int expected = 0;
+    if (atomic_compare_exchange_strong(&noted, &expected, 1)) note_incomplete(error);
 }
 
 /// Writes all bytes with write(2) (async-signal-safe; O_APPEND keeps each call's bytes
@@ -46,7 +91,7 @@ int dkh_write_all(const void *bytes, size_t count) {
         ssize_t n = write(dkh.fd, p, count);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
-            dkh_disable_after_write_failure();
+            dkh_disable_after_write_failure(n < 0 ? errno : ENOSPC);
             return -1;
         }
         p += n;

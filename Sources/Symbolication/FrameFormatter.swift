@@ -1,3 +1,4 @@
+import Diagnostics
 import FrameModel
 import JSONWriter
 
@@ -28,10 +29,10 @@ public struct FrameFormatter: Sendable {
         switch style {
         case .llvm:
             for frame in frames {
-                out.append(contentsOf: (frame.function ?? "??").utf8)
+                out.append(contentsOf: TerminalText.escaped(frame.function ?? "??").utf8)
                 out.append(contentsOf: mark.utf8)
                 out.append(UInt8(ascii: "\n"))
-                out.append(contentsOf: (frame.file ?? "??").utf8)
+                out.append(contentsOf: TerminalText.escaped(frame.file ?? "??").utf8)
                 out.append(UInt8(ascii: ":"))
                 appendDecimal(UInt64(frame.line), to: &out)
                 out.append(UInt8(ascii: ":"))
@@ -41,23 +42,24 @@ public struct FrameFormatter: Sendable {
             out.append(UInt8(ascii: "\n"))
         case .gnu:
             for frame in frames {
-                out.append(contentsOf: (frame.function ?? "??").utf8)
+                out.append(contentsOf: TerminalText.escaped(frame.function ?? "??").utf8)
                 out.append(contentsOf: mark.utf8)
                 out.append(UInt8(ascii: "\n"))
-                out.append(contentsOf: (frame.file ?? "??").utf8)
+                out.append(contentsOf: TerminalText.escaped(frame.file ?? "??").utf8)
                 out.append(UInt8(ascii: ":"))
                 if frame.line == 0 { out.append(UInt8(ascii: "?")) } else { appendDecimal(UInt64(frame.line), to: &out) }
                 out.append(UInt8(ascii: "\n"))
             }
         case .atos:
+            let imageName = TerminalText.escaped(imageName)
             var text = ""
             for frame in frames {
-                guard let function = frame.function else {
+                guard let function = frame.function.map(TerminalText.escaped) else {
                     text += "0x\(String(address, radix: 16)) (in \(imageName))\(mark)\n"
                     continue
                 }
                 text += "\(function) (in \(imageName))"
-                if let file = frame.file, frame.line > 0 {
+                if let file = frame.file.map(TerminalText.escaped), frame.line > 0 {
                     text += " (\(file.split(separator: "/").last.map(String.init) ?? file):\(frame.line))"
                 } else if let start = frame.symbolAddress {
                     text += " + \(address &- start)"

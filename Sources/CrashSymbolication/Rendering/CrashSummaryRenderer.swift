@@ -1,3 +1,4 @@
+import Diagnostics
 import CrashReport
 
 /// The short account: what crashed, why (the decoding rules' words), where (the crashed
@@ -37,7 +38,7 @@ public struct CrashSummaryRenderer: Sendable {
         }
         lines += imageLines(crash)
         for warning in crash.warnings { lines.append("warning: \(warning)") }
-        return lines.joined(separator: "\n") + "\n"
+        return TerminalText.escapedKeepingLines(lines.joined(separator: "\n") + "\n")
     }
 
     private func frameLines(_ logged: [CrashFrame], _ resolved: [SymbolicatedCrashFrame], report: CrashReport) -> [String] {

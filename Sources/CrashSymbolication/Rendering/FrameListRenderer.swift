@@ -1,3 +1,4 @@
+import Diagnostics
 import CrashReport
 import OrderedCollections
 import PropertyList
@@ -25,6 +26,6 @@ struct FrameListRenderer {
             }
             lines.append("")
         }
-        return lines.joined(separator: "\n")
+        return TerminalText.escapedKeepingLines(lines.joined(separator: "\n"))
     }
 }

@@ -12,7 +12,9 @@ extension Heap {
                 stack. Generations start at launch, at each mark signal (`devkit heap mark \
                 PID`), every --interval, and whenever the program calls \
                 devkit_heap_mark(label) (devkit_heap.h). Signals sent to devkit are passed on; \
-                devkit exits with the program's status (128 + N if signal N ended it).
+                devkit exits with the program's status (128 + N if signal N ended it), or 2 \
+                when the recording is incomplete (a full disk): the error says how many bytes \
+                were written and how the program ended.
 
                 Examples:
                   devkit heap record -o app.dkheap -- ./app --serve

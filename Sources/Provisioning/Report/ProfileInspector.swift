@@ -1,3 +1,4 @@
+import Diagnostics
 import PlistTools
 import PropertyList
 
@@ -46,12 +47,14 @@ public struct ProfileInspector: Sendable {
         return .profile(signed, source: source, app: input.app, binary: try input.appBinaryEntitlements())
     }
 
-    /// The readable summary of what a path held.
+    /// The readable summary of what a path held, control characters from the input escaped
+    /// (`TerminalText`).
     public func text(_ inspected: Inspected) -> String {
-        switch inspected {
+        let text = switch inspected {
         case .binary(let entitlements, let source): report.text(binary: entitlements, source: source)
         case .profile(let signed, let source, let app, let binary): report.text(signed, source: source, app: app, binary: binary)
         }
+        return TerminalText.escapedKeepingLines(text)
     }
 
     /// What a path held, as the property-list value the provisioning rules check.

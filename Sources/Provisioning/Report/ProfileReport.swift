@@ -1,3 +1,4 @@
+import Diagnostics
 import OrderedCollections
 import PlistTools
 import PropertyList
@@ -21,7 +22,7 @@ public struct ProfileReport: Sendable {
         let p = signed.profile
         var lines = [source]
         func row(_ label: String, _ value: String) {
-            lines.append("  " + label + String(repeating: " ", count: max(1, 14 - label.count)) + value)
+            lines.append("  " + label + String(repeating: " ", count: max(1, 14 - label.count)) + TerminalText.escaped(value))
         }
         row("Name", p.name)
         row("Type", p.kind.displayName)

@@ -92,6 +92,20 @@ int main(int argc, char **argv) {
         if (system(command) != 0) return 3;
         usleep(100000);
         leak_n(9, 223);
+    } else if (!strcmp(mode, "planted")) {
+        // argv[2] is a shell command run with this pid appended (it plants files at the old,
+        // predictable /tmp/devkit-heap-mark.PID as another user); argv[3] is devkit. Then an
+        // unlabelled mark signal (as --interval or kill -USR2 sends) and a labelled one.
+        char command[4200];
+        snprintf(command, sizeof command, "%s %d", argv[2], (int)getpid());
+        if (system(command) != 0) return 3;
+        leak_n(7, 117);
+        raise(SIGUSR2);
+        leak_n(8, 119);
+        snprintf(command, sizeof command, "%s heap mark %d labelled", argv[3], (int)getpid());
+        if (system(command) != 0) return 4;
+        usleep(100000);
+        leak_n(9, 121);
     } else if (!strcmp(mode, "fork")) {
         leak_n(3, 333);
         pid_t child = fork();
