@@ -178,7 +178,10 @@ let package = Package(
             dependencies: ["Diagnostics", "FrameModel", "PropertyList", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
         // ELF core files read through libdwfl (threads, unwound frames, registers, modules) into CrashReport.
-        .target(name: "CoreDump", dependencies: ["Diagnostics", "CLibDW", "CrashReport", "BinaryReading"]),
+        // `open` refusing non-regular files without blocking while a thread holds a guard:
+        // libdwfl opens the paths a core names itself (NT_FILE notes, the link map).
+        .target(name: "OpenGuard"),
+        .target(name: "CoreDump", dependencies: ["Diagnostics", "CLibDW", "CrashReport", "BinaryReading", "ObjectFile", "System", "OpenGuard"]),
 
         // Crash reports symbolicated: images found by UUID/build-id under search paths, frames
         // through Symbolication, register-decoding rules, renderers (same, json, summary); the
@@ -302,6 +305,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         // Cores of a C program compiled and crashed (under gdb) at test time, against eu-stack; hostile files.
+        .testTarget(name: "OpenGuardTests", dependencies: ["OpenGuard"]),
         .testTarget(name: "CoreDumpTests", dependencies: ["CoreDump", "CrashReport", "DevKitTestSupport"], exclude: ["Programs"]),
         // Runs the built `devkit` binary end to end; golden outputs live in Snapshots/.
         .testTarget(

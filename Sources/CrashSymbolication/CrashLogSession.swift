@@ -124,7 +124,7 @@ public struct CrashLogSession {
     /// bytes of the same open file).
     private func readLog(_ path: String) throws(LogFailure) -> [UInt8]? {
         do {
-            return try FileIO.read(path, unlessPrefix: ELFHeader.typePrefixCount) { ELFHeader.type(ofPrefix: $0) == ELFHeader.core }
+            return try FileIO.read(path, kind: .crashLog, unlessPrefix: ELFHeader.typePrefixCount) { ELFHeader.type(ofPrefix: $0) == ELFHeader.core }
         } catch {
             // `devkit symbolicate 0x1000`: an address without --binary, not a missing crash log.
             if HexAddress.parse(path) != nil {

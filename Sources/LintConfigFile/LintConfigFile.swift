@@ -38,7 +38,7 @@ public enum LintConfigFile {
     /// Reads and parses the file at `path` (absolute).
     public static func load(_ path: String) throws(LintConfigurationError) -> LintConfiguration {
         let bytes: [UInt8]
-        do { bytes = try FileIO.read(path) } catch { throw LintConfigurationError(source: path, message: error.reason) }
+        do { bytes = try FileIO.read(path, kind: .configuration) } catch { throw LintConfigurationError(source: path, message: error.reason) }
         let directory = path.split(separator: "/").dropLast().joined(separator: "/")
         return try parse(String(decoding: bytes, as: UTF8.self), source: path, baseDirectory: "/" + directory)
     }

@@ -67,7 +67,7 @@ public struct PlistLintFrontend: Sendable {
     /// The property list at `path` (`-`: standard input), any format.
     static func readAppInfo(_ path: String, warnings: inout [String]) throws(LintConfigurationError) -> PlistValue {
         let bytes: [UInt8]
-        do { bytes = try FileIO.read(path) } catch { throw LintConfigurationError(source: error.path, message: error.reason) }
+        do { bytes = try FileIO.read(path, kind: .configuration) } catch { throw LintConfigurationError(source: error.path, message: error.reason) }
         do {
             let document = try PropertyListCoding.read(bytes)
             warnings += document.warnings.map { "\(path): warning: \($0)" }

@@ -11,7 +11,7 @@ public enum PlistSyntaxCheck {
     public static func check(path: String, format: PlistFormat? = nil) -> [Finding] {
         let bytes: [UInt8]
         do {
-            bytes = try FileIO.read(path)
+            bytes = try FileIO.read(path, kind: .propertyList)
         } catch {
             return [Finding(file: path, location: nil, severity: .error, ruleID: "plist.io", message: error.reason)]
         }

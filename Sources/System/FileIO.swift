@@ -13,12 +13,13 @@ public enum FileIO {
     /// The conventional name for standard input/output.
     public static let standardStream = "-"
 
-    /// Reads all bytes of `path`, or standard input for `-`.
-    public static func read(_ path: String) throws(FileIOError) -> [UInt8] {
-        if path == standardStream { return try readAll(fd: 0, path: "<stdin>") }
-        let (fd, info) = try InputFile.open(path)
+    /// Reads all bytes of `path`, or standard input for `-`; a file over `kind`'s cap is
+    /// refused unread (standard input is read to `kind`'s cap, then refused).
+    public static func read(_ path: String, kind: InputFile.Kind = .general) throws(FileIOError) -> [UInt8] {
+        if path == standardStream { return try readAll(fd: 0, path: "<stdin>", limit: kind.sizeCap) }
+        let (fd, info) = try InputFile.open(path, kind: kind)
         defer { close(fd) }
-        return try readAll(fd: fd, path: path, sizeHint: Int(info.st_size))
+        return try readAll(fd: fd, path: path, sizeHint: Int(info.st_size), limit: kind.sizeCap)
     }
 
     /// Reads all bytes of a stream the user named on the command line in place of a file (a
@@ -45,15 +46,18 @@ public enum FileIO {
 
     /// `read(_:)`, but the first `count` bytes are looked at before the rest is read: when
     /// `skip` says so, nil is returned and the rest stays unread (a core dump of gigabytes,
-    /// which its reader opens by path). One open either way.
-    public static func read(_ path: String, unlessPrefix count: Int, matches skip: ([UInt8]) -> Bool) throws(FileIOError) -> [UInt8]? {
-        if path == standardStream { return try read(path) }
-        let (fd, info) = try InputFile.open(path)
+    /// which its reader opens by path). One open either way; `kind`'s cap applies to the
+    /// bytes read, not to a skipped file (capped as a mapped one).
+    public static func read(_ path: String, kind: InputFile.Kind = .general, unlessPrefix count: Int,
+                            matches skip: ([UInt8]) -> Bool) throws(FileIOError) -> [UInt8]? {
+        if path == standardStream { return try read(path, kind: kind) }
+        let (fd, info) = try InputFile.open(path, kind: .mapped)
         defer { close(fd) }
         let prefix = try readPrefix(fd: fd, path: path, count: count)
         if skip(prefix) { return nil }
         guard prefix.count == count else { return prefix }  // the whole file was shorter
-        return try readAll(fd: fd, path: path, sizeHint: Int(info.st_size), startingWith: prefix)
+        guard Int(info.st_size) <= kind.sizeCap else { throw InputFile.overCap(path: path, size: Int(info.st_size), kind: kind) }
+        return try readAll(fd: fd, path: path, sizeHint: Int(info.st_size), startingWith: prefix, limit: kind.sizeCap)
     }
 
     /// Up to `count` bytes from `fd`'s position, fewer at the end of the file.
@@ -75,11 +79,16 @@ public enum FileIO {
     }
 
     /// Every byte from `fd`'s position to the end of the file, read straight into the array.
-    static func readAll(fd: Int32, path: String, sizeHint: Int = 0, startingWith initial: [UInt8] = []) throws(FileIOError) -> [UInt8] {
+    static func readAll(fd: Int32, path: String, sizeHint: Int = 0, startingWith initial: [UInt8] = [],
+                        limit: Int = InputFile.Kind.general.sizeCap) throws(FileIOError) -> [UInt8] {
         // Read straight into the array's spare capacity: no intermediate chunk copy.
         var bytes = initial
-        bytes.reserveCapacity(max(sizeHint, bytes.count) + 1)
+        bytes.reserveCapacity(max(min(sizeHint, limit), bytes.count) + 1)
         while true {
+            // Invariant: a stream (or a file that grew after its fstat) stops at the cap.
+            guard bytes.count <= limit else {
+                throw FileIOError(path: path, reason: "is more than the \(limit)-byte limit for this kind of input")
+            }
             if bytes.count == bytes.capacity { bytes.reserveCapacity(bytes.capacity * 2) }
             let spare = bytes.capacity - bytes.count
             var failure: Int32 = 0

@@ -20,20 +20,17 @@ public final class LockedFile {
     /// Opens, locks and reads `path` (a symlink's target). Waits for another devkit edit of
     /// the same file to finish; when that edit replaced the file meanwhile, the new file is
     /// opened and locked instead (the lock is on the inode, the replacement is a new one).
-    public init(_ path: String) throws(FileIOError) {
+    public init(_ path: String, kind: InputFile.Kind = .propertyList) throws(FileIOError) {
         self.path = path
         target = FileIO.resolvedTarget(path)
         var attempt = 0
         while true {
-            // O_NONBLOCK: a FIFO planted at the path must not hang the open.
-            let fd = open(target, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-            guard fd >= 0 else { throw FileIOError.lastError(path: path) }
-            var opened = stat()
-            guard fstat(fd, &opened) == 0 else { let e = FileIOError.lastError(path: path); close(fd); throw e }
-            guard opened.st_mode & S_IFMT == S_IFREG else {
-                close(fd)
-                let kind = opened.st_mode & S_IFMT == S_IFDIR ? "is a directory" : "is not a regular file"
-                throw FileIOError(path: path, errno: opened.st_mode & S_IFMT == S_IFDIR ? EISDIR : 0, reason: kind)
+            // InputFile: a FIFO or device planted at the path is refused, not waited on, and
+            // the size is capped; errors name the path as the user gave it.
+            let fd: Int32
+            let opened: stat
+            do { (fd, opened) = try InputFile.open(target, kind: kind) } catch {
+                throw FileIOError(path: path, errno: error.errno, reason: error.reason)
             }
             while flock(fd, LOCK_EX) != 0 {
                 guard errno == EINTR else { let e = FileIOError.lastError(path: path, doing: "cannot lock it"); close(fd); throw e }
@@ -42,8 +39,6 @@ public final class LockedFile {
             // waited for replaced it: lock the new file (bounded, in case of a rename storm).
             var current = stat()
             if stat(target, &current) == 0, current.st_dev == opened.st_dev, current.st_ino == opened.st_ino {
-                let flags = fcntl(fd, F_GETFL)
-                _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK)
                 descriptor = fd
                 status = current
                 break
@@ -52,7 +47,7 @@ public final class LockedFile {
             attempt += 1
             guard attempt < 100 else { throw Self.changed(path) }
         }
-        do { bytes = try FileIO.readAll(fd: descriptor, path: path, sizeHint: Int(status.st_size)) } catch {
+        do { bytes = try FileIO.readAll(fd: descriptor, path: path, sizeHint: Int(status.st_size), limit: kind.sizeCap) } catch {
             close(descriptor)
             throw error
         }

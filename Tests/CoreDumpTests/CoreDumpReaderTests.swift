@@ -98,4 +98,43 @@ import Testing
         let tid = try #require(Int64(crashedName.dropFirst("tid ".count)))
         #expect(crashed.frames.map(\.address) == expected[tid]?.map { Optional($0) })
     }
+
+    /// Issue 15 §1: a core names files devkit then opens; one of them replaced by a FIFO must
+    /// be passed over, not block the read. A watchdog writer opens the FIFO after 20 s, so a
+    /// regression fails the test instead of hanging the suite.
+    @Test(arguments: ["program", "debuglink"])
+    func aFIFOWhereTheCoreOrItsDebugLinkPointsIsPassedOver(_ replaced: String) throws {
+        guard case .success = CoreFixture.shared else { print("skipped: tools missing"); return }
+        guard case .success(let fixture) = CoreFixture.make(name: "fifo-\(replaced)") else { Issue.record("fixture failed"); return }
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let expected = fixture.euStackPCs()
+        let fifo: String
+        if replaced == "program" {
+            fifo = fixture.program
+            try FileManager.default.removeItem(atPath: fifo)
+        } else {
+            // The program's DWARF moved to a .gnu_debuglink sibling (build-id kept), which is
+            // then a FIFO.
+            guard let objcopy = Tool.find("objcopy") else { print("skipped: objcopy missing"); return }
+            fifo = fixture.program + ".debug"
+            #expect(Tool.run(objcopy, ["--only-keep-debug", fixture.program, fifo]).status == 0)
+            #expect(Tool.run(objcopy, ["--strip-debug", "--add-gnu-debuglink=\(fifo)", fixture.program]).status == 0)
+            try FileManager.default.removeItem(atPath: fifo)
+        }
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let watchdog = Thread {
+            Thread.sleep(forTimeInterval: 20)
+            let fd = open(fifo, O_WRONLY | O_NONBLOCK)
+            if fd >= 0 { close(fd) }
+        }
+        watchdog.start()
+        let started = Date()
+        let document = try CoreDumpReader.read(corePath: fixture.core, executable: nil, searchPaths: [])
+        #expect(Date().timeIntervalSince(started) < 15, "the read waited on the FIFO")
+        let crashed = document.report.threads[try #require(document.report.crashedThread)]
+        let crashedName = try #require(crashed.name)
+        let tid = try #require(Int64(crashedName.dropFirst("tid ".count)))
+        // The core's own memory still unwinds the crashed thread.
+        #expect(crashed.frames.first?.address == expected[tid]?.first)
+    }
 }

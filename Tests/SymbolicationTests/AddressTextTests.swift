@@ -2,7 +2,7 @@
 import Testing
 
 /// The small text formats of symbolication: addresses as users type them, UUIDs as Apple
-/// prints them, and the `.gnu_debuglink` checksum.
+/// prints them.
 @Suite struct AddressTextTests {
     @Test(arguments: [
         ("0x401136", UInt64(0x401136)), ("401136", 0x401136), ("0X7F3A12001234", 0x7f3a_1200_1234),
@@ -26,11 +26,5 @@ import Testing
         #expect(UUIDText.format([0xab, 0xcd]) == "ABCD")
         #expect(normalizedIdentifier("3F2A0011-2233-4455-6677-8899AABBCCDD") == "3f2a00112233445566778899aabbccdd")
         #expect(normalizedIdentifier("not hex") == nil)
-    }
-
-    /// The standard check value of CRC-32/ISO-HDLC.
-    @Test func debuglinkChecksum() {
-        #expect(Array("123456789".utf8).withUnsafeBytes { CRC32.checksum($0) } == 0xcbf4_3926)
-        #expect([UInt8]().withUnsafeBytes { CRC32.checksum($0) } == 0)
     }
 }

@@ -51,7 +51,20 @@ import Testing
         defer { removeTree(dir) }
         mkfifo(dir + "/fifo", 0o600)
         let error = #expect(throws: FileIOError.self) { try LockedFile(dir + "/fifo") }
-        #expect(error?.reason == "is not a regular file")
+        #expect(error?.reason == "is a FIFO")
+    }
+
+    /// A plist to edit in place larger than the property-list cap is refused unread.
+    @Test func fileOverItsKindsCapIsRefused() throws {
+        let dir = makeScratchDirectory("locked")
+        defer { removeTree(dir) }
+        let path = dir + "/huge.plist"
+        let fd = open(path, O_WRONLY | O_CREAT, 0o600)
+        #expect(ftruncate(fd, off_t(InputFile.Kind.propertyList.sizeCap) + 1) == 0)  // sparse
+        close(fd)
+        let error = #expect(throws: FileIOError.self) { try LockedFile(path) }
+        #expect(error?.path == path)
+        #expect(error?.reason == "is 536870913 bytes, more than the 536870912-byte limit for this kind of input")
     }
 }
 

@@ -2,6 +2,9 @@ internal import CLibDW
 // libc directly (not through System): descriptors handed to libelf, strings libdwfl allocates,
 // thread-local storage for its callbacks. devkit builds on Linux only.
 internal import Glibc
+import ObjectFile
+import OpenGuard
+import System
 
 // Every libdwfl call devkit makes (and the libelf/libdwelf calls that serve it) goes through
 // this file (STYLE.md §3): the one place that knows the C types, the callback conventions
@@ -17,9 +20,8 @@ final class DwflCoreSession {
     private let fd: Int32
     private let elf: OpaquePointer
     private let dwfl: OpaquePointer
-    /// libdwfl keeps pointers to the callbacks and the debuginfo path: they live as long as it.
+    /// libdwfl keeps a pointer to the callbacks: they live as long as it.
     private let callbacks: UnsafeMutablePointer<Dwfl_Callbacks>
-    private let debuginfoPath: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
     private let searchContext: SearchContext
     let corePath: String
     let machine: CoreMachine
@@ -27,13 +29,11 @@ final class DwflCoreSession {
     private(set) var pid: Int64 = 0
 
     private init(fd: Int32, elf: OpaquePointer, dwfl: OpaquePointer, callbacks: UnsafeMutablePointer<Dwfl_Callbacks>,
-                 debuginfoPath: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, searchContext: SearchContext,
-                 corePath: String, machine: CoreMachine) {
+                 searchContext: SearchContext, corePath: String, machine: CoreMachine) {
         self.fd = fd
         self.elf = elf
         self.dwfl = dwfl
         self.callbacks = callbacks
-        self.debuginfoPath = debuginfoPath
         self.searchContext = searchContext
         self.corePath = corePath
         self.machine = machine
@@ -44,8 +44,6 @@ final class DwflCoreSession {
         searchContext.withInstalled { dwfl_end(dwfl) }
         elf_end(elf)
         close(fd)
-        free(debuginfoPath.pointee)
-        debuginfoPath.deallocate()
         callbacks.deallocate()
     }
 
@@ -55,14 +53,16 @@ final class DwflCoreSession {
     static func open(corePath: String, executable: String?, searchPaths: [String]) throws(CoreDumpError) -> DwflCoreSession {
         _ = elf_version(UInt32(EV_CURRENT))
         if let executable {
-            // Invariant: an executable given explicitly exists and is readable; libdwfl would
-            // silently fall back to the core's own record of it otherwise.
-            let probe = Glibc.open(executable, O_RDONLY | O_CLOEXEC)
-            guard probe >= 0 else { throw osError(path: executable, "cannot open the executable") }
-            close(probe)
+            // Invariant: an executable given explicitly is a readable regular file; libdwfl
+            // would silently fall back to the core's own record of it otherwise.
+            do { close(try InputFile.open(executable, kind: .mapped).fd) } catch {
+                throw CoreDumpError(path: executable, kind: .unreadable, code: error.errno, message: "cannot open the executable: \(error.reason)", operation: "open")
+            }
         }
-        let fd = Glibc.open(corePath, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw osError(path: corePath, "cannot open the core") }
+        let fd: Int32
+        do { fd = try InputFile.open(corePath, kind: .mapped).fd } catch {
+            throw CoreDumpError(path: corePath, kind: .unreadable, code: error.errno, message: "cannot open the core: \(error.reason)", operation: "open")
+        }
         guard let elf = elf_begin(fd, ELF_C_READ_MMAP, nil) else {
             let error = elfError(path: corePath, kind: .notELF, "not an ELF file", operation: "elf_begin")
             close(fd)
@@ -90,29 +90,19 @@ final class DwflCoreSession {
         default: .other(header.e_machine)
         }
 
-        let context = SearchContext(searchPaths: searchPaths)
-        // dwfl_standard_find_debuginfo's default path, then the search paths (absolute paths
-        // there are also searched for `.build-id/xx/yyyy` by dwfl_build_id_find_elf).
-        let path = ([":.debug:/usr/lib/debug"] + searchPaths).joined(separator: ":")
-        let debuginfoPath = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: 1)
-        debuginfoPath.initialize(to: strdup(path))
+        let context = SearchContext(searchPaths: searchPaths, executable: executable)
+        // devkit's own find_elf and find_debuginfo: every file libdwfl reads is opened here,
+        // through InputFile, so a path a core names cannot be a FIFO or a device.
         let callbacks = UnsafeMutablePointer<Dwfl_Callbacks>.allocate(capacity: 1)
-        callbacks.initialize(to: Dwfl_Callbacks(
-            find_elf: findElf,
-            find_debuginfo: dwfl_standard_find_debuginfo,
-            section_address: nil,
-            debuginfo_path: debuginfoPath
-        ))
+        callbacks.initialize(to: Dwfl_Callbacks(find_elf: findElf, find_debuginfo: findDebuginfo, section_address: nil, debuginfo_path: nil))
         guard let dwfl = dwfl_begin(callbacks) else {
             let error = dwflError(path: corePath, "libdwfl could not start", operation: "dwfl_begin")
-            free(debuginfoPath.pointee)
-            debuginfoPath.deallocate()
             callbacks.deallocate()
             throw error
         }
         ownsElf = false
         // From here the session owns everything: its deinit frees it when attaching throws.
-        let session = DwflCoreSession(fd: fd, elf: elf, dwfl: dwfl, callbacks: callbacks, debuginfoPath: debuginfoPath,
+        let session = DwflCoreSession(fd: fd, elf: elf, dwfl: dwfl, callbacks: callbacks,
                                       searchContext: context, corePath: corePath, machine: machine)
         try context.withInstalled { () throws(CoreDumpError) in try session.reportAndAttach(executable: executable) }
         return session
@@ -292,11 +282,6 @@ final class DwflCoreSession {
         let message = elf_errmsg(code).map { String(cString: $0) } ?? "unknown libelf error"
         return CoreDumpError(path: path, kind: kind, code: code, message: "\(what): \(message)", operation: operation)
     }
-
-    private static func osError(path: String, _ what: String) -> CoreDumpError {
-        let code = errno
-        return CoreDumpError(path: path, kind: .unreadable, code: code, message: "\(what): \(String(cString: strerror(code)))", operation: "open")
-    }
 }
 
 // MARK: - walk state
@@ -351,20 +336,32 @@ private final class ThreadCollector {
     func end() { threads.append(current) }
 }
 
-// MARK: - find_elf with search paths
+// MARK: - find_elf and find_debuginfo
 
-/// The search paths for the session, made visible to `findElf` (libdwfl's `find_elf` takes no
-/// context argument) through a thread-local slot while libdwfl runs on this thread.
+/// What `findElf` and `findDebuginfo` search (libdwfl's callbacks take no context argument),
+/// made visible to them through a thread-local slot while libdwfl runs on this thread.
 private final class SearchContext {
     let searchPaths: [String]
+    let executable: String?
+    let locator: DebugFileLocator
 
-    init(searchPaths: [String]) { self.searchPaths = searchPaths }
+    init(searchPaths: [String], executable: String?) {
+        self.searchPaths = searchPaths
+        self.executable = executable
+        locator = DebugFileLocator(debugDirectories: searchPaths)
+    }
 
     /// Runs `body` with this context installed for the calling thread, restoring the previous one.
     func withInstalled<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         let saved = pthread_getspecific(searchContextKey)
         pthread_setspecific(searchContextKey, Unmanaged.passUnretained(self).toOpaque())
-        defer { pthread_setspecific(searchContextKey, saved) }
+        // libdwfl also opens paths the core names outside find_elf (NT_FILE notes, the link
+        // map): the guard keeps a FIFO or a device there from blocking it.
+        open_guard_enter()
+        defer {
+            open_guard_leave()
+            pthread_setspecific(searchContextKey, saved)
+        }
         return try body()
     }
 
@@ -372,43 +369,75 @@ private final class SearchContext {
         pthread_getspecific(searchContextKey).map { Unmanaged<SearchContext>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    /// libdwfl's `find_elf` fallback: the module's file from the search paths (see
-    /// `candidate(named:buildID:)`), handed over as libdwfl wants it.
-    func open(module: OpaquePointer, name: String, fileName: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
-              elfOut: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
-        guard let found = candidate(named: name, buildID: DwflCoreSession.buildID(of: module)) else { return -1 }
-        // libdwfl takes ownership of the fd, the Elf and the malloc'd name.
+    /// libdwfl's `find_elf`: the module's file, handed over as libdwfl wants it (it takes
+    /// ownership of the fd, the Elf and the malloc'd name).
+    func openImage(module: OpaquePointer, name: String, fileName: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                   elfOut: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+        let buildID = DwflCoreSession.buildID(of: module)
+        guard let found = image(named: name, buildID: buildID, includingRecordedPath: true) else { return -1 }
         fileName?.pointee = strdup(found.path)
         elfOut?.pointee = found.elf
         return found.fd
     }
 
-    /// The file named like the module (its base name) in the first search path that has one
-    /// whose build-id matches the core's (or any, when the core holds none): a library of the
-    /// same name from another build would unwind and symbolicate wrongly. The caller owns the
-    /// returned fd and Elf.
-    func candidate(named name: String, buildID expected: [UInt8]) -> (path: String, fd: Int32, elf: OpaquePointer)? {
-        guard !name.hasPrefix("["), let base = name.split(separator: "/").last, !base.isEmpty else { return nil }
-        for directory in searchPaths {
-            let path = directory.hasSuffix("/") ? directory + base : directory + "/" + base
-            let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { continue }
-            guard let elf = elf_begin(fd, ELF_C_READ_MMAP, nil) else {
-                close(fd)
-                continue
-            }
-            var found: UnsafeRawPointer?
-            let foundLength = dwelf_elf_gnu_build_id(elf, &found)
-            let foundBytes = found.map { Array(UnsafeRawBufferPointer(start: $0, count: max(0, foundLength))) } ?? []
-            let matches = expected.isEmpty || foundBytes == expected
-            guard elf_kind(elf) == ELF_K_ELF, matches else {
-                elf_end(elf)
-                close(fd)
-                continue
-            }
-            return (path, fd, elf)
+    /// The module's file, in the order eu-stack looks: the executable the user gave (when its
+    /// build-id matches, or its name does and the core records no build-id), the debug
+    /// directories' `.build-id/xx/rest`, the path the core recorded, then the search paths by
+    /// base name. A file of another build would unwind and symbolicate wrongly, so a build-id
+    /// the core records must match. The caller owns the returned fd and Elf.
+    func image(named name: String, buildID expected: [UInt8], includingRecordedPath: Bool) -> (path: String, fd: Int32, elf: OpaquePointer)? {
+        let base = name.hasPrefix("[") ? nil : name.split(separator: "/").last.map(String.init)
+        var paths: [String] = []
+        if let executable, !expected.isEmpty || executable.split(separator: "/").last.map(String.init) == base {
+            paths.append(executable)
+        }
+        paths += locator.imageCandidates(buildID: expected)
+        if includingRecordedPath, name.hasPrefix("/") { paths.append(name) }
+        if let base, !base.isEmpty {
+            paths += searchPaths.map { $0.hasSuffix("/") ? $0 + base : $0 + "/" + base }
+        }
+        for path in paths {
+            if let found = Self.openELF(path, buildID: expected) { return (path, found.fd, found.elf) }
         }
         return nil
+    }
+
+    /// libdwfl's `find_debuginfo`: a separate debug file by build-id or `.gnu_debuglink`
+    /// (`DebugFileLocator`'s order), checked by build-id, or by the link's CRC without one.
+    func openDebugFile(module: OpaquePointer, mainFile: String, debugLink: String?, crc: UInt32,
+                       fileName: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+        let buildID = DwflCoreSession.buildID(of: module)
+        for path in locator.candidates(binaryPath: mainFile, buildID: buildID.isEmpty ? nil : buildID, debugLink: debugLink) {
+            if buildID.isEmpty {
+                guard let mapped = try? MappedFile(path: path),
+                      CRC32.checksum(mapped.bytes) == crc else { continue }
+            }
+            guard let found = Self.openELF(path, buildID: buildID) else { continue }
+            // libdwfl opens its own Elf on the descriptor it is given.
+            elf_end(found.elf)
+            fileName?.pointee = strdup(path)
+            return found.fd
+        }
+        return -1
+    }
+
+    /// `path` opened through InputFile (regular files only, size capped) as an ELF file whose
+    /// build-id is `expected` (any, when `expected` is empty).
+    private static func openELF(_ path: String, buildID expected: [UInt8]) -> (fd: Int32, elf: OpaquePointer)? {
+        guard let fd = try? InputFile.open(path, kind: .mapped).fd else { return nil }
+        guard let elf = elf_begin(fd, ELF_C_READ_MMAP, nil) else {
+            close(fd)
+            return nil
+        }
+        var found: UnsafeRawPointer?
+        let foundLength = dwelf_elf_gnu_build_id(elf, &found)
+        let foundBytes = found.map { Array(UnsafeRawBufferPointer(start: $0, count: max(0, foundLength))) } ?? []
+        guard elf_kind(elf) == ELF_K_ELF, expected.isEmpty || foundBytes == expected else {
+            elf_end(elf)
+            close(fd)
+            return nil
+        }
+        return (fd, elf)
     }
 
     /// The search-path file for a module whose own file libdwfl did not open from disk (it
@@ -416,7 +445,7 @@ private final class SearchContext {
     /// core's stale path as the module's file): the image then names the file devkit can
     /// symbolicate with.
     func path(forModuleNamed name: String, buildID: [UInt8]) -> String? {
-        guard let found = candidate(named: name, buildID: buildID) else { return nil }
+        guard let found = image(named: name, buildID: buildID, includingRecordedPath: false) else { return nil }
         elf_end(found.elf)
         close(found.fd)
         return found.path
@@ -430,19 +459,34 @@ private let searchContextKey: pthread_key_t = {
     return key
 }()
 
-/// libdwfl's `find_elf`: `dwfl_build_id_find_elf` (build-id directories of the debuginfo
-/// path, then the path the core recorded), then the search paths by base name.
+/// libdwfl's `find_elf`, instead of `dwfl_build_id_find_elf` (which opens the path a core
+/// records with a blocking `open`): see `SearchContext.image(named:buildID:includingRecordedPath:)`.
 private let findElf: @convention(c) (
     OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, UnsafePointer<CChar>?, Dwarf_Addr,
     UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, UnsafeMutablePointer<OpaquePointer?>?
-) -> Int32 = { module, userdata, name, base, fileName, elfOut in
-    let fd = dwfl_build_id_find_elf(module, userdata, name, base, fileName, elfOut)
-    if fd >= 0 || elfOut?.pointee != nil { return fd }
-    guard let module, let name, let context = SearchContext.current, !context.searchPaths.isEmpty else { return fd }
-    // dwfl_build_id_find_elf may have set a name for a file it then did not open.
-    if let stale = fileName?.pointee {
-        free(stale)
-        fileName?.pointee = nil
+) -> Int32 = { module, _, name, _, fileName, elfOut in
+    guard let module, let name, let context = SearchContext.current else {
+        errno = ENOENT
+        return -1
     }
-    return context.open(module: module, name: String(cString: name), fileName: fileName, elfOut: elfOut)
+    let fd = context.openImage(module: module, name: String(cString: name), fileName: fileName, elfOut: elfOut)
+    if fd < 0 { errno = ENOENT }
+    return fd
+}
+
+/// libdwfl's `find_debuginfo`, instead of `dwfl_standard_find_debuginfo` (which opens debuglink
+/// siblings with a blocking `open`): see `SearchContext.openDebugFile`.
+private let findDebuginfo: @convention(c) (
+    OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, UnsafePointer<CChar>?, Dwarf_Addr,
+    UnsafePointer<CChar>?, UnsafePointer<CChar>?, GElf_Word, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 = { module, _, moduleName, _, fileName, debugLink, crc, debugFileName in
+    guard let module, let context = SearchContext.current,
+          let mainFile = (fileName ?? moduleName).map({ String(cString: $0) }) else {
+        errno = ENOENT
+        return -1
+    }
+    let fd = context.openDebugFile(module: module, mainFile: mainFile, debugLink: debugLink.map { String(cString: $0) },
+                                   crc: crc, fileName: debugFileName)
+    if fd < 0 { errno = ENOENT }
+    return fd
 }

@@ -21,7 +21,7 @@ public struct GitIgnore: Sendable {
         var ignore = GitIgnore()
         var dir = directory
         while true {
-            if let bytes = try? FileIO.read(dir + "/.gitignore") {
+            if let bytes = try? FileIO.read(dir + "/.gitignore", kind: .configuration) {
                 ignore.add(String(decoding: bytes, as: UTF8.self), directory: dir)
             }
             if DirectoryWalk.type(of: dir + "/.git") != .missing || dir == "/" { break }

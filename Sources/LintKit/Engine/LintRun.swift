@@ -45,7 +45,7 @@ public struct LintRun: Sendable {
     public func lint(_ files: [String], jobs: Int) -> LintResult {
         let outcomes = Self.parallelMap(files, jobs: jobs) { path -> Outcome in
             do throws(FileIOError) {
-                return .findings(engine.lint(path: path, bytes: try FileIO.read(path)))
+                return .findings(engine.lint(path: path, bytes: try FileIO.read(path, kind: .propertyList)))
             } catch {
                 return .unreadable("\(error.path): error: \(error.reason)")
             }

@@ -31,7 +31,7 @@ public struct PlistBuddySession {
         do { script = try PlistBuddyScript(parsing: commands) } catch { throw .invalidScript(error) }
         self.file = file
         do {
-            originalBytes = try FileIO.read(file)
+            originalBytes = try FileIO.read(file, kind: .propertyList)
             fileExists = true
         } catch {
             guard script.commands.first?.createsFile == true, error.isFileNotFound else {
@@ -59,7 +59,7 @@ public struct PlistBuddySession {
         do {
             try script.apply(to: &value, output: &output) { path throws(PlistBuddyError) in
                 do {
-                    return try PropertyListCoding.read(try FileIO.read(path)).value
+                    return try PropertyListCoding.read(try FileIO.read(path, kind: .propertyList)).value
                 } catch {
                     throw PlistBuddyError("Merge: Error Reading File: \(path)")
                 }

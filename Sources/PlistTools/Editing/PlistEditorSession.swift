@@ -24,7 +24,7 @@ public struct PlistEditorSession {
     public init(file: String, editAs: PlistFormat?) throws(Failure) {
         self.file = file
         let original: [UInt8]
-        do { original = try FileIO.read(file) } catch { throw .file(.io(error)) }
+        do { original = try FileIO.read(file, kind: .propertyList) } catch { throw .file(.io(error)) }
         do { edit = try PlistEditSession(original: original, editAs: editAs) } catch {
             throw .file(.plist(error.inFile(file)))
         }
@@ -52,7 +52,7 @@ public struct PlistEditorSession {
                 throw kept((problem.map { $0 + "\n" } ?? "") + "devkit: editor exited with status \(status); \(file) not changed")
             }
             let edited: [UInt8]
-            do { edited = try FileIO.read(tempFile) } catch { throw .file(.io(error)) }
+            do { edited = try FileIO.read(tempFile, kind: .propertyList) } catch { throw .file(.io(error)) }
             let outcome: PlistEditSession.Outcome
             do { outcome = try edit.finish(edited: edited) } catch {
                 if invalidEdit(error.inFile(tempFile)) { continue }

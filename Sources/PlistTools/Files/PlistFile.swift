@@ -13,7 +13,7 @@ public enum PlistFile {
     /// goes to `warning` as a `path: warning: …` line.
     public static func load(_ path: String, format: PlistFormat?, warning: (String) -> Void) throws(PlistFileError) -> PlistDocument {
         let bytes: [UInt8]
-        do { bytes = try FileIO.read(path) } catch { throw .io(error) }
+        do { bytes = try FileIO.read(path, kind: .propertyList) } catch { throw .io(error) }
         return try parse(bytes, named: path, format: format, warning: warning)
     }
 
@@ -51,7 +51,7 @@ public enum PlistFile {
     public static func edit(_ file: String, backup: Bool, force: Bool = false, _ edit: ([UInt8]) throws(PlistError) -> [UInt8]) throws(PlistFileError) {
         if file == FileIO.standardStream {
             let bytes: [UInt8]
-            do { bytes = try FileIO.read(file) } catch { throw .io(error) }
+            do { bytes = try FileIO.read(file, kind: .propertyList) } catch { throw .io(error) }
             let edited: [UInt8]
             do { edited = try edit(bytes) } catch { throw .plist(error.inFile(displayName(file))) }
             do { return try FileIO.writeStandardOutput(edited) } catch { throw .io(error) }
@@ -90,7 +90,7 @@ public enum PlistFile {
     public static func convert(_ file: String, from inputFormat: PlistFormat?, to format: PlistFormat, output: String?,
                                inPlace: Bool, backup: Bool, force: Bool = false, warning: (String) -> Void) throws(PlistFileError) {
         let original: [UInt8]
-        do { original = try FileIO.read(file) } catch { throw .io(error) }
+        do { original = try FileIO.read(file, kind: .propertyList) } catch { throw .io(error) }
         let document = try parse(original, named: file, format: inputFormat, warning: warning)
         let bytes = try serialize(document.value, as: format, source: file)
         if inPlace {

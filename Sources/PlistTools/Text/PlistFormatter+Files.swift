@@ -18,7 +18,7 @@ extension PlistFormatter {
     public func formatFile(_ file: String, as format: PlistFormat?, check: Bool, backup: Bool, force: Bool = false,
                            warning: (String) -> Void) throws(PlistFileError) -> FileOutcome {
         let bytes: [UInt8]
-        do { bytes = try FileIO.read(file) } catch { throw .io(error) }
+        do { bytes = try FileIO.read(file, kind: .propertyList) } catch { throw .io(error) }
         let name = PlistFile.displayName(file)
         let output: Output
         do { output = try self.format(bytes, as: format) } catch { throw .plist(error.inFile(name)) }

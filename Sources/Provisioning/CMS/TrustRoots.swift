@@ -27,7 +27,7 @@ public struct TrustRoots: Sendable {
         for name in names where [".pem", ".crt", ".cer", ".der"].contains(where: { name.lowercased().hasSuffix($0) }) {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             do {
-                certificates += try Self.certificates(inFile: try FileIO.read(path))
+                certificates += try Self.certificates(inFile: try FileIO.read(path, kind: .profile))
             } catch {
                 throw ProvisioningError(file: path, message: "not a certificate (PEM or DER): \(error)")
             }

@@ -1,7 +1,7 @@
 /// CRC-32 (IEEE 802.3, reflected, polynomial 0xedb88320), as `.gnu_debuglink` records it.
-enum CRC32 {
+public enum CRC32 {
     /// The checksum of `bytes`.
-    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    public static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         var table = [UInt32](repeating: 0, count: 256)
         for i in 0..<256 {
             var c = UInt32(i)
