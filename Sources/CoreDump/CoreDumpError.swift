@@ -26,9 +26,12 @@ public struct CoreDumpError: Error, Hashable, Sendable, CustomStringConvertible,
     public var message: String
     /// The C function that failed (`elf_begin`, `dwfl_core_file_report`, …), when one did.
     public var operation: String?
+    /// The byte offset the failure is at, when known (where a truncated core ends).
+    public var offset: Int?
 
     /// An error about `path`; `code` and `operation` come from the failing C call, if any.
-    public init(path: String, kind: Kind, code: Int32 = 0, message: String, operation: String? = nil) {
+    public init(path: String, kind: Kind, code: Int32 = 0, message: String, operation: String? = nil, offset: Int? = nil) {
+        self.offset = offset
         self.path = path
         self.kind = kind
         self.code = code
@@ -36,12 +39,11 @@ public struct CoreDumpError: Error, Hashable, Sendable, CustomStringConvertible,
         self.operation = operation
     }
 
-    /// `PATH: message (operation)`, for the command line.
-    public var description: String {
-        "\(path): \(message)" + (operation.map { " (\($0))" } ?? "")
-    }
+    /// `PATH: [offset 0x…: ]error: message (operation)`, the diagnostic's form.
+    public var description: String { diagnostic.description }
 
     public var diagnostic: Diagnostic {
-        Diagnostic(file: path, message: message + (operation.map { " (\($0))" } ?? ""), kind: kind == .unreadable ? .io : .malformed)
+        Diagnostic(file: path, position: offset.map(SourcePosition.byteOffset), message: message + (operation.map { " (\($0))" } ?? ""),
+                   kind: kind == .unreadable ? .io : .malformed)
     }
 }

@@ -101,7 +101,7 @@ public struct CrashLogSession {
         } else {
             // A core is read by libdwfl from its path; it is never loaded whole.
             do { document = try CoreDumpReader.read(corePath: path, executable: executable, searchPaths: searchPaths) } catch {
-                throw LogFailure("\(error)")
+                throw LogFailure(error.diagnostic.description)
             }
         }
         for warning in document.warnings {

@@ -15,6 +15,24 @@ import Testing
         do { _ = try read(body); return nil } catch { return error }
     }
 
+    /// A document cut short names what is left open at its end, not libxml2's "Extra content
+    /// at the end of the document"; extra content before the end keeps libxml2's message.
+    @Test func aTruncatedDocumentSaysWhatIsLeftOpen() throws {
+        let head = "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n"
+        let cases: [(String, String)] = [
+            (head + "<dict>\n<key>a</key>\n<string>b</string>\n", "6:1: the document ends inside the <dict> at 3:6 (truncated?)"),
+            (head + "<dict>\n<key>a</key>\n<array><string>b</string>", "5:26: the document ends inside the <array> at 5:7 (truncated?)"),
+            (head + "<dict/>\n", "4:1: the document ends before </plist> (truncated?)"),
+        ]
+        for (document, expected) in cases {
+            let error = try #require(#expect(throws: PlistError.self) { try PropertyListCoding.read(Array(document.utf8), format: .xml) })
+            #expect("\(error.position.map { "\($0)" } ?? "-"): \(error.message)" == expected)
+        }
+        let extra = head + "<dict/></plist>\n<plist/>\n"
+        let error = #expect(throws: PlistError.self) { try PropertyListCoding.read(Array(extra.utf8), format: .xml) }
+        #expect(error?.message == "Extra content at the end of the document")
+    }
+
     @Test func scalars() throws {
         let value = try Self.read("""
             <dict><key>s</key><string>a &amp; b &lt;c&gt; &#x2F20;</string>

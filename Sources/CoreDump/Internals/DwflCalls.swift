@@ -59,8 +59,11 @@ final class DwflCoreSession {
                 throw CoreDumpError(path: executable, kind: .unreadable, code: error.errno, message: "cannot open the executable: \(error.reason)", operation: "open")
             }
         }
-        let fd: Int32
-        do { fd = try InputFile.open(corePath, kind: .mapped).fd } catch {
+        let fd: Int32, fileSize: Int
+        do {
+            let opened = try InputFile.open(corePath, kind: .mapped)
+            (fd, fileSize) = (opened.fd, Int(opened.info.st_size))
+        } catch {
             throw CoreDumpError(path: corePath, kind: .unreadable, code: error.errno, message: "cannot open the core: \(error.reason)", operation: "open")
         }
         guard let elf = elf_begin(fd, ELF_C_READ_MMAP, nil) else {
@@ -104,8 +107,33 @@ final class DwflCoreSession {
         // From here the session owns everything: its deinit frees it when attaching throws.
         let session = DwflCoreSession(fd: fd, elf: elf, dwfl: dwfl, callbacks: callbacks,
                                       searchContext: context, corePath: corePath, machine: machine)
-        try context.withInstalled { () throws(CoreDumpError) in try session.reportAndAttach(executable: executable) }
+        do {
+            try context.withInstalled { () throws(CoreDumpError) in try session.reportAndAttach(executable: executable) }
+        } catch {
+            // libdwfl does not say where a core is damaged; a core shorter than its segments
+            // is truncated, and the position is where its bytes end.
+            let extent = segmentExtent(elf)
+            guard fileSize < extent else { throw error }
+            var truncated = error
+            truncated.offset = fileSize
+            truncated.message += "; the file ends at byte \(fileSize), its segments reach byte \(extent) (truncated)"
+            throw truncated
+        }
         return session
+    }
+
+    /// The end of the furthest program segment (p_offset + p_filesz): how long the core claims to be.
+    private static func segmentExtent(_ elf: OpaquePointer) -> Int {
+        var count = 0
+        guard elf_getphdrnum(elf, &count) == 0 else { return 0 }
+        var extent: UInt64 = 0
+        for index in 0..<count {
+            var header = GElf_Phdr()
+            guard gelf_getphdr(elf, Int32(index), &header) != nil else { continue }
+            let (end, overflow) = header.p_offset.addingReportingOverflow(header.p_filesz)
+            extent = max(extent, overflow ? .max : end)
+        }
+        return Int(clamping: extent)
     }
 
     /// Reports the core's modules and attaches its threads; sets `pid`.

@@ -58,6 +58,11 @@ package enum XMLPlistReader {
                 let position = result.error_line > 0
                     ? SourcePosition.text(line: Int(result.error_line), column: Int(result.error_column))
                     : textPosition(ofOffset: Int(clamping: result.error_offset), in: bytes)
+                // libxml2 calls a document cut short "Extra content at the end of the document";
+                // at the end of the input, say what is left open instead.
+                if final, isAtEnd(position, of: bytes), (try? builder.consume(tokens: tokens, text: text, final: false)) != nil {
+                    throw PlistError(position: textPosition(ofOffset: bytes.count, in: bytes), message: builder.truncationMessage)
+                }
                 throw PlistError(position: position, message: message.isEmpty ? "malformed XML" : message)
             }
             let consumed = try builder.consume(tokens: tokens, text: text, final: final)
@@ -68,6 +73,15 @@ package enum XMLPlistReader {
             throw PlistError(position: nil, message: "unexpected end of document")
         }
         return root
+    }
+
+    /// True when `position` is at or after the input's last non-whitespace byte.
+    private static func isAtEnd(_ position: SourcePosition, of bytes: UnsafeRawBufferPointer) -> Bool {
+        var last = bytes.count
+        while last > 0, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[last - 1]) { last -= 1 }
+        guard case .text(let line, let column) = position,
+              case .text(let endLine, let endColumn) = textPosition(ofOffset: max(last - 1, 0), in: bytes) else { return false }
+        return (line, column) >= (endLine, endColumn)
     }
 
     /// Line and column (1-based, columns in bytes, as libxml2 counts) of byte `offset`.
@@ -117,6 +131,16 @@ package enum XMLPlistReader {
         var focus: [String]?
         /// The whole input (recording only), to find each start tag's `<`.
         var input = UnsafeRawBufferPointer(start: nil, count: 0)
+
+        /// What a document that ends too early leaves open: the innermost container, or the
+        /// `<plist>` element itself.
+        var truncationMessage: String {
+            guard let open = stack.last else {
+                return "the document ends before </plist> (truncated?)"
+            }
+            let name = open.isDictionary ? "dict" : "array"
+            return "the document ends inside the <\(name)> at \(open.start) (truncated?)"
+        }
 
         /// The offset of the `<` that opens the tag ending at token `index`. Invariant: a
         /// tag holds no `<` after its own (XML forbids `<` in attribute values).
