@@ -111,6 +111,7 @@ public struct HeapReport: Sendable {
         case .immediateExit(let status): "ended by _exit(\(status))"
         case .signal(let signal): "ended by signal \(signal)"
         case .writeFailed: "recording stopped: a write failed (disk full?)"
+        case .exec: "ended by exec"
         case .other(let raw): "ended (reason \(raw))"
         }
     }

@@ -9,6 +9,9 @@ public struct RecordingEnd: Sendable, Equatable {
         case signal(Int32)
         /// A write failed (full disk): nothing after this point was recorded.
         case writeFailed
+        /// The image called exec: its events end here (with `--fork follow` the new image
+        /// records to its own file).
+        case exec
         case other(UInt32)
     }
 

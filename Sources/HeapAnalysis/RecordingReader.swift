@@ -239,6 +239,7 @@ public enum RecordingReader {
         case DKH_END_UNDERSCORE_EXIT.rawValue: .immediateExit(status)
         case DKH_END_SIGNAL.rawValue: .signal(status)
         case DKH_END_WRITE_FAILED.rawValue: .writeFailed
+        case DKH_END_EXEC.rawValue: .exec
         default: .other(raw)
         }
     }

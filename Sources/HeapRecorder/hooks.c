@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,11 @@ static void *(*real_dlopen)(const char *, int);
 static int (*real_dlclose)(void *);
 static void (*real_exit_)(int) __attribute__((noreturn));
 static void (*real_Exit)(int) __attribute__((noreturn));
+static int (*real_execve)(const char *, char *const[], char *const[]);
+static int (*real_execv)(const char *, char *const[]);
+static int (*real_execvp)(const char *, char *const[]);
+static int (*real_execvpe)(const char *, char *const[], char *const[]);
+static int (*real_fexecve)(int, char *const[], char *const[]);
 
 /// dlsym itself allocates (calloc for its error state) before `real_calloc` is known: those
 /// early requests are served from this static arena and never freed.
@@ -79,6 +85,11 @@ static void resolve_real(void) {
     real_dlclose = dlsym(RTLD_NEXT, "dlclose");
     real_exit_ = dlsym(RTLD_NEXT, "_exit");
     real_Exit = dlsym(RTLD_NEXT, "_Exit");
+    real_execve = dlsym(RTLD_NEXT, "execve");
+    real_execv = dlsym(RTLD_NEXT, "execv");
+    real_execvp = dlsym(RTLD_NEXT, "execvp");
+    real_execvpe = dlsym(RTLD_NEXT, "execvpe");
+    real_fexecve = dlsym(RTLD_NEXT, "fexecve");
     atomic_store(&resolving, 0);
 }
 
@@ -384,6 +395,87 @@ void _Exit(int status) {
     real_Exit(status);
 }
 
+// ---- exec ---------------------------------------------------------------------------------
+// A successful exec replaces the image with its buffers unwritten: write them and an end
+// record first. When exec fails the program goes on, and so does the recording (the reader
+// takes the last end record). glibc's execl* and execvp reach execve internally, past any
+// interposer, so each public entry point is wrapped; execl* are built on execv* here.
+
+static void before_exec(void) {
+    if (!atomic_load(&dkh.active)) return;
+    dkh_flush_all(0);
+    write_end(DKH_END_EXEC, 0);
+}
+
+int execve(const char *path, char *const argv[], char *const envp[]) {
+    ENSURE_REAL(execve);
+    before_exec();
+    return real_execve(path, argv, envp);
+}
+
+int execv(const char *path, char *const argv[]) {
+    ENSURE_REAL(execv);
+    before_exec();
+    return real_execv(path, argv);
+}
+
+int execvp(const char *file, char *const argv[]) {
+    ENSURE_REAL(execvp);
+    before_exec();
+    return real_execvp(file, argv);
+}
+
+int execvpe(const char *file, char *const argv[], char *const envp[]) {
+    ENSURE_REAL(execvpe);
+    before_exec();
+    return real_execvpe(file, argv, envp);
+}
+
+int fexecve(int fd, char *const argv[], char *const envp[]) {
+    ENSURE_REAL(fexecve);
+    before_exec();
+    return real_fexecve(fd, argv, envp);
+}
+
+/// execl's arguments as an argv array (at most 4,096, as E2BIG would refuse more anyway),
+/// then `envp` when `with_environment`.
+#define DKH_EXECL_MAX_ARGS 4096
+#define COLLECT_EXECL_ARGUMENTS(first, last_named, argv_out, envp_out, with_environment)  \
+    do {                                                                                  \
+        va_list args;                                                                     \
+        va_start(args, last_named);                                                       \
+        size_t n = 0;                                                                     \
+        argv_out[n++] = (char *)(first);                                                  \
+        while (argv_out[n - 1] != NULL && n < DKH_EXECL_MAX_ARGS)                         \
+            argv_out[n++] = va_arg(args, char *);                                         \
+        if (argv_out[n - 1] != NULL) { va_end(args); errno = E2BIG; return -1; }          \
+        if (with_environment) envp_out = va_arg(args, char *const *);                     \
+        va_end(args);                                                                     \
+    } while (0)
+
+int execl(const char *path, const char *arg, ...) {
+    char *argv[DKH_EXECL_MAX_ARGS];
+    char *const *envp = NULL;
+    COLLECT_EXECL_ARGUMENTS(arg, arg, argv, envp, 0);
+    (void)envp;
+    return execv(path, argv);
+}
+
+int execlp(const char *file, const char *arg, ...) {
+    char *argv[DKH_EXECL_MAX_ARGS];
+    char *const *envp = NULL;
+    COLLECT_EXECL_ARGUMENTS(arg, arg, argv, envp, 0);
+    (void)envp;
+    return execvp(file, argv);
+}
+
+int execle(const char *path, const char *arg, ...) {
+    char *argv[DKH_EXECL_MAX_ARGS];
+    char *const *envp = NULL;
+    COLLECT_EXECL_ARGUMENTS(arg, arg, argv, envp, 1);
+    return execve(path, argv, envp);
+}
+
 static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS};
 
 /// A fatal signal: write what is buffered (skipping buffers a crashed append still holds),
@@ -490,10 +582,16 @@ __attribute__((constructor)) static void recorder_start(void) {
 
     int fd = open_output(output);
     if (fd < 0 && errno == EEXIST && dkh.follow_forks) {
-        // An exec'd descendant of the recorded program: its own file.
+        // An exec'd image of a followed process: its own file, OUTPUT.PID, or OUTPUT.PID.N
+        // when an earlier image of the same process (a forked child that then called exec)
+        // already holds that name.
         char path[4200];
         snprintf(path, sizeof path, "%s.%d", output, (int)getpid());
         fd = open_output(path);
+        for (int image = 2; fd < 0 && errno == EEXIST && image <= 64; image++) {
+            snprintf(path, sizeof path, "%s.%d.%d", output, (int)getpid(), image);
+            fd = open_output(path);
+        }
     }
     if (fd < 0) return;
     dkh.fd = fd;

@@ -210,6 +210,26 @@ import Testing
         #expect(child.header.parentPID == parent.header.pid)
     }
 
+    /// Issue 15 §6: a followed child that calls exec writes its buffered events and an exec
+    /// end record first, and the new image records to FILE.PID.2 (FILE.PID is the child's).
+    @Test func aFollowedChildThatExecsKeepsBothImages() throws {
+        let (run, parent) = try HeapFixture.workload("fork-exec", options: ["--fork", "follow"])
+        #expect(run.status == 0)
+        #expect(HeapFixture.survivors(parent)["malloc 333 bytes"]?.count == 3)
+        #expect(HeapFixture.survivors(parent)["malloc 445 bytes"]?.count == 4)
+        let directory = URL(fileURLWithPath: run.recordingPath).deletingLastPathComponent()
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("fork-exec.dkheap.") }.sorted()
+        try #require(names.count == 2, "\(names)")
+        #expect(names[1] == names[0] + ".2")
+        let child = try HeapFixture.load(directory.appendingPathComponent(names[0]).path)
+        #expect(HeapFixture.survivors(child)["malloc 555 bytes"]?.count == 5)
+        #expect(child.end?.reason == .exec)
+        let image = try HeapFixture.load(directory.appendingPathComponent(names[1]).path)
+        #expect(HeapFixture.survivors(image)["malloc 666 bytes"]?.count == 6)
+        #expect(image.end?.reason == .exit)
+        #expect(image.header.pid == child.header.pid)
+    }
+
     @Test func dlopenedLibraryLeaksAndUnloads() throws {
         let directory = try HeapFixture.built.get()
         let (run, recording) = try HeapFixture.workload("dlopen", [directory.appendingPathComponent("libplugin.so").path])

@@ -102,6 +102,8 @@ enum dkh_end_reason {
     DKH_END_UNDERSCORE_EXIT = 2,  // _exit/_Exit(status)
     DKH_END_SIGNAL = 3,       // a fatal signal (status = signal number)
     DKH_END_WRITE_FAILED = 4, // the disk filled up or a write failed: recording stopped here
+    DKH_END_EXEC = 5,         // the image called exec (status 0); with --fork follow the new
+                              // image records to OUTPUT.PID.N. Events follow if exec failed.
 };
 
 #endif

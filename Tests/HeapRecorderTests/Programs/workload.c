@@ -115,6 +115,19 @@ int main(int argc, char **argv) {
         }
         waitpid(child, NULL, 0);
         leak_n(4, 445);
+    } else if (!strcmp(mode, "fork-exec")) {
+        // The child's 555-byte blocks are still in its buffers when it calls exec.
+        leak_n(3, 333);
+        pid_t child = fork();
+        if (child == 0) {
+            leak_n(5, 555);
+            execl(argv[0], argv[0], "exec-image", (char *)NULL);
+            _exit(9);
+        }
+        waitpid(child, NULL, 0);
+        leak_n(4, 445);
+    } else if (!strcmp(mode, "exec-image")) {
+        leak_n(6, 666);
     } else if (!strcmp(mode, "dlopen")) {
         // argv[2] is the plugin library; it leaks 6 x 667 bytes and is closed again.
         void *plugin = dlopen(argv[2], RTLD_NOW);
