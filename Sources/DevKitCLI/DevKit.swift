@@ -14,7 +14,7 @@ struct DevKit: ParsableCommand {
             Exit status: 0 success, 1 findings (lint errors, differences), 2 usage or input error.
             """,
         version: version,
-        subcommands: [Plist.self, Lint.self, Heap.self, Heapdiff.self, Provision.self, Symbolicate.self]
+        subcommands: [Plist.self, Lint.self, Heap.self, Heapdiff.self, Provision.self, Symbolicate.self, Atos.self]
     )
 
     /// Runs the command and maps failures to devkit's exit codes: a library error is rendered
@@ -22,6 +22,10 @@ struct DevKit: ParsableCommand {
     /// every other input error.
     static func main() {
         do {
+            if let (personality, arguments) = Personality.match(CommandLine.arguments) {
+                try personality.run(arguments)
+                return
+            }
             var command = try parseAsRoot()
             try command.run()
         } catch let failure as CommandFailure {

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Diagnostics
+import Symbolication
+
+/// `devkit atos ARGS…`, or devkit run through a link named `atos`: Apple's atos command line.
+struct Atos: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Apple's atos on Linux: atos -o BINARY|DSYM [-arch A] [-l LOADADDR | -s SLIDE | -offset] [-i] [-fullPath] [-f FILE] [ADDRESS…].",
+        discussion: """
+            The same flags and output lines as atos on macOS, for scripts moved to Linux; ELF \
+            files work too. Also runs when devkit is invoked through a link named atos.
+
+            Examples:
+              devkit atos -o App.app.dSYM -l 0x104000000 0x104f6c394
+              ln -s "$(command -v devkit)" ~/bin/atos && atos -o App -arch arm64 -i 0x100003f20
+            """
+    )
+
+    @Argument(parsing: .captureForPassthrough, help: "atos's own arguments.")
+    var arguments: [String] = []
+
+    func run() throws {
+        // ArgumentParser passes `devkit atos --help` through with the rest.
+        if let first = arguments.first, ["--help", "-help", "-h"].contains(first) {
+            try FileHandleOutput.standardOutput(Self.helpMessage() + "\n")
+            return
+        }
+        try Self.run(arguments)
+    }
+
+    static func run(_ arguments: [String]) throws {
+        let parsed: AtosArguments
+        do { parsed = try AtosArguments.parse(arguments) } catch {
+            throw CommandFailure.input("atos: \(error.message)\n\(AtosArguments.usage)")
+        }
+        var session = try AtosSession(parsed)
+        try session.run(diagnostics: FileHandleOutput.standardError)
+    }
+}
