@@ -1,8 +1,9 @@
 /// An Apple tool devkit can stand in for, chosen by the name devkit was run as (a link named
-/// `atos`) or by the first argument (`devkit atos …`). Their command lines are not
+/// `atos`, `PlistBuddy`) or by the first argument (`devkit atos …`). Their command lines are not
 /// ArgumentParser's (`-o`, `-arch`, `-fullPath`), so they are dispatched before it parses.
 enum Personality: String, CaseIterable {
     case atos
+    case plistBuddy = "PlistBuddy"
 
     /// The personality and its arguments for a process started with `arguments` (argv,
     /// program name first), or nil for devkit's own command line.
@@ -20,6 +21,7 @@ enum Personality: String, CaseIterable {
     func run(_ arguments: [String]) throws {
         switch self {
         case .atos: try Atos.run(arguments)
+        case .plistBuddy: try PlistBuddyTool.run(arguments)
         }
     }
 }

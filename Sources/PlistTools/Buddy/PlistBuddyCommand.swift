@@ -9,6 +9,10 @@ public enum PlistBuddyCommand: Hashable, Sendable {
     case copy(source: String, destination: String)
     case merge(file: String, entry: String?)
     case clear(type: String?)
+    /// Sets (or adds) the entry to the bytes of a file, as data.
+    case importFile(entry: String, file: String)
+    /// Session commands: they act on the file, not on the value (`PlistBuddyShell`).
+    case save, revert, exit, help
 
     /// Splits a `-c` string like PlistBuddy: command word, entry, then the rest. Words are
     /// separated by spaces; double or single quotes group words with spaces.
@@ -40,6 +44,13 @@ public enum PlistBuddyCommand: Hashable, Sendable {
             return .merge(file: args[0], entry: args.count > 1 ? args[1] : nil)
         case "clear":
             return .clear(type: args.first)
+        case "import":
+            try need(2, "Import <Entry> <file>")
+            return .importFile(entry: args[0], file: args[1])
+        case "save": return .save
+        case "revert": return .revert
+        case "exit", "quit": return .exit
+        case "help": return .help
         default:
             throw PlistBuddyError("Unrecognized Command: \(name)")
         }
@@ -68,10 +79,28 @@ public enum PlistBuddyCommand: Hashable, Sendable {
         return words
     }
 
+    /// The command's name as PlistBuddy spells it in messages.
+    public var name: String {
+        switch self {
+        case .print: "Print"
+        case .set: "Set"
+        case .add: "Add"
+        case .delete: "Delete"
+        case .copy: "Copy"
+        case .merge: "Merge"
+        case .clear: "Clear"
+        case .importFile: "Import"
+        case .save: "Save"
+        case .revert: "Revert"
+        case .exit: "Exit"
+        case .help: "Help"
+        }
+    }
+
     /// True for the commands that may start a script on a file that does not exist yet.
     public var createsFile: Bool {
         switch self {
-        case .add, .clear: true
+        case .add, .clear, .importFile: true
         default: false
         }
     }

@@ -16,18 +16,25 @@ public struct PlistBuddyScript: Sendable {
     }
 
     /// Runs every command on `value`, appending Print output to `output`. `loadFile` reads the
-    /// file a Merge names. Stops at the first error, leaving `value` partly edited.
+    /// file a Merge names, `readBytes` the one an Import names. Stops at the first error,
+    /// leaving `value` partly edited. Session commands (Save, Revert, Exit, Help) are refused:
+    /// a script has no session.
     public func apply(to value: inout PlistValue, output: inout [UInt8],
                       loadFile: (String) throws(PlistBuddyError) -> PlistValue = { path throws(PlistBuddyError) in
                           throw PlistBuddyError("Merge: cannot read \(path)")
+                      },
+                      readBytes: (String) throws(PlistBuddyError) -> [UInt8] = { path throws(PlistBuddyError) in
+                          throw PlistBuddyError("Import: cannot read \(path)")
                       }) throws(PlistBuddyError) {
         for command in commands {
-            try Self.apply(command, to: &value, output: &output, loadFile: loadFile)
+            try Self.apply(command, to: &value, output: &output, loadFile: loadFile, readBytes: readBytes)
         }
     }
 
     static func apply(_ command: PlistBuddyCommand, to value: inout PlistValue, output: inout [UInt8],
-                      loadFile: (String) throws(PlistBuddyError) -> PlistValue) throws(PlistBuddyError) {
+                      loadFile: (String) throws(PlistBuddyError) -> PlistValue,
+                      readBytes: (String) throws(PlistBuddyError) -> [UInt8],
+                      printsXML: Bool = false) throws(PlistBuddyError) {
         switch command {
         case .print(let entry):
             let target: PlistValue
@@ -39,7 +46,13 @@ public struct PlistBuddyScript: Sendable {
             } else {
                 target = value
             }
-            output += PlistBuddyPrinter.render(target)
+            if printsXML {
+                do { output += try PlistFile.serialize(target, as: .xml, source: "-") } catch {
+                    throw PlistBuddyError("Print: \(error.diagnostic.message)")
+                }
+            } else {
+                output += PlistBuddyPrinter.render(target)
+            }
 
         case .set(let entry, let text):
             let path = KeyPath.parse(entry)
@@ -103,6 +116,18 @@ public struct PlistBuddyScript: Sendable {
                 throw PlistBuddyError("Merge: Specified Entry Must Be a Container")
             }
             value.setValue(merged, at: path)
+
+        case .importFile(let entry, let file):
+            let bytes = try readBytes(file)
+            let path = KeyPath.parse(entry)
+            if (try? value.value(at: path)) != nil {
+                value.setValue(.data(bytes), at: path)
+            } else {
+                try insert(.data(bytes), at: entry, into: &value, command: "Import")
+            }
+
+        case .save, .revert, .exit, .help:
+            throw PlistBuddyError("\(command.name): only in PlistBuddy's interactive mode or -c (devkit PlistBuddy)")
 
         case .clear(let typeName):
             switch (typeName ?? "dict").lowercased() {

@@ -57,13 +57,7 @@ public struct PlistBuddySession {
     public mutating func runCommands() throws(Failure) -> [UInt8] {
         var output: [UInt8] = []
         do {
-            try script.apply(to: &value, output: &output) { path throws(PlistBuddyError) in
-                do {
-                    return try PropertyListCoding.read(try FileIO.read(path, kind: .propertyList)).value
-                } catch {
-                    throw PlistBuddyError("Merge: Error Reading File: \(path)")
-                }
-            }
+            try script.apply(to: &value, output: &output, loadFile: Self.mergeSource, readBytes: Self.importSource)
         } catch {
             throw .scriptFailed(error, output: output)
         }
@@ -74,21 +68,37 @@ public struct PlistBuddySession {
     /// contents as FILE~ when `backup` is set (`force`: see `PlistFile.replace`).
     public func save(backup: Bool, force: Bool = false) throws(Failure) {
         guard value != original || !fileExists else { return }
-        do throws(PlistFileError) {
-            // XML and OpenStep files change only where the script changed something.
-            let bytes: [UInt8]
-            if let rewritten = PlistEditor.losslessRewrite(originalBytes, to: value) {
-                bytes = rewritten
-            } else {
-                bytes = try PlistFile.serialize(value, as: format, source: file)
-            }
-            if fileExists {
-                try PlistFile.replace(file, original: originalBytes, with: bytes, backup: backup, force: force)
-            } else {
-                try PlistFile.write(bytes, to: file)
-            }
-        } catch {
+        do { try Self.write(value, over: fileExists ? originalBytes : nil, format: format, to: file, backup: backup, force: force) } catch {
             throw .file(error)
         }
+    }
+
+    /// The plist a Merge names, with PlistBuddy's message when it cannot be read.
+    static func mergeSource(_ path: String) throws(PlistBuddyError) -> PlistValue {
+        do {
+            return try PropertyListCoding.read(try FileIO.read(path, kind: .propertyList)).value
+        } catch {
+            throw PlistBuddyError("Merge: Error Reading File: \(path)")
+        }
+    }
+
+    /// The bytes an Import names.
+    static func importSource(_ path: String) throws(PlistBuddyError) -> [UInt8] {
+        do { return try FileIO.read(path) } catch { throw PlistBuddyError("Import: Error Reading File: \(path) (\(error.reason))") }
+    }
+
+    /// Writes `value` to `file`: over `original` (the bytes read, nil for a new file) in place,
+    /// XML and OpenStep files changing only where the value changed, others in `format`.
+    static func write(_ value: PlistValue, over original: [UInt8]?, format: PlistFormat, to file: String,
+                      backup: Bool, force: Bool) throws(PlistFileError) {
+        guard let original else {
+            try PlistFile.write(try PlistFile.serialize(value, as: format, source: file), to: file)
+            return
+        }
+        var bytes: [UInt8]
+        if let rewritten = PlistEditor.losslessRewrite(original, to: value) { bytes = rewritten } else {
+            bytes = try PlistFile.serialize(value, as: format, source: file)
+        }
+        try PlistFile.replace(file, original: original, with: bytes, backup: backup, force: force)
     }
 }
