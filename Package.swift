@@ -193,6 +193,9 @@ let package = Package(
         // and `devkit provision lint`'s settings and linter (apps' Info.plists get the plist pack).
         .target(name: "ProvisioningLint", dependencies: ["Diagnostics", "LintKit", "LintConfigFile", "PlistChecks", "Provisioning", "PropertyList", "PlistTools", "System"]),
 
+        // Writes the git commit being built into DevKitCLI (BuildInfo.commit) for `--version`.
+        .plugin(name: "BuildInfo", capability: .buildTool()),
+
         .executableTarget(
             name: "DevKitCLI",
             dependencies: [
@@ -213,7 +216,8 @@ let package = Package(
                 "CrashSymbolication",
                 "CoreDump",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            plugins: ["BuildInfo"]
         ),
 
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
