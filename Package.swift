@@ -108,8 +108,10 @@ let package = Package(
             name: "HeapRecorder",
             dependencies: ["HeapRecordFormat", "CLibUnwind"],
             // -nostartfiles: no swiftrt.o (Swift image registration) in a C library; see
-            // hooks.c for how the Swift runtime is kept out of its dependencies.
-            linkerSettings: [.linkedLibrary("unwind"), .linkedLibrary("dl"), .unsafeFlags(["-nostartfiles"])]
+            // hooks.c for how the Swift runtime is kept out of its dependencies. Nor the
+            // toolchain's library directory as RUNPATH: installed (Scripts/install, the .deb),
+            // the recorder must not search /opt/swift.
+            linkerSettings: [.linkedLibrary("unwind"), .linkedLibrary("dl"), .unsafeFlags(["-nostartfiles", "-no-toolchain-stdlib-rpath"])]
         ),
         // Reads heap recordings (mapped): generations, live blocks, grouping, diffs, reports,
         // and heapdiff's front end. Symbols come through its HeapSymbolizer protocol: no libdw here.
