@@ -108,8 +108,10 @@ let package = Package(
             name: "HeapRecorder",
             dependencies: ["HeapRecordFormat", "CLibUnwind"],
             // -nostartfiles: no swiftrt.o (Swift image registration) in a C library; see
-            // hooks.c for how the Swift runtime is kept out of its dependencies.
-            linkerSettings: [.linkedLibrary("unwind"), .linkedLibrary("dl"), .unsafeFlags(["-nostartfiles"])]
+            // hooks.c for how the Swift runtime is kept out of its dependencies. Nor the
+            // toolchain's library directory as RUNPATH: installed (Scripts/install, the .deb),
+            // the recorder must not search /opt/swift.
+            linkerSettings: [.linkedLibrary("unwind"), .linkedLibrary("dl"), .unsafeFlags(["-nostartfiles", "-no-toolchain-stdlib-rpath"])]
         ),
         // Reads heap recordings (mapped): generations, live blocks, grouping, diffs, reports,
         // and heapdiff's front end. Symbols come through its HeapSymbolizer protocol: no libdw here.
@@ -196,6 +198,9 @@ let package = Package(
         // and `devkit provision lint`'s settings and linter (apps' Info.plists get the plist pack).
         .target(name: "ProvisioningLint", dependencies: ["Diagnostics", "LintKit", "LintConfigFile", "PlistChecks", "Provisioning", "PropertyList", "PlistTools", "System"]),
 
+        // Writes the git commit being built into DevKitCLI (BuildInfo.commit) for `--version`.
+        .plugin(name: "BuildInfo", capability: .buildTool()),
+
         .executableTarget(
             name: "DevKitCLI",
             dependencies: [
@@ -216,7 +221,8 @@ let package = Package(
                 "CrashSymbolication",
                 "CoreDump",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            plugins: ["BuildInfo"]
         ),
 
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),

@@ -6,6 +6,9 @@ import System
 @main
 struct DevKit: ParsableCommand {
     static let version = "0.1.0"
+    /// `devkit --version`: the version and the commit built from (Plugins/BuildInfo), e.g.
+    /// `0.1.0 (abc1234)`; Scripts/package reads the version from its first word.
+    static let versionLine = "\(version) (\(BuildInfo.commit))"
 
     static let configuration = CommandConfiguration(
         commandName: "devkit",
@@ -13,7 +16,7 @@ struct DevKit: ParsableCommand {
         discussion: """
             Exit status: 0 success, 1 findings (lint errors, differences), 2 usage or input error.
             """,
-        version: version,
+        version: versionLine,
         subcommands: [Plist.self, Lint.self, Heap.self, Heapdiff.self, Provision.self, Symbolicate.self, Atos.self, PlistBuddyTool.self]
     )
 

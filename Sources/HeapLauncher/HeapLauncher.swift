@@ -43,13 +43,23 @@ public struct HeapLauncher {
 
     public init(configuration: Configuration) { self.configuration = configuration }
 
-    /// The recorder beside the running executable (SwiftPM puts products in one directory),
-    /// or `$DEVKIT_HEAP_AGENT`.
+    /// `$DEVKIT_HEAP_AGENT`, else the first of `agentCandidates(besideExecutable:)` that
+    /// exists, for the running executable (the first candidate when none does, for the error).
     public static func defaultAgentPath() -> String {
         if let override = Environment.nonEmptyValue("DEVKIT_HEAP_AGENT") { return override }
         guard let exe = FileIO.linkTarget("/proc/self/exe") else { return "libdevkit-heap.so" }
+        let candidates = agentCandidates(besideExecutable: exe)
+        return candidates.first(where: FileIO.isReadable) ?? candidates[0]
+    }
+
+    /// Where the recorder sits relative to the devkit executable `exe` (an absolute path with
+    /// symlinks resolved, as /proc/self/exe gives it): beside it in a build tree (SwiftPM puts
+    /// products in one directory), then `PREFIX/lib/devkit/` for `PREFIX/bin/devkit`, as
+    /// Scripts/install and the Debian package lay it out.
+    public static func agentCandidates(besideExecutable exe: String) -> [String] {
         let directory = exe.lastIndex(of: "/").map { String(exe[..<$0]) } ?? "."
-        return directory + "/libdevkit-heap.so"
+        let parent = directory.lastIndex(of: "/").map { String(directory[..<$0]) } ?? directory + "/.."
+        return [directory + "/libdevkit-heap.so", parent + "/lib/devkit/libdevkit-heap.so"]
     }
 
     /// Signals passed on to the program when someone sends them to devkit.

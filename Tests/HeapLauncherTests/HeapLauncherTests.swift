@@ -30,6 +30,13 @@ import Testing
         #expect(HeapLauncher.Configuration(program: "tool", outputPath: "x.dkheap").outputPath == "x.dkheap")
     }
 
+    @Test func theRecorderIsLookedForBesideTheBinaryThenInAnInstalledTree() {
+        #expect(HeapLauncher.agentCandidates(besideExecutable: "/src/devkit/.build/release/devkit")
+                == ["/src/devkit/.build/release/libdevkit-heap.so", "/src/devkit/.build/lib/devkit/libdevkit-heap.so"])
+        #expect(HeapLauncher.agentCandidates(besideExecutable: "/usr/bin/devkit")
+                == ["/usr/bin/libdevkit-heap.so", "/usr/lib/devkit/libdevkit-heap.so"])
+    }
+
     @Test func refusalsNameTheFile() throws {
         var configuration = try Self.configuration()
         let program = ["/bin/sh", "-c", "exit 0"]
