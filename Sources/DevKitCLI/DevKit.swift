@@ -17,7 +17,7 @@ struct DevKit: ParsableCommand {
             Exit status: 0 success, 1 findings (lint errors, differences), 2 usage or input error.
             """,
         version: versionLine,
-        subcommands: [Plist.self, Lint.self, Heap.self, Heapdiff.self, Provision.self, Symbolicate.self, Atos.self, PlistBuddyTool.self]
+        subcommands: [Plist.self, Lint.self, Heap.self, Heapdiff.self, Provision.self, Symbolicate.self, Atos.self, PlistBuddyTool.self, Plutil.self]
     )
 
     /// Runs the command and maps failures to devkit's exit codes: a library error is rendered

@@ -7,10 +7,13 @@ public struct JSONOutput: Sendable {
     public var bytes: [UInt8] = []
     /// One line, `", "` between items.
     public let isInline: Bool
+    /// One line without spaces (`{"a":[1,2]}`), as plutil and JSONSerialization write it.
+    public let isCompact: Bool
 
     @inlinable
-    public init(inline: Bool = false) {
-        self.isInline = inline
+    public init(inline: Bool = false, compact: Bool = false) {
+        self.isInline = inline || compact
+        self.isCompact = compact
     }
 
     /// Lowercase, as Python's `json` writes `\u001f`.
@@ -23,7 +26,7 @@ public struct JSONOutput: Sendable {
     public mutating func beginItem(_ index: Int, depth: Int) {
         if index > 0 {
             bytes.append(UInt8(ascii: ","))
-            if isInline { bytes.append(0x20) }
+            if isInline && !isCompact { bytes.append(0x20) }
         }
         newline(indent: depth + 1)
     }
@@ -47,7 +50,7 @@ public struct JSONOutput: Sendable {
     public mutating func key(_ key: String) {
         string(key)
         bytes.append(UInt8(ascii: ":"))
-        bytes.append(0x20)
+        if !isCompact { bytes.append(0x20) }
     }
 
     /// Appends text as it is (numbers, `true`, `[]`).

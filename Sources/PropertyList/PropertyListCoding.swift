@@ -44,6 +44,12 @@ public enum PropertyListCoding {
 
     /// Serializes `value`; throws when the format cannot hold it (JSON dates/UIDs, XML
     /// control characters, OpenStep booleans …), naming what could not be written.
+    /// JSON as plutil writes it: on one line unless `pretty`, and refusing dates, data and
+    /// UIDs (the error names the first one's key path) instead of writing them as strings.
+    public static func writeStrictJSON(_ value: PlistValue, pretty: Bool) throws(PlistError) -> [UInt8] {
+        try JSONPlistWriter.write(value, nonJSONValues: .reject, compact: !pretty)
+    }
+
     public static func write(_ value: PlistValue, as format: PlistFormat) throws(PlistError) -> [UInt8] {
         switch format {
         case .binary: BinaryPlistWriter.write(value)

@@ -4,6 +4,7 @@
 enum Personality: String, CaseIterable {
     case atos
     case plistBuddy = "PlistBuddy"
+    case plutil
 
     /// The personality and its arguments for a process started with `arguments` (argv,
     /// program name first), or nil for devkit's own command line.
@@ -22,6 +23,7 @@ enum Personality: String, CaseIterable {
         switch self {
         case .atos: try Atos.run(arguments)
         case .plistBuddy: try PlistBuddyTool.run(arguments)
+        case .plutil: try Plutil.run(arguments)
         }
     }
 }

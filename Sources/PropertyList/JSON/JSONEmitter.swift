@@ -5,9 +5,9 @@ struct JSONEmitter {
     let nonJSONValues: JSONPlistWriter.NonJSONValues
     var out: JSONOutput
 
-    init(nonJSONValues: JSONPlistWriter.NonJSONValues) {
+    init(nonJSONValues: JSONPlistWriter.NonJSONValues, compact: Bool = false) {
         self.nonJSONValues = nonJSONValues
-        self.out = JSONOutput()
+        self.out = JSONOutput(compact: compact)
     }
 
     mutating func write(_ value: PlistValue, depth: Int) throws(UnwritableValue) {

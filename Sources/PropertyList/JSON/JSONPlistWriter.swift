@@ -24,8 +24,8 @@ package enum JSONPlistWriter {
         try write(value, nonJSONValues: .asStrings)
     }
 
-    static func write(_ value: PlistValue, nonJSONValues: NonJSONValues) throws(PlistError) -> [UInt8] {
-        var emitter = JSONEmitter(nonJSONValues: nonJSONValues)
+    static func write(_ value: PlistValue, nonJSONValues: NonJSONValues, compact: Bool = false) throws(PlistError) -> [UInt8] {
+        var emitter = JSONEmitter(nonJSONValues: nonJSONValues, compact: compact)
         emitter.out.bytes.reserveCapacity(4096)
         do {
             try emitter.write(value, depth: 0)

@@ -110,7 +110,7 @@ package enum Base64 {
         if wrap != nil { out.append(0x0A) }
     }
 
-    static func encodedString(_ bytes: [UInt8]) -> String {
+    package static func encodedString(_ bytes: [UInt8]) -> String {
         var out: [UInt8] = []
         encode(bytes, into: &out)
         return String(decoding: out, as: UTF8.self)

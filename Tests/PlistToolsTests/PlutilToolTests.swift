@@ -1,0 +1,120 @@
+import Foundation
+import PlistTools
+import PropertyList
+import Testing
+
+/// `devkit plutil` against swift-corelibs-foundation's plutil (in the toolchain): the same
+/// invocations on copies of the same file, compared semantically (corelibs does not keep key
+/// order, devkit does), plus devkit's own promises: edits change only the edited lines.
+@Suite struct PlutilToolTests {
+    static let corelibs = "/opt/swift/usr/bin/plutil"
+    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Samples/Info.plist")
+
+    struct Run: Equatable {
+        var status: Int32
+        var output: [UInt8]
+        var errors: String
+    }
+
+    static func devkit(_ arguments: [String]) -> Run {
+        var output: [UInt8] = [], errors = ""
+        let status = PlutilTool.run(arguments, write: { output += $0 }, writeError: { errors += $0 })
+        return Run(status: status, output: output, errors: errors)
+    }
+
+    static func apple(_ arguments: [String]) throws -> Run? {
+        guard FileManager.default.isExecutableFile(atPath: corelibs) else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: corelibs)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: Array(output), errors: String(decoding: errors, as: UTF8.self))
+    }
+
+    /// Two copies of the sample, one per tool.
+    static func copies() throws -> (devkit: String, apple: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devkit-plutil-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let mine = directory.appendingPathComponent("devkit.plist"), theirs = directory.appendingPathComponent("apple.plist")
+        try FileManager.default.copyItem(at: sample, to: mine)
+        try FileManager.default.copyItem(at: sample, to: theirs)
+        return (mine.path, theirs.path)
+    }
+
+    static func value(_ path: String) throws -> PlistValue {
+        try PropertyListCoding.read(Array(try Data(contentsOf: URL(fileURLWithPath: path)))).value
+    }
+
+    /// Invocations whose output both tools print the same way (values, not layouts).
+    @Test(arguments: [
+        ["-extract", "CFBundleVersion", "raw"], ["-extract", "LSRequiresIPhoneOS", "raw"],
+        ["-extract", "UIRequiredDeviceCapabilities", "json", "-o", "-"], ["-extract", "CFBundleIdentifier", "raw", "-expect", "string"],
+        ["-extract", "CFBundleIdentifier", "raw", "-expect", "integer"], ["-extract", "Nope", "raw"],
+        ["-lint"], ["-lint", "-s"], [],
+    ])
+    func readingCommandsAgree(_ arguments: [String]) throws {
+        let (mine, theirs) = try Self.copies()
+        guard let apple = try Self.apple(arguments + [theirs]) else { print("skipped: corelibs plutil not installed"); return }
+        let devkit = Self.devkit(arguments + [mine])
+        #expect(devkit.status == apple.status, "\(arguments): \(devkit.errors) / \(apple.errors)")
+        let replaced = String(decoding: apple.output, as: UTF8.self).replacingOccurrences(of: "apple.plist", with: "devkit.plist")
+        #expect(String(decoding: devkit.output, as: UTF8.self) == replaced, "\(arguments)")
+    }
+
+    /// Edits give the same value in both tools' files.
+    @Test(arguments: [
+        ["-replace", "CFBundleVersion", "-string", "143"], ["-insert", "NewKey", "-integer", "7"],
+        ["-insert", "UIRequiredDeviceCapabilities", "-string", "metal", "-append"], ["-remove", "CFBundleName"],
+        ["-insert", "Nested", "-json", "{\"a\":[1,true,\"x\"]}"], ["-insert", "Flag", "-bool", "YES"],
+        ["-insert", "Empty", "-dictionary"], ["-insert", "List", "-array"], ["-replace", "MinimumOSVersion", "-float", "17.5"],
+        ["-insert", "Blob", "-data", "AAEC/w=="], ["-convert", "binary1"], ["-convert", "xml1"],
+        ["-extract", "UIRequiredDeviceCapabilities", "xml1"],
+    ])
+    func editsAgree(_ arguments: [String]) throws {
+        let (mine, theirs) = try Self.copies()
+        guard let apple = try Self.apple(arguments + [theirs]) else { print("skipped: corelibs plutil not installed"); return }
+        let devkit = Self.devkit(arguments + [mine])
+        #expect(devkit.status == 0 && apple.status == 0, "\(arguments): \(devkit.errors) / \(apple.errors)")
+        #expect(try Self.value(mine).sortingKeys() == (try Self.value(theirs)).sortingKeys(), "\(arguments)")
+    }
+
+    @Test func anInsertChangesOnlyTheInsertedLines() throws {
+        let (mine, _) = try Self.copies()
+        let before = try String(contentsOfFile: mine, encoding: .utf8)
+        #expect(Self.devkit(["-insert", "NewKey", "-string", "v", mine]).status == 0)
+        let after = try String(contentsOfFile: mine, encoding: .utf8)
+        let removed = Set(before.split(separator: "\n")).subtracting(after.split(separator: "\n"))
+        #expect(removed.isEmpty)
+        #expect(after.contains("\t<key>NewKey</key>\n\t<string>v</string>\n"))
+    }
+
+    @Test func jsonRefusesDatesAndDataNamingTheValue() throws {
+        let (mine, _) = try Self.copies()
+        #expect(Self.devkit(["-insert", "When", "-date", "2026-11-23T12:00:00Z", mine]).status == 0)
+        let run = Self.devkit(["-convert", "json", mine])
+        #expect(run.status == 1)
+        #expect(run.errors.contains("invalid object in plist for destination format"))
+        #expect(run.errors.contains("When"), "\(run.errors)")
+        #expect(try Self.value(mine) != .dictionary([:]))  // untouched
+    }
+
+    @Test(arguments: [
+        (["-convert", "yaml", "f"], "Unknown format specifier: yaml"),
+        (["-lint", "-x", "f"], "unrecognized option: -x"),
+        (["-extract", "K"], "Missing argument for -extract."),
+        (["-lint", "-p", "f"], "Only one command may be given (-p)"),
+        (["-lint"], "No files specified."),
+    ])
+    func usageErrors(_ arguments: [String], _ message: String) {
+        let run = Self.devkit(arguments)
+        #expect(run.status == 1)
+        #expect(run.errors.hasPrefix(message + "\nplutil: [command_option]"), "\(run.errors)")
+    }
+}
