@@ -55,7 +55,8 @@ public enum LintConfigFile {
         do { document = try YAMLDocument(parsing: text) } catch {
             throw LintConfigurationError(source: source, line: error.line, column: error.column, message: "not valid YAML: \(error.message)")
         }
-        guard let root = document.root else { return configuration }
+        // An empty document (no content, or only `---`) configures nothing.
+        guard let root = document.root, !document.isEmptyScalar(root) else { return configuration }
         let reader = Reader(source: source, document: document)
         let top = try reader.mapping(root, "the file")
         for (key, value) in top {

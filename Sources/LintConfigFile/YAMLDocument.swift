@@ -17,6 +17,12 @@ struct YAMLDocument: Sendable {
 
     subscript(index: Int) -> YAMLNode { nodes[index] }
 
+    /// True for an unquoted empty scalar: what libyaml reports for a document with no content.
+    func isEmptyScalar(_ index: Int) -> Bool {
+        if case .scalar("", isPlain: true) = nodes[index].content { return true }
+        return false
+    }
+
     init(parsing text: [UInt8]) throws(YAMLSyntaxError) {
         /// A sequence or mapping whose end has not been read yet.
         struct OpenCollection {

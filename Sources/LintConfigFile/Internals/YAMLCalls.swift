@@ -83,11 +83,13 @@ final class YAMLEventReader {
             if state.problem_value >= 0 { message += " (byte 0x\(Self.hex(state.problem_value)))" }
             return YAMLSyntaxError(line: line, column: column, message: message)
         }
+        let line = Int(clamping: state.problem_mark.line) + 1, column = Int(clamping: state.problem_mark.column) + 1
         if let context = state.context {
-            let mark = state.context_mark
-            message += " (\(String(cString: context)) at \(Int(clamping: mark.line) + 1):\(Int(clamping: mark.column) + 1))"
+            // The context's mark is where the construct began (an unclosed `[`), when elsewhere.
+            let mark = (Int(clamping: state.context_mark.line) + 1, Int(clamping: state.context_mark.column) + 1)
+            message += " (\(String(cString: context))\(mark == (line, column) ? "" : " at \(mark.0):\(mark.1)"))"
         }
-        return YAMLSyntaxError(line: Int(clamping: state.problem_mark.line) + 1, column: Int(clamping: state.problem_mark.column) + 1, message: message)
+        return YAMLSyntaxError(line: line, column: column, message: message)
     }
 
     private static func hex(_ value: Int32) -> String {

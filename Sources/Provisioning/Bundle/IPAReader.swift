@@ -29,6 +29,8 @@ public enum IPAReader {
     public static func read(_ path: String, limits: Limits = Limits()) throws(ProvisioningError) -> AppBundle {
         let file: MappedFile
         do { file = try MappedFile(path: path) } catch { throw ProvisioningError(file: path, message: error.reason) }
+        // Invariant: an empty file is not an archive (libzip would open it as an empty one).
+        guard file.bytes.count > 0 else { throw ProvisioningError(file: path, message: "not a readable zip archive (.ipa): the file is empty") }
         let archive: ZipArchive
         do { archive = try ZipArchive(file: file) } catch {
             throw ProvisioningError(file: path, message: "not a readable zip archive (.ipa): \(error.message)")
