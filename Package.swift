@@ -138,10 +138,12 @@ let package = Package(
         // debuglink) and Mach-O (load commands, the code signature's SuperBlob).
         .target(name: "ObjectFile", dependencies: ["BinaryReading", "System"]),
 
-        // libzip as a pkg-config system library; imported only by Provisioning's ZipCalls.
+        // libzip's header (types, constants) as a system library; imported only by
+        // Provisioning's ZipCalls, which opens libzip.so with dlopen on the first .ipa read. No
+        // pkgConfig: its `-lzip` would load libzip and libcrypto in every devkit process (4.4 M
+        // of --version's 17.6 M instructions; Scripts/bench/RESULTS.md, start-up).
         .systemLibrary(
             name: "CLibZip",
-            pkgConfig: "libzip",
             providers: [.apt(["libzip-dev"])]
         ),
         // Provisioning profiles: CMS SignedData (swift-asn1), X.509 (swift-certificates),

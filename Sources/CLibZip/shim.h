@@ -1,3 +1,4 @@
-// libzip (Debian libzip-dev) for reading .ipa archives in memory. Imported only by
-// Provisioning/Bundle/Internals/ZipCalls.swift.
+// libzip's types and constants (Debian libzip-dev) for reading .ipa archives. Imported only by
+// Provisioning/Bundle/Internals/ZipCalls.swift, which takes the functions from libzip.so with
+// dlopen at first use, so nothing links against libzip.
 #include <zip.h>

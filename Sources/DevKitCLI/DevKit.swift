@@ -7,6 +7,9 @@ import System
 struct DevKit: ParsableCommand {
     static let version = "0.1.0"
 
+    // Every command names itself (`commandName`): otherwise ArgumentParser derives the name
+    // with `String(describing:)`, whose dynamic casts scan every protocol conformance in the
+    // binary on each start (measured in Scripts/bench/RESULTS.md, start-up).
     static let configuration = CommandConfiguration(
         commandName: "devkit",
         abstract: "Diagnostics for people who build and ship apps for Apple platforms.",

@@ -6,8 +6,8 @@ import System
 /// (`../`, absolute paths) make the archive an error all the same, and sizes and counts are
 /// bounded because the archive's own numbers cannot be trusted (a zip bomb lies in them).
 ///
-/// libzip reads the archive (`ZipArchive`, the one file that calls it), over the file's
-/// mapped bytes.
+/// libzip reads the archive (`ZipArchive`, the one file that calls it, opening libzip at the
+/// first archive), over the file's mapped bytes.
 public enum IPAReader {
     /// Limits that keep a hostile archive from exhausting memory or time.
     public struct Limits: Sendable {
@@ -33,7 +33,7 @@ public enum IPAReader {
         guard file.bytes.count > 0 else { throw ProvisioningError(file: path, message: "not a readable zip archive (.ipa): the file is empty") }
         let archive: ZipArchive
         do { archive = try ZipArchive(file: file) } catch {
-            throw ProvisioningError(file: path, message: "not a readable zip archive (.ipa): \(error.message)")
+            throw ProvisioningError(file: path, message: error.isLibraryUnavailable ? error.message : "not a readable zip archive (.ipa): \(error.message)")
         }
         // Invariant: the central directory is walked only when its entry count is bounded.
         guard archive.count <= limits.maximumEntries else {

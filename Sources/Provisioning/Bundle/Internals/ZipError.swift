@@ -7,4 +7,7 @@ struct ZipError: Error, Sendable, CustomStringConvertible {
     var message: String
 
     var description: String { message }
+
+    /// libzip itself could not be loaded (`dlopen`, `dlsym`): nothing is wrong with the archive.
+    var isLibraryUnavailable: Bool { operation == "dlopen" || operation == "dlsym" }
 }
