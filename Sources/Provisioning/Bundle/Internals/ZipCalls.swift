@@ -39,29 +39,29 @@ private struct ZipFunctions: @unchecked Sendable {
             do { library = try DynamicLibrary(firstOf: ["libzip.so.4", "libzip.so.5"]) } catch {
                 throw ZipError(operation: "dlopen", message: "libzip cannot be loaded (\(error.reason)); install libzip4")
             }
-            func function<F>(_ name: String, _ type: F.Type) throws(ZipError) -> F {
+            // The type of each function is the property's it initialises.
+            func function<F>(_ name: String) throws(ZipError) -> F {
                 guard let address = library.symbol(name) else {
                     throw ZipError(operation: "dlsym", message: "libzip has no \(name)")
                 }
                 return unsafeBitCast(address, to: F.self)
             }
             return .success(ZipFunctions(
-                errorInit: try function("zip_error_init", (@convention(c) (UnsafeMutablePointer<zip_error_t>) -> Void).self),
-                errorFini: try function("zip_error_fini", (@convention(c) (UnsafeMutablePointer<zip_error_t>) -> Void).self),
-                errorText: try function("zip_error_strerror", (@convention(c) (UnsafeMutablePointer<zip_error_t>) -> UnsafePointer<CChar>?).self),
-                sourceBufferCreate: try function("zip_source_buffer_create",
-                                                 (@convention(c) (UnsafeRawPointer?, UInt64, Int32, UnsafeMutablePointer<zip_error_t>?) -> OpaquePointer?).self),
-                sourceFree: try function("zip_source_free", (@convention(c) (OpaquePointer) -> Void).self),
-                openFromSource: try function("zip_open_from_source", (@convention(c) (OpaquePointer, Int32, UnsafeMutablePointer<zip_error_t>?) -> OpaquePointer?).self),
-                entryCount: try function("zip_get_num_entries", (@convention(c) (OpaquePointer, UInt32) -> Int64).self),
-                discard: try function("zip_discard", (@convention(c) (OpaquePointer) -> Void).self),
-                statInit: try function("zip_stat_init", (@convention(c) (UnsafeMutablePointer<zip_stat_t>) -> Void).self),
-                statIndex: try function("zip_stat_index", (@convention(c) (OpaquePointer, UInt64, UInt32, UnsafeMutablePointer<zip_stat_t>) -> Int32).self),
-                archiveErrorText: try function("zip_strerror", (@convention(c) (OpaquePointer) -> UnsafePointer<CChar>?).self),
-                openIndex: try function("zip_fopen_index", (@convention(c) (OpaquePointer, UInt64, UInt32) -> OpaquePointer?).self),
-                close: try function("zip_fclose", (@convention(c) (OpaquePointer) -> Int32).self),
-                read: try function("zip_fread", (@convention(c) (OpaquePointer, UnsafeMutableRawPointer, UInt64) -> Int64).self),
-                fileErrorText: try function("zip_file_strerror", (@convention(c) (OpaquePointer) -> UnsafePointer<CChar>?).self)))
+                errorInit: try function("zip_error_init"),
+                errorFini: try function("zip_error_fini"),
+                errorText: try function("zip_error_strerror"),
+                sourceBufferCreate: try function("zip_source_buffer_create"),
+                sourceFree: try function("zip_source_free"),
+                openFromSource: try function("zip_open_from_source"),
+                entryCount: try function("zip_get_num_entries"),
+                discard: try function("zip_discard"),
+                statInit: try function("zip_stat_init"),
+                statIndex: try function("zip_stat_index"),
+                archiveErrorText: try function("zip_strerror"),
+                openIndex: try function("zip_fopen_index"),
+                close: try function("zip_fclose"),
+                read: try function("zip_fread"),
+                fileErrorText: try function("zip_file_strerror")))
         } catch {
             return .failure(error)
         }
