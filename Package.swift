@@ -20,8 +20,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
-        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // The one error shape (file, position, severity, message, kind) that every module's
@@ -84,8 +82,14 @@ let package = Package(
             dependencies: ["Diagnostics", "JSONWriter", "PropertyList", "PlistTools", "System", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 
-        // Reads `.devkit.yml` (Yams) into LintKit's configuration.
-        .target(name: "LintConfigFile", dependencies: ["Diagnostics", "LintKit", "System", .product(name: "Yams", package: "Yams")]),
+        // libyaml as a pkg-config system library; imported only by LintConfigFile's YAMLCalls.
+        .systemLibrary(
+            name: "CLibYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
+        // Reads `.devkit.yml` (libyaml) into LintKit's configuration.
+        .target(name: "LintConfigFile", dependencies: ["CLibYAML", "Diagnostics", "LintKit", "System"]),
 
         // The plist rule pack (hygiene, Info.plist, entitlements, OTA manifests), its options
         // (--built-product, --configuration, --project-dir, --app) and `devkit lint`'s front end.
@@ -136,12 +140,21 @@ let package = Package(
         // debuglink) and Mach-O (load commands, the code signature's SuperBlob).
         .target(name: "ObjectFile", dependencies: ["BinaryReading", "System"]),
 
+        // libzip's header (types, constants) as a system library; imported only by
+        // Provisioning's ZipCalls, which opens libzip.so with dlopen on the first .ipa read. No
+        // pkgConfig: its `-lzip` would load libzip and libcrypto in every devkit process (4.4 M
+        // of --version's 17.6 M instructions; Scripts/bench/RESULTS.md, start-up).
+        .systemLibrary(
+            name: "CLibZip",
+            providers: [.apt(["libzip-dev"])]
+        ),
         // Provisioning profiles: CMS SignedData (swift-asn1), X.509 (swift-certificates),
-        // signature checks (swift-crypto), the profile model, .app and .ipa bundles.
+        // signature checks (swift-crypto), the profile model, .app and .ipa bundles (libzip).
         .target(
             name: "Provisioning",
             dependencies: [
                 "BinaryReading",
+                "CLibZip",
                 "Diagnostics",
                 "PropertyList",
                 "PlistTools",
@@ -151,7 +164,6 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
 

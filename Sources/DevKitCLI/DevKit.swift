@@ -10,6 +10,9 @@ struct DevKit: ParsableCommand {
     /// `0.1.0 (abc1234)`; Scripts/package reads the version from its first word.
     static let versionLine = "\(version) (\(BuildInfo.commit))"
 
+    // Every command names itself (`commandName`): otherwise ArgumentParser derives the name
+    // with `String(describing:)`, whose dynamic casts scan every protocol conformance in the
+    // binary on each start (measured in Scripts/bench/RESULTS.md, start-up).
     static let configuration = CommandConfiguration(
         commandName: "devkit",
         abstract: "Diagnostics for people who build and ship apps for Apple platforms.",

@@ -1,7 +1,6 @@
 import Diagnostics
 import System
 import LintKit
-import Yams
 
 /// `.devkit.yml`: the lint settings of a project, found upward from the current directory.
 ///
@@ -19,8 +18,7 @@ import Yams
 /// Globs are relative to the file's directory. Unknown keys, kinds and severities are errors
 /// naming the line, so a typo does not silently leave a rule on.
 ///
-/// Parsed with Yams (libyaml). Yams imports Foundation, so linking this module costs the
-/// devkit binary some start-up time (measured in the README).
+/// Parsed with libyaml (`YAMLDocument`); a syntax error names its line and column.
 public enum LintConfigFile {
     public static let fileName = ".devkit.yml"
 
@@ -40,20 +38,26 @@ public enum LintConfigFile {
         let bytes: [UInt8]
         do { bytes = try FileIO.read(path, kind: .configuration) } catch { throw LintConfigurationError(source: path, message: error.reason) }
         let directory = path.split(separator: "/").dropLast().joined(separator: "/")
-        return try parse(String(decoding: bytes, as: UTF8.self), source: path, baseDirectory: "/" + directory)
+        return try parse(bytes, source: path, baseDirectory: "/" + directory)
     }
 
     /// Parses the text of a config file; `baseDirectory` (absolute) anchors its globs.
     public static func parse(_ text: String, source: String, baseDirectory: String) throws(LintConfigurationError) -> LintConfiguration {
+        try parse(Array(text.utf8), source: source, baseDirectory: baseDirectory)
+    }
+
+    /// Parses a config file's bytes (UTF-8); `baseDirectory` (absolute) anchors its globs.
+    public static func parse(_ text: [UInt8], source: String, baseDirectory: String) throws(LintConfigurationError) -> LintConfiguration {
         var configuration = LintConfiguration()
         configuration.source = source
         configuration.baseDirectory = Path.normalize(baseDirectory)
-        let root: Node?
-        do { root = try Yams.compose(yaml: text) } catch {
-            throw LintConfigurationError(source: source, message: "not valid YAML: \(error)")
+        let document: YAMLDocument
+        do { document = try YAMLDocument(parsing: text) } catch {
+            throw LintConfigurationError(source: source, line: error.line, column: error.column, message: "not valid YAML: \(error.message)")
         }
-        guard let root else { return configuration }
-        let reader = Reader(source: source)
+        // An empty document (no content, or only `---`) configures nothing.
+        guard let root = document.root, !document.isEmptyScalar(root) else { return configuration }
+        let reader = Reader(source: source, document: document)
         let top = try reader.mapping(root, "the file")
         for (key, value) in top {
             // Other subcommands' sections (provision, …) are theirs to read.
@@ -79,7 +83,7 @@ public enum LintConfigFile {
                         let text = try reader.string(kindNode, "a file kind")
                         // The rule pack's registry checks the kind (it knows which it has).
                         configuration.kinds.append(.init(glob: Glob(try reader.string(pattern, "a glob")), kind: FileKind(rawValue: text),
-                                                         line: kindNode.mark.map { $0.line }))
+                                                         line: document[kindNode].line))
                     }
                 case "rules":
                     for (rule, options) in try reader.mapping(node, name) {
@@ -97,45 +101,55 @@ public enum LintConfigFile {
         return configuration
     }
 
-    /// Typed access to YAML nodes, with errors naming the line.
+    /// Typed access to YAML nodes (by index into `document`), with errors naming the line.
     struct Reader {
         var source: String
+        var document: YAMLDocument
 
-        func error(_ node: Node, _ message: String) -> LintConfigurationError {
-            LintConfigurationError(source: source, line: node.mark.map { $0.line }, message: message)
+        func error(_ node: Int, _ message: String) -> LintConfigurationError {
+            LintConfigurationError(source: source, line: document[node].line, message: message)
         }
 
-        func mapping(_ node: Node, _ what: String) throws(LintConfigurationError) -> [(Node, Node)] {
-            guard let mapping = node.mapping else { throw error(node, "\(what) must be a mapping (key: value)") }
-            return mapping.map { ($0.key, $0.value) }
+        func mapping(_ node: Int, _ what: String) throws(LintConfigurationError) -> [(Int, Int)] {
+            guard case .mapping(let pairs) = document[node].content else { throw error(node, "\(what) must be a mapping (key: value)") }
+            return pairs.map { ($0.key, $0.value) }
         }
 
-        func string(_ node: Node, _ what: String) throws(LintConfigurationError) -> String {
-            guard let scalar = node.scalar else { throw error(node, "expected \(what), found a \(node.sequence != nil ? "list" : "mapping")") }
-            return scalar.string
+        func string(_ node: Int, _ what: String) throws(LintConfigurationError) -> String {
+            switch document[node].content {
+            case .scalar(let text, _): return text
+            case .sequence: throw error(node, "expected \(what), found a list")
+            case .mapping: throw error(node, "expected \(what), found a mapping")
+            }
         }
 
         /// A list of strings; a single string counts as a one-item list.
-        func strings(_ node: Node, _ what: String) throws(LintConfigurationError) -> [String] {
-            if let scalar = node.scalar { return [scalar.string] }
-            guard let sequence = node.sequence else { throw error(node, "\(what) must be a list") }
-            var out: [String] = []
-            for item in sequence { out.append(try string(item, "a string in \(what)")) }
-            return out
+        func strings(_ node: Int, _ what: String) throws(LintConfigurationError) -> [String] {
+            switch document[node].content {
+            case .scalar(let text, _): return [text]
+            case .sequence(let items):
+                var out: [String] = []
+                for item in items { out.append(try string(item, "a string in \(what)")) }
+                return out
+            case .mapping: throw error(node, "\(what) must be a list")
+            }
         }
 
-        func optionValue(_ node: Node) throws(LintConfigurationError) -> RuleOptionValue {
-            if node.sequence != nil { return .list(try strings(node, "the option")) }
-            guard let scalar = node.scalar else { throw error(node, "an option value must be a scalar or a list") }
-            if let i = Int(scalar.string) { return .integer(i) }
-            if scalar.style == .plain {
-                switch scalar.string {
-                case "true", "yes": return .bool(true)
-                case "false", "no": return .bool(false)
-                default: break
+        func optionValue(_ node: Int) throws(LintConfigurationError) -> RuleOptionValue {
+            switch document[node].content {
+            case .sequence: return .list(try strings(node, "the option"))
+            case .mapping: throw error(node, "an option value must be a scalar or a list")
+            case .scalar(let text, let isPlain):
+                if let i = Int(text) { return .integer(i) }
+                if isPlain {
+                    switch text {
+                    case "true", "yes": return .bool(true)
+                    case "false", "no": return .bool(false)
+                    default: break
+                    }
                 }
+                return .string(text)
             }
-            return .string(scalar.string)
         }
     }
 }

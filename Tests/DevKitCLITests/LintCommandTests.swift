@@ -103,6 +103,16 @@ import Testing
         #expect(bad.status == 2)
     }
 
+    /// A .devkit.yml that libyaml cannot parse: one line naming the file, line and column; exit 2.
+    @Test func configSyntaxErrorNamesLineAndColumn() throws {
+        let dir = try CLI.temporaryDirectory()
+        try "lint:\n  disabled_rules: [a, b\n".write(to: dir.appendingPathComponent(".devkit.yml"), atomically: true, encoding: .utf8)
+        let r = try CLI.run(["lint", "--config", ".devkit.yml", "."], cwd: dir)
+        #expect(r.status == 2)
+        #expect(r.stderr.hasSuffix("/.devkit.yml:3:1: error: not valid YAML: did not find expected ',' or ']' (while parsing a flow sequence at 2:19)\n"), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1)
+    }
+
     @Test func gitignoredAndHiddenFilesSkipped() throws {
         let dir = try CLI.temporaryDirectory()
         try FileManager.default.createDirectory(at: dir.appendingPathComponent(".git"), withIntermediateDirectories: true)

@@ -84,7 +84,7 @@ import Testing
         ("lint:\n  disable_rules: [x]\n", "c:2: error: unknown lint setting \"disable_rules\""),
         ("lint:\n  kinds: {\"*.x\": manifest}\n", "c:2: error: unknown file kind \"manifest\""),
         ("lint:\n  rules: {plist.large-data: {max: 3}}\n", "rule \"plist.large-data\" has no option \"max\" (its options: max_bytes)"),
-        ("lint: [\n", "c: error: not valid YAML"),
+        ("lint: [\n", "c:2:1: error: not valid YAML"),
     ])
     func errorsNameTheProblem(_ text: String, _ expected: String) throws {
         let message: String

@@ -6,6 +6,7 @@ import HeapSymbolication
 /// `devkit heapdiff`: generations of one recording, or two recordings compared.
 struct Heapdiff: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "heapdiff",
         abstract: "Show what each generation of a heap recording left alive, or compare two recordings.",
         discussion: """
             With one recording: a table of generations (allocations made in each, how many are \

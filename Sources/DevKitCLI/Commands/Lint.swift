@@ -6,6 +6,7 @@ import PlistChecks
 /// `devkit lint`: the rule engine over Info.plists, entitlements, OTA manifests and any plist.
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "lint",
         abstract: "Check property lists against devkit's rules (Info.plist, entitlements, OTA manifests, hygiene).",
         discussion: """
             PATHs are files or directories (walked for *.plist, *.entitlements, *.xcent, \

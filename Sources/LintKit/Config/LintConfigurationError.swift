@@ -8,19 +8,24 @@ public struct LintConfigurationError: Error, Hashable, Sendable, CustomStringCon
     public var source: String
     /// 1-based line in the config file, when known.
     public var line: Int?
+    /// 1-based column on `line`, when known (syntax errors).
+    public var column: Int?
     public var message: String
 
-    public init(source: String, line: Int? = nil, message: String) {
+    public init(source: String, line: Int? = nil, column: Int? = nil, message: String) {
         self.source = source
         self.line = line
+        self.column = column
         self.message = message
     }
 
-    /// `source:line: error: message`, or `error: message` for a command-line flag.
+    /// `source:line:col: error: message`, `source:line: error: message`, or `error: message`
+    /// for a command-line flag.
     public var description: String { diagnostic.description }
 
     public var diagnostic: Diagnostic {
-        Diagnostic(file: source.isEmpty ? nil : source, position: line.map(SourcePosition.line), message: message, kind: .configuration)
+        let position: SourcePosition? = line.map { line in column.map { .text(line: line, column: $0) } ?? .line(line) }
+        return Diagnostic(file: source.isEmpty ? nil : source, position: position, message: message, kind: .configuration)
     }
 }
 

@@ -1,14 +1,13 @@
-import Foundation
 import PropertyList
-import ZIPFoundation
+import System
 
 /// Reads the app inside an `.ipa` (a zip with `Payload/Name.app/`), in memory: nothing is
 /// extracted to disk, so no entry name can write outside a directory. Entry names that try
 /// (`../`, absolute paths) make the archive an error all the same, and sizes and counts are
 /// bounded because the archive's own numbers cannot be trusted (a zip bomb lies in them).
 ///
-/// ZIPFoundation reads the archive; it works on Foundation's `URL` and `Data`, which is why
-/// this one file imports Foundation.
+/// libzip reads the archive (`ZipArchive`, the one file that calls it, opening libzip at the
+/// first archive), over the file's mapped bytes.
 public enum IPAReader {
     /// Limits that keep a hostile archive from exhausting memory or time.
     public struct Limits: Sendable {
@@ -28,20 +27,27 @@ public enum IPAReader {
     }
 
     public static func read(_ path: String, limits: Limits = Limits()) throws(ProvisioningError) -> AppBundle {
-        let archive: Archive
-        do { archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read) } catch {
-            throw ProvisioningError(file: path, message: "not a readable zip archive (.ipa): \(error)")
+        let file: MappedFile
+        do { file = try MappedFile(path: path) } catch { throw ProvisioningError(file: path, message: error.reason) }
+        // Invariant: an empty file is not an archive (libzip would open it as an empty one).
+        guard file.bytes.count > 0 else { throw ProvisioningError(file: path, message: "not a readable zip archive (.ipa): the file is empty") }
+        let archive: ZipArchive
+        do { archive = try ZipArchive(file: file) } catch {
+            throw ProvisioningError(file: path, message: error.isLibraryUnavailable ? error.message : "not a readable zip archive (.ipa): \(error.message)")
+        }
+        // Invariant: the central directory is walked only when its entry count is bounded.
+        guard archive.count <= limits.maximumEntries else {
+            throw ProvisioningError(file: path, message: "more than \(limits.maximumEntries) entries; refusing the archive")
         }
         // One pass over the central directory: check every name, find the app's files.
-        var count = 0
         var appRoot: String?
-        var entries: [String: Entry] = [:]
-        for entry in archive {
-            count += 1
-            guard count <= limits.maximumEntries else {
-                throw ProvisioningError(file: path, message: "more than \(limits.maximumEntries) entries; refusing the archive")
+        var entries: [String: ZipEntry] = [:]
+        for index in 0..<archive.count {
+            let entry: ZipEntry
+            do { entry = try archive.entry(at: index) } catch {
+                throw ProvisioningError(file: path, message: "entry \(index) cannot be read: \(error.message)")
             }
-            let name = entry.path
+            let name = entry.name
             let components = name.split(separator: "/", omittingEmptySubsequences: false)
             guard !name.hasPrefix("/"), !name.contains("\\"), !components.contains("..") else {
                 throw ProvisioningError(file: path, message: "entry \"\(name)\" has an unsafe path (absolute or with ../); refusing the archive")
@@ -79,26 +85,20 @@ public enum IPAReader {
     /// Inflates one entry into memory, stopping as soon as it passes `limit` — or
     /// `maximumCompressionRatio` times its stored size, past `ratioFloor` — whatever size the
     /// archive declared.
-    static func extract(_ entry: Entry, from archive: Archive, limit sizeLimit: Int, limits: Limits, archivePath: String) throws(ProvisioningError) -> [UInt8] {
-        let stored = Int(clamping: entry.compressedSize)
+    static func extract(_ entry: ZipEntry, from archive: ZipArchive, limit sizeLimit: Int, limits: Limits, archivePath: String) throws(ProvisioningError) -> [UInt8] {
+        let stored = Int(clamping: entry.storedSize)
         let (byRatio, overflow) = stored.multipliedReportingOverflow(by: max(limits.maximumCompressionRatio, 1))
         let limit = overflow ? sizeLimit : min(sizeLimit, max(limits.ratioFloor, byRatio))
         let why = limit < sizeLimit ? "limit (\(limits.maximumCompressionRatio)× its \(stored) stored bytes; a zip bomb?)" : "limit"
-        guard entry.uncompressedSize <= UInt64(limit) else {
-            throw ProvisioningError(file: "\(archivePath)!\(entry.path)", message: "declares \(entry.uncompressedSize) bytes uncompressed, over the \(limit)-byte \(why)")
+        guard entry.declaredSize <= UInt64(limit) else {
+            throw ProvisioningError(file: "\(archivePath)!\(entry.name)", message: "declares \(entry.declaredSize) bytes uncompressed, over the \(limit)-byte \(why)")
         }
-        struct TooLarge: Error {}
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(entry.uncompressedSize))
-        do {
-            _ = try archive.extract(entry, skipCRC32: false) { chunk in
-                guard bytes.count + chunk.count <= limit else { throw TooLarge() }
-                bytes.append(contentsOf: chunk)
-            }
-        } catch is TooLarge {
-            throw ProvisioningError(file: "\(archivePath)!\(entry.path)", message: "inflates past the \(limit)-byte \(limit < sizeLimit ? why : "limit (a zip bomb?)")")
-        } catch {
-            throw ProvisioningError(file: "\(archivePath)!\(entry.path)", message: "cannot be extracted: \(error)")
+        let bytes: [UInt8]?
+        do { bytes = try archive.read(entry, limit: limit) } catch {
+            throw ProvisioningError(file: "\(archivePath)!\(entry.name)", message: "cannot be extracted: \(error.message)")
+        }
+        guard let bytes else {
+            throw ProvisioningError(file: "\(archivePath)!\(entry.name)", message: "inflates past the \(limit)-byte \(limit < sizeLimit ? why : "limit (a zip bomb?)")")
         }
         return bytes
     }

@@ -12,11 +12,13 @@ public enum ProvisioningInput: Sendable {
     /// else is read as a profile.
     public static func load(_ path: String) throws(ProvisioningError) -> ProvisioningInput {
         if FileIO.isDirectory(path) { return .app(try AppDirectoryReader.read(path)) }
-        let bytes: [UInt8]
-        do { bytes = try FileIO.read(path) } catch { throw ProvisioningError(file: path, message: error.reason) }
-        if bytes.starts(with: [0x50, 0x4b, 0x03, 0x04]) || path.lowercased().hasSuffix(".ipa") {
-            return .app(try IPAReader.read(path))
+        if path.lowercased().hasSuffix(".ipa") { return .app(try IPAReader.read(path)) }
+        // A zip is left unread here: IPAReader maps it.
+        let read: [UInt8]?
+        do { read = try FileIO.read(path, unlessPrefix: 4, matches: { $0 == [0x50, 0x4b, 0x03, 0x04] }) } catch {
+            throw ProvisioningError(file: path, message: error.reason)
         }
+        guard let bytes = read else { return .app(try IPAReader.read(path)) }
         if MachOFile.isMachO(bytes) { return .binary(bytes: bytes, path: path) }
         return .profile(bytes: bytes, path: path)
     }

@@ -1,0 +1,12 @@
+/// One entry of a zip archive's central directory, as the archive declares it: its sizes are
+/// the archive's claims, not facts (a zip bomb lies in them).
+struct ZipEntry: Sendable {
+    /// Position in the central directory.
+    var index: Int
+    /// The entry's path inside the archive, as stored (`Payload/App.app/Info.plist`).
+    var name: String
+    /// Compressed bytes stored in the archive.
+    var storedSize: UInt64
+    /// Uncompressed size the archive claims.
+    var declaredSize: UInt64
+}
