@@ -96,6 +96,23 @@ import PropertyList
         _ = before
     }
 
+    /// Like plutil and plistutil, JSON refuses a date or data (naming its key path) unless
+    /// --lossy; plutil's format names xml1 and binary1 are accepted.
+    @Test func convertToJSONRefusesDatesUnlessLossy() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("Dated.plist")
+        try Data(try PropertyListCoding.write(.dictionary(["list": .array([.string("a"), .data([1, 2])])]), as: .xml)).write(to: file)
+        let strict = try CLI.run(["plist", "convert", file.path, "--to", "json"])
+        #expect(strict.status == 2)
+        #expect(strict.stderr == "\(file.path): error: cannot write as json: cannot write JSON: root[\"list\"][1]: JSON cannot hold data (2 bytes) (--lossy writes dates and data as strings)\n")
+        let lossy = try CLI.run(["plist", "convert", file.path, "--to", "json", "--lossy"])
+        #expect(lossy.stdout == "{\n  \"list\": [\n    \"a\",\n    \"AQI=\"\n  ]\n}\n")
+        let binary = dir.appendingPathComponent("Dated.bplist")
+        #expect(try CLI.run(["plist", "convert", file.path, "--to", "binary1", "-o", binary.path]).status == 0)
+        #expect(try CLI.run(["plist", "convert", binary.path, "--to", "xml1"]).stdout == String(decoding: try Data(contentsOf: file), as: UTF8.self))
+    }
+
     @Test func lintReportsEveryBadFileAndGoesOn() throws {
         let r = try CLI.run(["plist", "lint", "Samples/Info.plist", "Samples/Broken.plist", "Samples/Settings.bplist", "Samples/missing.plist"])
         #expect(r.status == 1)

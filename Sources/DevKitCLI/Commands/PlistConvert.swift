@@ -10,8 +10,9 @@ extension Plist {
             discussion: """
                 Without -o or --in-place the result goes to standard output. Files are replaced \
                 atomically (temporary file, fsync, rename) and keep their permissions. JSON has \
-                no dates, data or UIDs: dates become ISO-8601 strings and data base64 strings; \
-                a UID is an error. OpenStep writes numbers, booleans and dates in GNUstep's \
+                no dates, data or UIDs: like plutil, a file holding one is refused, naming its \
+                key path; with --lossy dates become ISO-8601 strings and data base64 strings (a \
+                UID is always an error). xml1 and binary1 are accepted for xml and binary. OpenStep writes numbers, booleans and dates in GNUstep's \
                 <*I…>, <*R…>, <*B…>, <*D…> forms.
 
                 Examples:
@@ -33,6 +34,9 @@ extension Plist {
         @Flag(name: .long, help: "Replace FILE with the converted version.")
         var inPlace = false
 
+        @Flag(name: .long, help: "JSON: write dates as ISO-8601 strings and data as base64 strings instead of refusing them.")
+        var lossy = false
+
         @OptionGroup var input: InputOptions
 
         @OptionGroup var writeOptions: WriteOptions
@@ -47,7 +51,8 @@ extension Plist {
         func run() throws {
             do {
                 try PlistFile.convert(file, from: input.format, to: to, output: output, inPlace: inPlace,
-                                      backup: writeOptions.backup, force: writeOptions.force, warning: FileHandleOutput.standardError)
+                                      backup: writeOptions.backup, force: writeOptions.force, lossyJSON: lossy,
+                                      warning: FileHandleOutput.standardError)
             } catch { throw CommandFailure.diagnostic(error) }
         }
     }

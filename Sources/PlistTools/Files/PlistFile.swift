@@ -87,12 +87,22 @@ public enum PlistFile {
     /// Converts `file` (format detected unless `inputFormat` is given) to `format`, written
     /// over the file when `inPlace` (keeping FILE~ when `backup`; `force` as for `replace`), else to `output` (standard
     /// output when nil or `-`).
+    /// JSON refuses dates, data and UIDs (naming the first one's key path) unless `lossyJSON`,
+    /// which writes dates and data as strings.
     public static func convert(_ file: String, from inputFormat: PlistFormat?, to format: PlistFormat, output: String?,
-                               inPlace: Bool, backup: Bool, force: Bool = false, warning: (String) -> Void) throws(PlistFileError) {
+                               inPlace: Bool, backup: Bool, force: Bool = false, lossyJSON: Bool = false,
+                               warning: (String) -> Void) throws(PlistFileError) {
         let original: [UInt8]
         do { original = try FileIO.read(file, kind: .propertyList) } catch { throw .io(error) }
         let document = try parse(original, named: file, format: inputFormat, warning: warning)
-        let bytes = try serialize(document.value, as: format, source: file)
+        let bytes: [UInt8]
+        if format == .json, !lossyJSON {
+            do { bytes = try PropertyListCoding.writeStrictJSON(document.value, pretty: true) } catch {
+                throw .plist(PlistError(file: file, position: nil, message: "cannot write as json: \(error.message) (--lossy writes dates and data as strings)"))
+            }
+        } else {
+            bytes = try serialize(document.value, as: format, source: file)
+        }
         if inPlace {
             try replace(file, original: original, with: bytes, backup: backup, force: force)
         } else {
