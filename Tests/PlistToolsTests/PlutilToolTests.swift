@@ -118,3 +118,57 @@ import Testing
         #expect(run.errors.hasPrefix(message + "\nplutil: [command_option]"), "\(run.errors)")
     }
 }
+
+/// `plutil -convert swift|objc`: literals that compile (Swift, type-checked by swiftc with
+/// Foundation for Date and Data), keys sorted, strings escaped for the language.
+@Suite struct PlutilSourceLiteralTests {
+    static let tricky = PlistValue.dictionary([
+        "zeta": .string("quote \" backslash \\ newline \n bell \u{7}"), "alpha": .array([.integer(PlistInteger(Int64(-3))), .real(PlistReal(1.5)), .bool(true)]),
+        "when": .date(PlistDate(secondsSinceReferenceDate: 599_529_600)), "blob": .data([0, 1, 0xff]), "empty": .dictionary([:]),
+    ])
+
+    @Test func swiftLiteralTypeChecks() throws {
+        guard let swiftc = ["/opt/swift/usr/bin/swiftc"].first(where: FileManager.default.isExecutableFile) else {
+            print("skipped: swiftc not installed"); return
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devkit-literal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plist = directory.appendingPathComponent("Tricky-1.plist")
+        try Data(try PropertyListCoding.write(Self.tricky, as: .binary)).write(to: plist)
+        let run = PlutilToolTests.devkit(["-convert", "swift", plist.path])
+        #expect(run.status == 0, "\(run.errors)")
+        let source = try String(contentsOf: directory.appendingPathComponent("Tricky-1.swift"), encoding: .utf8)
+        #expect(source.hasPrefix("/// Generated from Tricky-1.plist\nlet Tricky_1 : [String : Any] = [\n    \"alpha\" : [\n        -3,\n"))
+        #expect(source.contains("\"zeta\" : \"quote \\\" backslash \\\\ newline \\n bell \\u{7}\",\n"))
+        let program = directory.appendingPathComponent("main.swift")
+        try Data(("import Foundation\n" + source + "print(Tricky_1.count)\n").utf8).write(to: program)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: swiftc)
+        process.arguments = ["-typecheck", program.path]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(String(decoding: errors, as: UTF8.self))")
+    }
+
+    @Test func objcLiteral() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devkit-literal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plist = directory.appendingPathComponent("Small.plist")
+        try Data(try PropertyListCoding.write(.dictionary(["b": .bool(false), "a": .string("x\u{1B}y\n")]), as: .binary)).write(to: plist)
+        let run = PlutilToolTests.devkit(["-convert", "objc", "-o", "-", plist.path])
+        #expect(String(decoding: run.output, as: UTF8.self) == """
+            /// Generated from Small.plist
+            __attribute__((visibility("hidden")))
+            NSDictionary * const Small = @{
+                @"a" : @"x\\033y\\n",
+                @"b" : @NO,
+            };
+
+            """)
+    }
+}

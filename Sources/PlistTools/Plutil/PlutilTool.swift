@@ -51,6 +51,15 @@ public enum PlutilTool {
             write(Array(PlistPrinter().render(try read(file).document.value).utf8))
         case .create(let format):
             try emit(try encode(.dictionary([:]), as: format, readable: commandLine.readable), for: file, commandLine, inPlace: true, write: write)
+        case .convert(let format) where format == .swift || format == .objc:
+            // Source goes beside the file (NAME.swift, NAME.m), never over it.
+            let value = try read(file).document.value
+            let source = PlutilSourceLiteral.render(value, language: format == .swift ? .swift : .objc, file: file)
+            var options = commandLine
+            if options.output == nil, options.outputExtension == nil, file != FileIO.standardStream {
+                options.outputExtension = format == .swift ? "swift" : "m"
+            }
+            try emit(Array(source.utf8), for: file, options, inPlace: false, write: write)
         case .convert(let format):
             let value = try read(file).document.value
             try emit(try encode(value, as: format, readable: commandLine.readable), for: file, commandLine, inPlace: true, write: write)
@@ -117,7 +126,7 @@ public enum PlutilTool {
                 if bytes.last == 0x0A { bytes.removeLast() }
                 return bytes
             case .raw: throw Failure("raw is a format of -extract only")
-            case .swift, .objc: throw Failure("-convert \(format.rawValue) is not supported by devkit (Swift and Objective-C literal output)")
+            case .swift, .objc: throw Failure("\(format.rawValue) is a format of -convert only")
             }
         } catch let error as PlistError {
             throw Failure("invalid object in plist for destination format (\(error.message))")
@@ -216,7 +225,8 @@ public enum PlutilTool {
           -help                          this text
           -lint                          check that each file is a valid property list ("FILE: OK")
           -p                             print the property list in a human-readable form
-          -convert fmt                   rewrite each file in format fmt: xml1, binary1, json
+          -convert fmt                   rewrite each file in format fmt: xml1, binary1, json; swift and objc
+                                         write a literal beside it (NAME.swift, NAME.m)
           -insert keypath -type value    insert a value at keypath (with -append: at the end of the array)
           -replace keypath -type value   set the value at keypath, adding it when missing
           -remove keypath                remove the value at keypath
