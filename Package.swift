@@ -248,7 +248,7 @@ let package = Package(
         // The editor, PlistBuddy scripts, diff, fmt and the printer.
         .testTarget(
             name: "PlistToolsTests",
-            dependencies: ["PlistTools", "PropertyList", "PropertyListTestSupport"]
+            dependencies: ["PlistTools", "PropertyList", "PropertyListTestSupport", "DevKitTestSupport"]
         ),
         .testTarget(name: "JSONWriterTests", dependencies: ["JSONWriter", "PropertyList"]),
         // Test helpers for property-list tests: the shared corpus, seeded random values.

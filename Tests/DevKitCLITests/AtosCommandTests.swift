@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import Foundation
 import Testing
 
@@ -13,16 +14,9 @@ import Testing
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: CLI.binary)
         let viaSubcommand = try CLI.run(["atos", "-o", Self.dsym, "-arch", "arm64", "-l", "0x104000000", "0x104000428", "0x1040004ac"])
         #expect(viaSubcommand.status == 0, "\(viaSubcommand.stderr)")
-        let process = Process()
-        process.executableURL = link
-        process.arguments = ["-o", Self.dsym, "-arch", "arm64", "-l", "0x104000000", "0x104000428", "0x1040004ac"]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(String(decoding: data, as: UTF8.self) == viaSubcommand.stdout)
+        let viaLink = try TestProcess.run(link.path, ["-o", Self.dsym, "-arch", "arm64", "-l", "0x104000000", "0x104000428", "0x1040004ac"])
+        #expect(viaLink.status == 0)
+        #expect(viaLink.stdout == viaSubcommand.stdout)
         // _compute and _start of the fixture (llvm-nm: 0x100000428, 0x1000004ac), slid to 0x104000000.
         let lines = viaSubcommand.stdout.split(separator: "\n")
         #expect(lines.count == 2)

@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import Foundation
 import Testing
 
@@ -16,16 +17,9 @@ import Testing
             "\(link.path)" -c "Set :CFBundleVersion $((build + 1))" "\(plist.path)"
             "\(link.path)" -c "Print :CFBundleVersion" "\(plist.path)"
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let ran = try TestProcess.run("/bin/sh", ["-c", script])
+        #expect(ran.status == 0, "\(ran.stderr)")
         // Samples/Info.plist's CFBundleVersion is 142.
-        #expect(String(decoding: data, as: UTF8.self) == "143\n")
+        #expect(ran.stdout == "143\n")
     }
 }

@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import Foundation
 import Testing
 
@@ -18,19 +19,9 @@ import Testing
             plutil -extract CFBundleVersion raw -expect string Info.plist
             plutil -extract CFBundleVersion raw -expect integer Info.plist || echo "exit $?"
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = directory
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(String(decoding: data, as: UTF8.self) == "Info.plist: OK\n143\nexit 1\n")
-        #expect(String(decoding: errors, as: UTF8.self) == "Info.plist: Value at [CFBundleVersion] expected to be integer but is string\n")
+        let ran = try TestProcess.run("/bin/sh", ["-c", script], cwd: directory)
+        #expect(ran.status == 0, "\(ran.stderr)")
+        #expect(ran.stdout == "Info.plist: OK\n143\nexit 1\n")
+        #expect(ran.stderr == "Info.plist: Value at [CFBundleVersion] expected to be integer but is string\n")
     }
 }

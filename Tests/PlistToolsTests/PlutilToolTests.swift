@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import Foundation
 import PlistTools
 import PropertyList
@@ -25,17 +26,8 @@ import Testing
 
     static func apple(_ arguments: [String]) throws -> Run? {
         guard FileManager.default.isExecutableFile(atPath: corelibs) else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: corelibs)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: Array(output), errors: String(decoding: errors, as: UTF8.self))
+        let ran = try TestProcess.run(corelibs, arguments)
+        return Run(status: ran.status, output: Array(ran.stdout.utf8), errors: ran.stderr)
     }
 
     /// Two copies of the sample, one per tool.
@@ -143,15 +135,8 @@ import Testing
         #expect(source.contains("\"zeta\" : \"quote \\\" backslash \\\\ newline \\n bell \\u{7}\",\n"))
         let program = directory.appendingPathComponent("main.swift")
         try Data(("import Foundation\n" + source + "print(Tricky_1.count)\n").utf8).write(to: program)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: swiftc)
-        process.arguments = ["-typecheck", program.path]
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(String(decoding: errors, as: UTF8.self))")
+        let checked = try TestProcess.run(swiftc, ["-typecheck", program.path])
+        #expect(checked.status == 0, "\(checked.stderr)")
     }
 
     @Test func objcLiteral() throws {

@@ -86,27 +86,14 @@ enum PlutilSourceLiteral {
         }
     }
 
-    /// A string literal: quotes, backslashes and control characters escaped (`\u{1B}` in
-    /// Swift, three-digit octal `\033` in C, which unlike `\x` cannot swallow the next digit).
+    /// A string literal: quotes, backslashes and control characters escaped; Swift's are
+    /// `PlistPrinter.quoted`'s (`\u{1B}`), C's take three-digit octal (`\033`), which unlike
+    /// `\x` cannot swallow the digit after it.
     private static func quoted(_ text: String, objc: Bool) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                if objc {
-                    let octal = String(scalar.value, radix: 8)
-                    out += "\\" + String(repeating: "0", count: 3 - octal.count) + octal
-                } else {
-                    out += "\\u{" + String(scalar.value, radix: 16) + "}"
-                }
-            default: out.unicodeScalars.append(scalar)
-            }
+        guard objc else { return PlistPrinter.quoted(text) }
+        return PlistPrinter.quoted(text) { value in
+            let octal = String(value, radix: 8)
+            return "\\" + String(repeating: "0", count: 3 - octal.count) + octal
         }
-        return out + "\""
     }
 }

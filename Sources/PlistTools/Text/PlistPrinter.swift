@@ -64,8 +64,9 @@ public struct PlistPrinter: Sendable {
 
     static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
 
-    /// A string in double quotes with `"`, `\` and control characters escaped.
-    public static func quoted(_ s: String) -> String {
+    /// A string in double quotes with `"`, `\` and control characters escaped; other control
+    /// characters as `control` writes them (Swift's `\u{1b}` unless told otherwise).
+    public static func quoted(_ s: String, control: (UInt32) -> String = { "\\u{\(String($0, radix: 16))}" }) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {
@@ -75,7 +76,7 @@ public struct PlistPrinter: Sendable {
             case "\t": out += "\\t"
             case "\r": out += "\\r"
             case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                out += "\\u{\(String(scalar.value, radix: 16))}"
+                out += control(scalar.value)
             default: out.unicodeScalars.append(scalar)
             }
         }
