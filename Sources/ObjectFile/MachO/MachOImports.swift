@@ -144,12 +144,14 @@ public enum MachOImports {
         }
     }
 
-    /// The bind opcodes of `LC_DYLD_INFO`: only the symbol names and ordinals matter here, so
-    /// every other opcode's operands are skipped. Each opcode consumes at least one byte, so
-    /// the walk ends.
+    /// The bind opcodes of `LC_DYLD_INFO`: only the symbol names and the ordinal in effect
+    /// when each is bound matter here (ld64.lld sets the ordinal after the name), so every
+    /// other opcode's operands are skipped. Each opcode consumes at least one byte, so the
+    /// walk ends.
     private static func readBindOpcodes(_ data: ByteCursor, into found: inout Collector) throws(DecodeError) {
         var cursor = data
         var ordinal = 0
+        var symbol: String?
         while cursor.remaining > 0 {
             let byte = try cursor.readUInt8()
             let immediate = Int(byte & 0x0f)
@@ -158,13 +160,14 @@ public enum MachOImports {
             case 0x10: ordinal = immediate  // SET_DYLIB_ORDINAL_IMM
             case 0x20: ordinal = Int(clamping: try cursor.readULEB128())  // SET_DYLIB_ORDINAL_ULEB
             case 0x30: ordinal = immediate == 0 ? 0 : -1  // SET_DYLIB_SPECIAL_IMM: self, executable, flat or weak lookup
-            case 0x40:  // SET_SYMBOL_TRAILING_FLAGS_IMM, then the name
-                let name = try cursor.readCString()
-                if !name.isEmpty { found.add(name, ordinal: ordinal, special: 0...0, origin: .bindInfo) }
-            case 0x50, 0x90, 0xb0: break  // SET_TYPE_IMM, DO_BIND, DO_BIND_ADD_ADDR_IMM_SCALED
+            case 0x40: symbol = try cursor.readCString()  // SET_SYMBOL_TRAILING_FLAGS_IMM, then the name
+            case 0x50: break  // SET_TYPE_IMM
             case 0x60: _ = try cursor.readSLEB128()  // SET_ADDEND_SLEB
-            case 0x70, 0x80, 0xa0: _ = try cursor.readULEB128()  // SET_SEGMENT_AND_OFFSET_ULEB, ADD_ADDR_ULEB, DO_BIND_ADD_ADDR_ULEB
-            case 0xc0: _ = try cursor.readULEB128(); _ = try cursor.readULEB128()  // DO_BIND_ULEB_TIMES_SKIPPING_ULEB
+            case 0x70, 0x80: _ = try cursor.readULEB128()  // SET_SEGMENT_AND_OFFSET_ULEB, ADD_ADDR_ULEB
+            case 0x90, 0xa0, 0xb0, 0xc0:  // DO_BIND, …_ADD_ADDR_ULEB, …_ADD_ADDR_IMM_SCALED, …_ULEB_TIMES_SKIPPING_ULEB
+                if byte & 0xf0 == 0xa0 { _ = try cursor.readULEB128() }
+                if byte & 0xf0 == 0xc0 { _ = try cursor.readULEB128(); _ = try cursor.readULEB128() }
+                if let symbol, !symbol.isEmpty { found.add(symbol, ordinal: ordinal, special: 0...0, origin: .bindInfo) }
             case 0xd0:  // THREADED: SET_BIND_ORDINAL_TABLE_SIZE_ULEB (0) or APPLY (1)
                 if immediate == 0 { _ = try cursor.readULEB128() }
             default:
