@@ -54,17 +54,10 @@ public struct MachOContents: Sendable {
     /// Reads the commands of `image` from `bytes`, which must be that image's bytes (a thin
     /// file, or the slice of a fat file).
     public static func read(_ image: MachOSlice, bytes: UnsafeRawBufferPointer) throws(DecodeError) -> MachOContents {
-        var header = ByteCursor(bytes, section: "Mach-O header", baseOffset: image.offset)
-        let magic = try header.read(UInt32.self, endian: .little)
-        let endian: Endianness = (magic == MachOFile.magic64 || magic == MachOFile.magic32) ? .little : .big
+        let endian = try image.endianness(in: bytes)
         var contents = MachOContents(uuid: nil, segments: [], sections: [], symbols: [], endianness: endian)
         var symtab: (symbolOffset: UInt32, count: UInt32, stringOffset: UInt32, stringSize: UInt32)?
-        for command in image.loadCommands {
-            let relative = command.offset - image.offset
-            guard relative >= 0, relative <= bytes.count, command.size <= bytes.count - relative else { continue }
-            var cursor = ByteCursor(UnsafeRawBufferPointer(rebasing: bytes[relative..<(relative + command.size)]),
-                                    section: "load command 0x\(String(command.command, radix: 16))", baseOffset: command.offset)
-            try cursor.skip(8)
+        try image.forEachCommand(in: bytes) { command, cursor throws(DecodeError) in
             switch command.command {
             case uuidCommand:
                 contents.uuid = Array(try cursor.readBytes(16))
