@@ -98,6 +98,10 @@ let package = Package(
             dependencies: ["Diagnostics", "PropertyList", "PlistTools", "LintKit", "LintConfigFile", "System", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 
+        // Whole-bundle checks for `devkit lint App.app`: the required-reason APIs each Mach-O
+        // imports (ObjectFile) against its bundle's privacy manifest, commonly used SDKs' manifests.
+        .target(name: "BundleChecks", dependencies: ["BinaryReading", "Diagnostics", "LintKit", "ObjectFile", "PlistChecks", "PropertyList", "System"]),
+
         // libunwind (local unwinding) as a pkg-config system library, for the heap recorder.
         .systemLibrary(
             name: "CLibUnwind",
@@ -220,6 +224,7 @@ let package = Package(
                 "PropertyList",
                 "PlistTools",
                 "PlistChecks",
+                "BundleChecks",
                 "LintKit",
                 "LintConfigFile",
                 "System",
@@ -263,6 +268,8 @@ let package = Package(
         .testTarget(name: "LintConfigFileTests", dependencies: ["LintConfigFile", "LintKit", "PlistChecks", "PropertyList"]),
         // Every plist rule's examples; every rule on generated values; `devkit lint`'s front end.
         .testTarget(name: "PlistChecksTests", dependencies: ["PlistChecks", "LintKit", "LintConfigFile", "PropertyList"]),
+        // Every bundle rule's examples; apps built at test time by Scripts/fixtures/make-privacy-app.
+        .testTarget(name: "BundleChecksTests", dependencies: ["BundleChecks", "LintKit", "PlistChecks", "ObjectFile", "PropertyList", "System", "DevKitTestSupport"]),
         // Reads real and damaged recordings; the HTML report of a recorded C program
         // (Programs/generations.c).
         .testTarget(

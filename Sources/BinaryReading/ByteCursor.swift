@@ -99,6 +99,24 @@ public struct ByteCursor {
         }
     }
 
+    /// Reads a signed LEB128 number; fails if it does not fit in 64 bits.
+    public mutating func readSLEB128() throws(DecodeError) -> Int64 {
+        var result: Int64 = 0
+        var shift: Int64 = 0
+        let start = position
+        while true {
+            let byte = try readUInt8()
+            guard shift < 64 else { throw error("SLEB128 number does not fit in 64 bits", at: start) }
+            result |= Int64(byte & 0x7f) << shift
+            shift += 7
+            if byte & 0x80 == 0 {
+                // Sign-extend from the last byte's bit 6.
+                if shift < 64, byte & 0x40 != 0 { result |= -1 << shift }
+                return result
+            }
+        }
+    }
+
     /// Returns the next `n` bytes as a borrowed slice and moves past them.
     @inlinable
     public mutating func readBytes(_ n: Int) throws(DecodeError) -> UnsafeRawBufferPointer {

@@ -7,9 +7,11 @@ extension FileKind {
     public static let entitlements = FileKind(rawValue: "entitlements")
     /// An over-the-air install manifest (a plist whose `items` hold `assets`), recognised by content.
     public static let otaManifest = FileKind(rawValue: "ota-manifest")
+    /// A privacy manifest (`PrivacyInfo.xcprivacy`; any `*.xcprivacy`).
+    public static let privacyManifest = FileKind(rawValue: "privacy-manifest")
 
     /// Every kind that holds a structured property list (all but `.strings`).
-    public static let structured: Set<FileKind> = [.infoPlist, .entitlements, .otaManifest, .propertyList]
+    public static let structured: Set<FileKind> = [.infoPlist, .entitlements, .otaManifest, .privacyManifest, .propertyList]
     /// Every kind the plist pack checks.
     public static let all: Set<FileKind> = structured.union([.strings])
 }

@@ -1,8 +1,8 @@
 import LintKit
 import PropertyList
 
-/// The plist pack's kinds: `Info.plist`, entitlements and OTA manifests besides any plist
-/// and `.strings` file.
+/// The plist pack's kinds: `Info.plist`, entitlements, privacy manifests and OTA manifests
+/// besides any plist and `.strings` file.
 public struct PlistFileClassifier: FileClassifier {
     public init() {}
 
@@ -11,6 +11,7 @@ public struct PlistFileClassifier: FileClassifier {
     public func kind(forName path: String) -> FileKind? {
         if nameEnds(path, with: "Info.plist") { return .infoPlist }
         if nameEnds(path, with: ".entitlements") || nameEnds(path, with: ".xcent") { return .entitlements }
+        if nameEnds(path, with: ".xcprivacy") { return .privacyManifest }
         return PropertyListFiles().kind(forName: path)
     }
 

@@ -18,17 +18,23 @@ public struct PlistLintFrontend: Sendable {
     public var projectDirectory: String?
     /// `--app`: the Info.plist an OTA manifest is compared with.
     public var appInfoPath: String?
-    /// The rules that can run (the engine's own and the plist pack's).
+    /// The rules that can run (the engine's own and the plist pack's, and those of the
+    /// directory checks).
     public var registry: RuleRegistry
+    /// Checks of whole directories named on the command line (an `.app`'s required-reason
+    /// APIs), run after the files inside are linted.
+    public var directoryChecks: [any DirectoryCheck]
 
     public init(selection: RuleSelection = RuleSelection(), isBuiltProduct: Bool = false, configuration: BuildConfiguration? = nil,
-                projectDirectory: String? = nil, appInfoPath: String? = nil, registry: RuleRegistry = PlistRules.registry) {
+                projectDirectory: String? = nil, appInfoPath: String? = nil, registry: RuleRegistry = PlistRules.registry,
+                directoryChecks: [any DirectoryCheck] = []) {
         self.selection = selection
         self.isBuiltProduct = isBuiltProduct
         self.configuration = configuration
         self.projectDirectory = projectDirectory
         self.appInfoPath = appInfoPath
         self.registry = registry
+        self.directoryChecks = directoryChecks
     }
 
     /// Lints `paths` (files or directories; none: the current directory) on `jobs` threads,
@@ -41,6 +47,13 @@ public struct PlistLintFrontend: Sendable {
         let (files, walkErrors) = run.files(for: roots)
         var result = run.lint(files, jobs: jobs)
         if fix { result = run.fix(result, roots: roots) }
+        for root in roots where DirectoryWalk.type(of: root) == .directory {
+            for check in directoryChecks where check.applies(to: root) {
+                let (findings, errors) = check.check(root, engine: run.engine)
+                result.findings += findings
+                result.inputErrors += errors
+            }
+        }
         result.inputErrors = walkErrors + result.inputErrors
         result.warnings = warnings
         return result

@@ -1,6 +1,7 @@
 import LintKit
 
-/// devkit's built-in rule pack: plist hygiene, Info.plist, entitlements, OTA manifests.
+/// devkit's built-in rule pack: plist hygiene, Info.plist, entitlements, privacy manifests,
+/// OTA manifests.
 public enum PlistRules {
     public static let all: [any LintRule.Type] = [
         // Plist hygiene
@@ -11,6 +12,9 @@ public enum PlistRules {
         ArbitraryLoads.self, DeviceCapabilities.self, QueriesSchemesLimit.self, DeprecatedKey.self,
         // Entitlements
         GetTaskAllow.self, APSEnvironment.self, TeamPrefix.self, UnknownEntitlement.self,
+        // Privacy manifests (PrivacyInfo.xcprivacy)
+        PrivacyUnknownKey.self, PrivacyValueType.self, PrivacyTrackingDomains.self, PrivacyCollectedDataType.self,
+        PrivacyCollectedDataPurpose.self, PrivacyAccessedAPICategory.self, PrivacyAccessedAPIReason.self,
         // Over-the-air install manifests
         OTAItems.self, OTASoftwarePackage.self, OTAImages.self, OTAMetadata.self, OTAMatchesApp.self,
     ]

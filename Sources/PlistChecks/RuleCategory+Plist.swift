@@ -9,4 +9,6 @@ extension RuleCategory {
     public static let entitlements = RuleCategory(rawValue: "entitlements")
     /// Rules for over-the-air install manifests.
     public static let otaManifest = RuleCategory(rawValue: "ota-manifest")
+    /// Rules for privacy manifests and the required-reason APIs they declare.
+    public static let privacy = RuleCategory(rawValue: "privacy")
 }

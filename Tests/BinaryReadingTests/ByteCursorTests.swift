@@ -35,6 +35,20 @@ import Testing
         }
     }
 
+    @Test func sleb128() throws {
+        // DWARF's examples: 2, -2, 127, -127, 128, -128; then -123456.
+        try withCursor([0x02, 0x7e, 0xff, 0x00, 0x81, 0x7f, 0x80, 0x01, 0x80, 0x7f, 0xc0, 0xbb, 0x78]) { (cursor: inout ByteCursor) throws in
+            for expected: Int64 in [2, -2, 127, -127, 128, -128, -123_456] { #expect(try cursor.readSLEB128() == expected) }
+        }
+        // Eleven bytes cannot be a 64-bit number; a trailing continuation bit is truncation.
+        try withCursor(Array(repeating: 0xff, count: 10) + [0x7f]) { (cursor: inout ByteCursor) throws in
+            #expect(throws: DecodeError.self) { try cursor.readSLEB128() }
+        }
+        try withCursor([0xff]) { (cursor: inout ByteCursor) throws in
+            #expect(throws: DecodeError.self) { try cursor.readSLEB128() }
+        }
+    }
+
     /// A short read names the offset in the whole input, not in the window.
     @Test func truncationNamesTheOffset() throws {
         try withCursor([1, 2, 3], baseOffset: 0x100) { (cursor: inout ByteCursor) throws in

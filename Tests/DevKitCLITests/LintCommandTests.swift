@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import Foundation
 import Testing
 
@@ -43,6 +44,22 @@ import Testing
         #expect(missing.stderr == "Samples/lint/Nope.plist: error: no such file or directory\n")
         #expect(try CLI.run(["lint", "--enable", "bogus"]).status == 2)
         #expect(try CLI.run(["lint", "--format", "xml"]).status == 2)
+    }
+
+    /// An .app named on the command line is also checked as a bundle (apps built by
+    /// Scripts/fixtures/make-privacy-app): required-reason imports against its manifests.
+    @Test func appBundle() throws {
+        let bad = try CLI.run(["lint", "--no-config", try PrivacyApp.path("Bad.app")])
+        #expect(bad.status == 1)
+        #expect(bad.stdout.contains("/Bad.app/Bad: error: Bad imports _stat (stat), a required-reason API, but "))
+        #expect(bad.stdout.contains("(ITMS-91061); update the SDK to a release that has one [privacy.sdk-missing-manifest]"))
+        #expect(bad.stdout.contains("/Bad.app/PrivacyInfo.xcprivacy:12:5: error: reason C617.1 is for NSPrivacyAccessedAPICategoryFileTimestamp"))
+        let disabled = try CLI.run(["lint", "--no-config", "--disable", "privacy.missing-api-declaration", "--disable", "privacy.sdk-missing-manifest",
+                                    "--disable", "privacy.accessed-api-reason", try PrivacyApp.path("Bad.app")])
+        #expect(disabled.status == 0, "\(disabled.stdout)")
+        let good = try CLI.run(["lint", "--no-config", try PrivacyApp.path("Good.app")])
+        #expect(good.status == 0, "\(good.stdout)")
+        #expect(good.stdout.isEmpty)
     }
 
     @Test func listAndExplain() throws {

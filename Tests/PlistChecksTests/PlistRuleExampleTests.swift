@@ -34,6 +34,7 @@ import Testing
         if rule.kinds.contains(.infoPlist) { return "Info.plist" }
         if rule.kinds.contains(.entitlements) { return "App.entitlements" }
         if rule.kinds.contains(.otaManifest) { return "manifest.plist" }
+        if rule.kinds.contains(.privacyManifest) { return "PrivacyInfo.xcprivacy" }
         return "Settings.plist"
     }
 

@@ -24,9 +24,13 @@ import Testing
                            "NSAppTransportSecurity", "NSAllowsArbitraryLoads", "UIMainStoryboardFile", "NSMainNibFile",
                            "get-task-allow", "aps-environment", "application-identifier", "keychain-access-groups",
                            "com.apple.developer.team-identifier", "items", "assets", "metadata", "kind", "url",
-                           "bundle-identifier", "bundle-version", "title", "", " x ", "$(X)", "0", "é"]
+                           "bundle-identifier", "bundle-version", "title", "", " x ", "$(X)", "0", "é",
+                           "NSPrivacyTracking", "NSPrivacyTrackingDomains", "NSPrivacyCollectedDataTypes", "NSPrivacyAccessedAPITypes",
+                           "NSPrivacyAccessedAPIType", "NSPrivacyAccessedAPITypeReasons", "NSPrivacyCollectedDataType",
+                           "NSPrivacyCollectedDataTypePurposes"]
         static let strings = ["", " ", "1.0", "1.2.3.4", "software-package", "software", "https://a/b.ipa", "http://x",
-                              "display-image", "full-size-image", "ABCDE.com.x", ".", "$(VAR)", "TODO", "Production", "\u{1F600}"]
+                              "display-image", "full-size-image", "ABCDE.com.x", ".", "$(VAR)", "TODO", "Production", "\u{1F600}",
+                              "CA92.1", "C617.1", "NSPrivacyAccessedAPICategoryUserDefaults", "NSPrivacyCollectedDataTypeCrashData"]
 
         mutating func value(depth: Int) -> PlistValue {
             switch below(depth > 4 ? 6 : 8) {
@@ -48,7 +52,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["Info.plist", "App.entitlements", "manifest.plist", "Settings.plist"])
+    @Test(arguments: ["Info.plist", "App.entitlements", "manifest.plist", "Settings.plist", "PrivacyInfo.xcprivacy"])
     func randomValuesNeverTrap(_ name: String) throws {
         var configuration = LintConfiguration()
         configuration.enabledRules = Set(PlistRules.registry.descriptions.map(\.id))

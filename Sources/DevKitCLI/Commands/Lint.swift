@@ -1,4 +1,5 @@
 import ArgumentParser
+import BundleChecks
 import System
 import LintKit
 import PlistChecks
@@ -7,11 +8,13 @@ import PlistChecks
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
-        abstract: "Check property lists against devkit's rules (Info.plist, entitlements, OTA manifests, hygiene).",
+        abstract: "Check property lists against devkit's rules (Info.plist, entitlements, privacy manifests, OTA manifests, hygiene) and app bundles' required-reason APIs.",
         discussion: """
             PATHs are files or directories (walked for *.plist, *.entitlements, *.xcent, \
-            *.strings, *.stringsdict; hidden and .gitignored entries skipped); default: the \
-            current directory. Settings come from the nearest .devkit.yml upward (lint: \
+            *.xcprivacy, *.strings, *.stringsdict; hidden and .gitignored entries skipped); \
+            default: the current directory. An .app directory is also checked as a bundle: \
+            the required-reason APIs each binary imports against its bundle's privacy \
+            manifest (ITMS-91053), and commonly used SDKs' manifests (ITMS-91061). Settings come from the nearest .devkit.yml upward (lint: \
             section), then the command line. Suppress in XML with \
             <!-- devkit:disable RULE --> before an entry, <!-- devkit:disable-file RULE --> \
             for the file.
@@ -22,6 +25,7 @@ struct Lint: ParsableCommand {
             Examples:
               devkit lint
               devkit lint App/Info.plist --format sarif > lint.sarif
+              devkit lint build/Release-iphoneos/App.app
               devkit lint --configuration release App.entitlements
               devkit lint --explain infoplist.short-version-format
             """
@@ -53,7 +57,7 @@ struct Lint: ParsableCommand {
     }
 
     func run() throws {
-        let registry = PlistRules.registry
+        let registry = BundleRules.lintRegistry
         let result: LintResult
         do {
             if listRules { return try FileHandleOutput.standardOutput(RuleDocumentation.list(registry.descriptions)) }

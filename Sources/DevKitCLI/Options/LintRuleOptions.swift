@@ -1,4 +1,5 @@
 import ArgumentParser
+import BundleChecks
 import LintConfigFile
 import LintKit
 import PlistChecks
@@ -30,10 +31,12 @@ struct LintRuleOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The app's Info.plist, to compare an OTA manifest with.", valueName: "file"))
     var app: String?
 
-    /// The plist pack's front end for these flags.
+    /// The plist pack's front end for these flags, with the bundle pack's rules and its
+    /// check of `.app` directories.
     var frontend: PlistLintFrontend {
         PlistLintFrontend(selection: RuleSelection(enabled: enabled, disabled: disabled, configPath: configPath, ignoresConfigFiles: noConfig),
-                          isBuiltProduct: builtProduct, configuration: configuration, projectDirectory: projectDir, appInfoPath: app)
+                          isBuiltProduct: builtProduct, configuration: configuration, projectDirectory: projectDir, appInfoPath: app,
+                          registry: BundleRules.lintRegistry, directoryChecks: [RequiredReasonCheck()])
     }
 }
 

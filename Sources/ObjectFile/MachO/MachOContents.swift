@@ -54,17 +54,10 @@ public struct MachOContents: Sendable {
     /// Reads the commands of `image` from `bytes`, which must be that image's bytes (a thin
     /// file, or the slice of a fat file).
     public static func read(_ image: MachOSlice, bytes: UnsafeRawBufferPointer) throws(DecodeError) -> MachOContents {
-        var header = ByteCursor(bytes, section: "Mach-O header", baseOffset: image.offset)
-        let magic = try header.read(UInt32.self, endian: .little)
-        let endian: Endianness = (magic == MachOFile.magic64 || magic == MachOFile.magic32) ? .little : .big
+        let endian = try image.endianness(in: bytes)
         var contents = MachOContents(uuid: nil, segments: [], sections: [], symbols: [], endianness: endian)
         var symtab: (symbolOffset: UInt32, count: UInt32, stringOffset: UInt32, stringSize: UInt32)?
-        for command in image.loadCommands {
-            let relative = command.offset - image.offset
-            guard relative >= 0, relative <= bytes.count, command.size <= bytes.count - relative else { continue }
-            var cursor = ByteCursor(UnsafeRawBufferPointer(rebasing: bytes[relative..<(relative + command.size)]),
-                                    section: "load command 0x\(String(command.command, radix: 16))", baseOffset: command.offset)
-            try cursor.skip(8)
+        try image.forEachCommand(in: bytes) { command, cursor throws(DecodeError) in
             switch command.command {
             case uuidCommand:
                 contents.uuid = Array(try cursor.readBytes(16))
@@ -109,33 +102,15 @@ public struct MachOContents: Sendable {
     private static func readSymbols(_ symtab: (symbolOffset: UInt32, count: UInt32, stringOffset: UInt32, stringSize: UInt32),
                                     image: MachOSlice, bytes: UnsafeRawBufferPointer, endian: Endianness,
                                     sections: [Section]) throws(DecodeError) -> [ELFSymbol] {
-        let entrySize = image.is64Bit ? 16 : 12
-        var file = ByteCursor(bytes, section: "LC_SYMTAB", baseOffset: image.offset)
-        // Invariant: the table and its strings lie inside the image.
-        guard UInt64(symtab.symbolOffset) + UInt64(symtab.count) * UInt64(entrySize) <= UInt64(bytes.count),
-              UInt64(symtab.stringOffset) + UInt64(symtab.stringSize) <= UInt64(bytes.count) else {
-            throw file.error("symbol table (\(symtab.count) entries at \(symtab.symbolOffset), strings at \(symtab.stringOffset)) lies outside the \(bytes.count)-byte image")
-        }
-        try file.seek(to: Int(symtab.stringOffset))
-        let strings = try file.subCursor(count: Int(symtab.stringSize), section: "LC_SYMTAB strings")
-        try file.seek(to: Int(symtab.symbolOffset))
+        let table = try MachOSymbolTable(symtab, image: image, bytes: bytes, endian: endian)
         var symbols: [ELFSymbol] = []
-        symbols.reserveCapacity(Int(symtab.count))
-        for _ in 0..<symtab.count {
-            let nameOffset = try file.read(UInt32.self, endian: endian)
-            let type = try file.readUInt8()
-            let section = try file.readUInt8()
-            _ = try file.read(UInt16.self, endian: endian)  // n_desc
-            let value = try file.readUInt(width: image.is64Bit ? 8 : 4, endian: endian)
+        symbols.reserveCapacity(Int(table.count))
+        try table.forEach { entry throws(DecodeError) in
             // Only defined, non-debugging symbols in a section: N_STAB bits clear, N_TYPE == N_SECT.
-            guard type & 0xe0 == 0, type & 0x0e == 0x0e, section > 0 else { continue }
-            var names = strings
-            guard Int(nameOffset) < names.count else { continue }
-            try names.seek(to: Int(nameOffset))
-            let name = try names.readCString()
-            let isCode = Int(section) <= sections.count && sections[Int(section) - 1].isCode
-            symbols.append(ELFSymbol(name: name, value: value, size: 0, type: isCode ? ELFSymbol.functionType : 1,
-                                     binding: type & 0x01 != 0 ? 1 : 0, sectionIndex: UInt16(section)))
+            guard entry.type & 0xe0 == 0, entry.type & 0x0e == 0x0e, entry.section > 0, let name = try table.name(of: entry) else { return }
+            let isCode = Int(entry.section) <= sections.count && sections[Int(entry.section) - 1].isCode
+            symbols.append(ELFSymbol(name: name, value: entry.value, size: 0, type: isCode ? ELFSymbol.functionType : 1,
+                                     binding: entry.type & 0x01 != 0 ? 1 : 0, sectionIndex: UInt16(entry.section)))
         }
         return symbols
     }

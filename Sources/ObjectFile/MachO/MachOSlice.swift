@@ -49,6 +49,27 @@ public struct MachOSlice: Sendable, Equatable {
         return UnsafeRawBufferPointer(rebasing: file[offset..<(offset + size)])
     }
 
+    /// The byte order of the image's header; `bytes` must be this image's bytes.
+    func endianness(in bytes: UnsafeRawBufferPointer) throws(DecodeError) -> Endianness {
+        var header = ByteCursor(bytes, section: "Mach-O header", baseOffset: offset)
+        let magic = try header.read(UInt32.self, endian: .little)
+        return (magic == MachOFile.magic64 || magic == MachOFile.magic32) ? .little : .big
+    }
+
+    /// Calls `body` with each load command and a cursor over its body (past `cmd` and
+    /// `cmdsize`); `bytes` must be this image's bytes. Commands outside them are skipped.
+    func forEachCommand(in bytes: UnsafeRawBufferPointer,
+                        _ body: (MachOLoadCommand, inout ByteCursor) throws(DecodeError) -> Void) throws(DecodeError) {
+        for command in loadCommands {
+            let relative = command.offset - offset
+            guard relative >= 0, relative <= bytes.count, command.size <= bytes.count - relative else { continue }
+            var cursor = ByteCursor(UnsafeRawBufferPointer(rebasing: bytes[relative..<(relative + command.size)]),
+                                    section: "load command 0x\(String(command.command, radix: 16))", baseOffset: command.offset)
+            try cursor.skip(8)
+            try body(command, &cursor)
+        }
+    }
+
     public static func == (a: MachOSlice, b: MachOSlice) -> Bool {
         a.cpuType == b.cpuType && a.fileType == b.fileType && a.offset == b.offset && a.size == b.size && a.loadCommands == b.loadCommands
     }
