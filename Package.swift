@@ -28,17 +28,30 @@ let package = Package(
         // Bounds-checked reading of untrusted bytes; shared by every binary parser.
         .target(name: "BinaryReading", dependencies: ["Diagnostics"]),
 
-        // libxml2 as a pkg-config system library. Only PlistXMLShim includes its headers:
-        // a Swift module importing both libxml2 and Foundation fails to build (ICU's
-        // UErrorCode is defined twice).
+        // libxml2's headers as a system library. Only PlistXMLShim includes them: a Swift
+        // module importing both libxml2 and Foundation fails to build (ICU's UErrorCode is
+        // defined twice). No pkgConfig here or on CLibDW and CLibYAML: its `-l` flags would
+        // load the libraries (and ICU, libz, liblzma, libbz2) in every devkit process; the
+        // functions come from LazyLibraries instead, and libxml2's header directory is named
+        // where its headers are included.
         .systemLibrary(
             name: "CLibXML2",
-            pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
+        ),
+        // libdw, libelf, libxml2 and libyaml opened with dlopen at their first call: one
+        // forwarder per function devkit calls, with the library header's own signature.
+        .target(
+            name: "LazyLibraries",
+            dependencies: ["CLibDW", "CLibXML2", "CLibYAML"],
+            cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]
         ),
         // Plain-C tokenizer over libxml2's SAX2 interface; its public header names no
         // libxml2 type.
-        .target(name: "PlistXMLShim", dependencies: ["CLibXML2"]),
+        .target(
+            name: "PlistXMLShim",
+            dependencies: ["CLibXML2", "LazyLibraries"],
+            cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]
+        ),
 
         // JSON output for reports: `JSONValue` (ordered objects) and the one JSON layout,
         // which the property-list JSON writer shares.
@@ -82,14 +95,14 @@ let package = Package(
             dependencies: ["Diagnostics", "JSONWriter", "PropertyList", "PlistTools", "System", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 
-        // libyaml as a pkg-config system library; imported only by LintConfigFile's YAMLCalls.
+        // libyaml's header as a system library (functions from LazyLibraries); imported only by
+        // LintConfigFile's YAMLCalls.
         .systemLibrary(
             name: "CLibYAML",
-            pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
         // Reads `.devkit.yml` (libyaml) into LintKit's configuration.
-        .target(name: "LintConfigFile", dependencies: ["CLibYAML", "Diagnostics", "LintKit", "System"]),
+        .target(name: "LintConfigFile", dependencies: ["CLibYAML", "LazyLibraries", "Diagnostics", "LintKit", "System"]),
 
         // The plist rule pack (hygiene, Info.plist, entitlements, OTA manifests), its options
         // (--built-product, --configuration, --project-dir, --app) and `devkit lint`'s front end.
@@ -171,15 +184,15 @@ let package = Package(
             ]
         ),
 
-        // elfutils' libdw/libelf as a pkg-config system library; imported by one entry file per
-        // library: ElfUtils' DWCalls (libdw) and CoreDump's DwflCalls (libdwfl).
+        // elfutils' libdw/libelf headers as a system library (functions from LazyLibraries);
+        // imported by one entry file per library: ElfUtils' DWCalls (libdw) and CoreDump's
+        // DwflCalls (libdwfl).
         .systemLibrary(
             name: "CLibDW",
-            pkgConfig: "libdw",
             providers: [.apt(["libdw-dev", "libelf-dev"])]
         ),
         // libdw wrapped in Swift types: units, line tables, functions and inlined calls.
-        .target(name: "ElfUtils", dependencies: ["CLibDW", "Diagnostics"]),
+        .target(name: "ElfUtils", dependencies: ["CLibDW", "LazyLibraries", "Diagnostics"]),
         // The vocabulary of symbolication, without libdw: a symbolicated frame (function, source
         // position, inlined or not) and a reference to a loaded image. Shared by Symbolication,
         // the crash readers and heap analysis.
@@ -199,7 +212,7 @@ let package = Package(
         // `open` refusing non-regular files without blocking while a thread holds a guard:
         // libdwfl opens the paths a core names itself (NT_FILE notes, the link map).
         .target(name: "OpenGuard"),
-        .target(name: "CoreDump", dependencies: ["Diagnostics", "CLibDW", "CrashReport", "BinaryReading", "ObjectFile", "System", "OpenGuard"]),
+        .target(name: "CoreDump", dependencies: ["Diagnostics", "CLibDW", "LazyLibraries", "CrashReport", "BinaryReading", "ObjectFile", "System", "OpenGuard"]),
 
         // Crash reports symbolicated: images found by UUID/build-id under search paths, frames
         // through Symbolication, register-decoding rules, renderers (same, json, summary); the
@@ -239,10 +252,18 @@ let package = Package(
                 "CoreDump",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            // The release is linked as a position-dependent executable: a PIE devkit applied
+            // 74,000 relative relocations at every start (Swift metadata holds absolute
+            // pointers), 200 page faults and about a third of `devkit --version`'s time
+            // (Scripts/bench/startup). The shared libraries it loads keep their address
+            // randomisation. Debug builds, which link the Swift runtime dynamically, stay PIE.
+            linkerSettings: [.unsafeFlags(["-Xclang-linker", "-no-pie"], .when(configuration: .release))],
             plugins: ["BuildInfo"]
         ),
 
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
+        // Each lazily opened library loads at its first call and answers through its forwarders.
+        .testTarget(name: "LazyLibrariesTests", dependencies: ["LazyLibraries", "CLibDW", "CLibYAML", "PlistXMLShim"]),
         // The libxml2 tokenizer's C API: tokens, pieces, positions of errors, refused entities.
         .testTarget(name: "PlistXMLShimTests", dependencies: ["PlistXMLShim"]),
         .testTarget(name: "SystemTests", dependencies: ["System", "Diagnostics"]),

@@ -28,6 +28,13 @@ struct DevKit: ParsableCommand {
     /// every other input error.
     static func main() {
         do {
+            // `--version` alone is answered before ArgumentParser, which reflects over every
+            // command's options (first-time protocol-conformance lookups, each a scan of the
+            // binary's 5,000 conformance records) before it looks at the arguments.
+            if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--version" {
+                try FileHandleOutput.standardOutput(versionLine + "\n")
+                return
+            }
             if let (personality, arguments) = Personality.match(CommandLine.arguments) {
                 try personality.run(arguments)
                 return

@@ -5,6 +5,7 @@ import Symbolication
 /// `devkit atos ARGS…`, or devkit run through a link named `atos`: Apple's atos command line.
 struct Atos: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "atos",
         abstract: "Apple's atos on Linux: atos -o BINARY|DSYM [-arch A] [-l LOADADDR | -s SLIDE | -offset] [-i] [-fullPath] [-f FILE] [ADDRESS…].",
         discussion: """
             The same flags and output lines as atos on macOS, for scripts moved to Linux; ELF \

@@ -5,6 +5,7 @@ import System
 /// `devkit plutil ARGS…`, or devkit run through a link named plutil: Apple's plutil command line.
 struct Plutil: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "plutil",
         abstract: "Apple's plutil on Linux: -lint, -p, -convert, -extract, -insert, -replace, -remove, -type, -create.",
         discussion: """
             The same flags, output and exit statuses (0, or 1 on any failure) as plutil, for \

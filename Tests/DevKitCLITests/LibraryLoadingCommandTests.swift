@@ -1,0 +1,94 @@
+import DevKitTestSupport
+import Foundation
+import Testing
+
+/// Which shared libraries a command loads: only those its work needs (libdw, libxml2 and
+/// libyaml open at their first call; `--version` loads none of them), read from the dynamic
+/// loader's own trace (`LD_DEBUG=files`). A library that cannot be loaded is one line, exit 2.
+@Suite struct LibraryLoadingCommandTests {
+    static let lazyLibraries = ["libdw.so.1", "libelf.so.1", "libxml2.so.2", "libyaml-0.so.2", "libicuuc.so", "libzip.so"]
+
+    /// The sonames the loader opened while devkit ran `arguments`.
+    static func loadedLibraries(_ arguments: [String], environment: [String: String] = [:]) throws -> (CLI.Result, Set<String>) {
+        var environment = environment
+        environment["LD_DEBUG"] = "files"
+        let result = try CLI.run(arguments, environment: environment)
+        var loaded: Set<String> = []
+        for line in result.stderr.split(separator: "\n") {
+            // "  1234:	file=libxml2.so.2 [0];  dynamically loaded by ..."
+            guard let range = line.range(of: "file=") else { continue }
+            let name = line[range.upperBound...].prefix { $0 != " " && $0 != "[" && $0 != ";" }
+            loaded.insert(String(name))
+        }
+        return (result, loaded)
+    }
+
+    static func loaded(_ prefix: String, in libraries: Set<String>) -> Bool {
+        libraries.contains { $0.hasPrefix(prefix) }
+    }
+
+    @Test func versionLoadsNoneOfTheLazyLibraries() throws {
+        let (result, loaded) = try Self.loadedLibraries(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("0."))
+        #expect(loaded.contains { $0.hasPrefix("libc.so") }, "the trace names no library at all: \(loaded)")
+        for library in Self.lazyLibraries {
+            #expect(!Self.loaded(library, in: loaded), "--version loaded \(library)")
+        }
+    }
+
+    @Test func anXMLPlistLoadsLibxml2Only() throws {
+        let (result, loaded) = try Self.loadedLibraries(["plist", "get", "Samples/Info.plist", "CFBundleIdentifier"])
+        #expect(result.status == 0, "\(result.stderr.suffix(400))")
+        #expect(Self.loaded("libxml2.so.2", in: loaded))
+        for library in ["libdw.so.1", "libyaml-0.so.2", "libzip.so"] {
+            #expect(!Self.loaded(library, in: loaded), "plist get loaded \(library)")
+        }
+    }
+
+    @Test func symbolicatingAnELFBinaryLoadsLibdw() throws {
+        guard let compiler = TestProcess.find("cc", "clang", "gcc") else {
+            print("skipped: no C compiler")
+            return
+        }
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("small.c")
+        try "int answer(int x) { return x * 42; }\nint main(int c, char **v) { return answer(c); }\n"
+            .write(to: source, atomically: true, encoding: .utf8)
+        let binary = directory.appendingPathComponent("small")
+        let build = try TestProcess.run(compiler, ["-g", "-O0", source.path, "-o", binary.path])
+        #expect(build.status == 0)
+        let (result, loaded) = try Self.loadedLibraries(
+            ["symbolicate", "--binary", binary.path, "0x1000"],
+            environment: ["XDG_CACHE_HOME": directory.appendingPathComponent("cache").path])
+        #expect(result.status == 0, "\(result.stderr.suffix(400))")
+        #expect(Self.loaded("libdw.so.1", in: loaded))
+        #expect(!Self.loaded("libxml2.so.2", in: loaded))
+    }
+
+    @Test func aLibraryThatCannotBeLoadedIsOneLineAndExit2() throws {
+        guard let compiler = TestProcess.find("cc", "clang", "gcc") else {
+            print("skipped: no C compiler")
+            return
+        }
+        // A libyaml-0.so.2 without libyaml's functions, found first through LD_LIBRARY_PATH.
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("empty.c")
+        try "int devkit_not_libyaml;\n".write(to: source, atomically: true, encoding: .utf8)
+        let library = directory.appendingPathComponent("libyaml-0.so.2")
+        let build = try TestProcess.run(compiler, ["-shared", "-fPIC", source.path, "-o", library.path])
+        #expect(build.status == 0)
+        let config = directory.appendingPathComponent("devkit.yml")
+        try "lint:\n  disabled_rules: [infoplist.deprecated-key]\n".write(to: config, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["lint", "--config", config.path, "Samples/lint/Clean"],
+                                 environment: ["LD_LIBRARY_PATH": directory.path])
+        #expect(result.status == 2)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("devkit: cannot load libyaml-0.so.2 ("))
+        #expect(result.stderr.contains("yaml_"))
+        #expect(result.stderr.hasSuffix("; install libyaml-0-2\n"))
+    }
+}
