@@ -39,6 +39,10 @@ struct DevKit: ParsableCommand {
                 try personality.run(arguments)
                 return
             }
+            if var command = DirectParse.command(Array(CommandLine.arguments.dropFirst())) {
+                try command.run()
+                return
+            }
             var command = try parseAsRoot()
             try command.run()
         } catch let failure as CommandFailure {

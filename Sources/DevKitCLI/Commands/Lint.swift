@@ -73,3 +73,39 @@ struct Lint: ParsableCommand {
         if result.hasFailures(strict: strict) { throw CommandFailure.findings() }
     }
 }
+
+extension Lint: DirectlyParsed {
+    static let commandPath = ["lint"]
+
+    static func read(_ arguments: inout DirectArguments) -> Self? {
+        var command = Self()
+        command.report = .directDefaults
+        command.rules = .directDefaults
+        command.strict = false
+        command.fix = false
+        command.jobs = Processors.online
+        command.listRules = false
+        command.explain = nil
+        while let option = arguments.nextOption() {
+            switch option {
+            case "--strict", "--fix", "--list-rules":
+                guard arguments.isFlag() else { return nil }
+                switch option {
+                case "--strict": command.strict = true
+                case "--fix": command.fix = true
+                default: command.listRules = true
+                }
+            case "--jobs":
+                guard let value = arguments.value(Int.self) else { return nil }
+                command.jobs = value
+            case "--explain":
+                guard let value = arguments.value() else { return nil }
+                command.explain = value
+            default:
+                guard command.report.read(option, &arguments) == .taken || command.rules.read(option, &arguments) == .taken else { return nil }
+            }
+        }
+        command.paths = arguments.positionals
+        return command
+    }
+}

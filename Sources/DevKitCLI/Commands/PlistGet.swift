@@ -56,3 +56,30 @@ extension Plist {
         }
     }
 }
+
+extension Plist.PlistGet: DirectlyParsed {
+    static let commandPath = ["plist", "get"]
+
+    static func read(_ arguments: inout DirectArguments) -> Self? {
+        var command = Self()
+        command.raw = false
+        command.format = nil
+        command.input = .directDefaults
+        while let option = arguments.nextOption() {
+            switch option {
+            case "--raw":
+                guard arguments.isFlag() else { return nil }
+                command.raw = true
+            case "--format":
+                guard let value = arguments.value(PlistFormat.self) else { return nil }
+                command.format = value
+            default:
+                guard command.input.read(option, &arguments) == .taken else { return nil }
+            }
+        }
+        guard arguments.positionals.count == 2 else { return nil }
+        command.file = arguments.positionals[0]
+        command.keyPath = arguments.positionals[1]
+        return command
+    }
+}

@@ -34,3 +34,19 @@ extension Plist {
         }
     }
 }
+
+extension Plist.PlistLint: DirectlyParsed {
+    static let commandPath = ["plist", "lint"]
+
+    static func read(_ arguments: inout DirectArguments) -> Self? {
+        var command = Self()
+        command.report = .directDefaults
+        command.input = .directDefaults
+        while let option = arguments.nextOption() {
+            guard command.report.read(option, &arguments) == .taken || command.input.read(option, &arguments) == .taken else { return nil }
+        }
+        guard !arguments.positionals.isEmpty else { return nil }
+        command.files = arguments.positionals
+        return command
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+
+/// A command line read without ArgumentParser's reflection, for `DirectlyParsed` commands:
+/// long options (`--name value`, `--name=value`), flags, positionals (`-` among them) and `--`,
+/// after which everything is positional. Every other shape — a short option, `--help`, a
+/// value that looks like an option — is not read here: the command's reader gives up and
+/// ArgumentParser reads the whole line, with its own messages.
+struct DirectArguments {
+    private var remaining: ArraySlice<String>
+    /// The `value` of `--name=value`, until the option's reader takes it.
+    private var attachedValue: String?
+    private var optionsEnded = false
+    /// The positionals met so far, in order.
+    private(set) var positionals: [String] = []
+
+    init(_ arguments: ArraySlice<String>) {
+        remaining = arguments
+    }
+
+    /// The next option's name (`--raw`), collecting the positionals before it; nil at the
+    /// end, or at an argument no reader here accepts (then `isUnreadable` is true).
+    mutating func nextOption() -> String? {
+        guard attachedValue == nil else {
+            isUnreadable = true  // the previous option left its `=value` unread
+            return nil
+        }
+        while let argument = remaining.popFirst() {
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                positionals.append(argument)
+            } else if argument == "--" {
+                optionsEnded = true
+            } else if argument.hasPrefix("--"), argument != "--help" {
+                guard let equals = argument.firstIndex(of: "=") else { return argument }
+                attachedValue = String(argument[argument.index(after: equals)...])
+                return String(argument[..<equals])
+            } else {
+                isUnreadable = true
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// Set when the line holds something only ArgumentParser reads.
+    private(set) var isUnreadable = false
+
+    /// The value of the option just read: its `=value`, or the next argument unless that
+    /// looks like an option.
+    mutating func value() -> String? {
+        if let attached = attachedValue {
+            attachedValue = nil
+            return attached
+        }
+        guard let next = remaining.first, next == "-" || !next.hasPrefix("-") else { return nil }
+        return remaining.popFirst()
+    }
+
+    /// The value of the option just read, converted as ArgumentParser converts it.
+    mutating func value<Value: ExpressibleByArgument>(_: Value.Type) -> Value? {
+        value().flatMap(Value.init(argument:))
+    }
+
+    /// Whether the flag just read stands alone (a flag given `=value` is not read here).
+    func isFlag() -> Bool {
+        attachedValue == nil
+    }
+}
