@@ -256,8 +256,15 @@ let package = Package(
             // 74,000 relative relocations at every start (Swift metadata holds absolute
             // pointers), 200 page faults and about a third of `devkit --version`'s time
             // (Scripts/bench/startup). The shared libraries it loads keep their address
-            // randomisation. Debug builds, which link the Swift runtime dynamically, stay PIE.
-            linkerSettings: [.unsafeFlags(["-Xclang-linker", "-no-pie"], .when(configuration: .release))],
+            // randomisation. It exports one symbol, OpenGuard's `open` (libdw, opened later,
+            // must find it), not the 19,500 the driver's `-export-dynamic` gives: the Swift
+            // runtime's start-up `dladdr` walks them all (0.7 M instructions). gold cannot undo
+            // `-export-dynamic`, lld can. Debug builds, which link the Swift runtime
+            // dynamically, keep the defaults.
+            linkerSettings: [.unsafeFlags([
+                "-Xclang-linker", "-no-pie", "-use-ld=lld",
+                "-Xlinker", "--no-export-dynamic", "-Xlinker", "--export-dynamic-symbol=open",
+            ], .when(configuration: .release))],
             plugins: ["BuildInfo"]
         ),
 

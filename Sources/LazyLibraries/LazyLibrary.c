@@ -19,8 +19,9 @@ void lazy_library_load(struct lazy_library *library) {
     pthread_mutex_lock(&load_lock);
     if (!atomic_load_explicit(&library->ready, memory_order_relaxed)) {
         // dlsym on the handle searches the library itself before the process, so a function
-        // resolves to the library's definition, never back to its forwarder here.
-        void *handle = dlopen(library->soname, RTLD_NOW | RTLD_LOCAL);
+        // resolves to the library's definition, never back to its forwarder here. RTLD_LAZY:
+        // the library's (and ICU's) own calls are bound when first made, not all at load.
+        void *handle = dlopen(library->soname, RTLD_LAZY | RTLD_LOCAL);
         if (!handle) fail(library, dlerror());
         for (unsigned i = 0; i < library->count; i++) {
             void *function = dlsym(handle, library->names[i]);

@@ -48,7 +48,12 @@ public final class MappedFile: @unchecked Sendable {
         modificationTime = 0
         unmapLength = 0
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(contents.count, 1), alignment: 16)
-        _ = buffer.initializeMemory(as: UInt8.self, from: contents)
+        // Called across modules, unspecialised: the element-by-element copy took 1.3 M
+        // instructions for a 40 KB debug image (`symbolicate --binary` of a small Mach-O).
+        let copied: Void? = contents.withContiguousStorageIfAvailable { source in
+            if let base = source.baseAddress { buffer.baseAddress!.copyMemory(from: base, byteCount: source.count) }
+        }
+        if copied == nil { _ = buffer.initializeMemory(as: UInt8.self, from: contents) }
         owned = buffer
         bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<contents.count])
     }
