@@ -39,8 +39,8 @@ struct DevKit: ParsableCommand {
                 try personality.run(arguments)
                 return
             }
-            if var command = DirectParse.command(Array(CommandLine.arguments.dropFirst())) {
-                try command.run()
+            if let invocation = DirectParse.invocation(Array(CommandLine.arguments.dropFirst())) {
+                try invocation.run()
                 return
             }
             var command = try parseAsRoot()

@@ -52,60 +52,14 @@ struct Lint: ParsableCommand {
     @Option(help: ArgumentHelp("Print a rule's documentation and examples, and exit.", valueName: "rule"))
     var explain: String?
 
-    func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
+    var invocation: LintInvocation {
+        LintInvocation(paths: paths, format: report.format, enabled: rules.enabled, disabled: rules.disabled,
+                       configPath: rules.configPath, noConfig: rules.noConfig, builtProduct: rules.builtProduct,
+                       configuration: rules.configuration, projectDir: rules.projectDir, app: rules.app,
+                       strict: strict, fix: fix, jobs: jobs, listRules: listRules, explain: explain)
     }
 
-    func run() throws {
-        let registry = BundleRules.lintRegistry
-        let result: LintResult
-        do {
-            if listRules { return try FileHandleOutput.standardOutput(RuleDocumentation.list(registry.descriptions)) }
-            if let explain { return try FileHandleOutput.standardOutput(RuleDocumentation.explain(ruleID: explain, in: registry)) }
-            result = try rules.frontend.lint(paths, jobs: jobs, fix: fix)
-        } catch let error as LintConfigurationError {
-            throw CommandFailure.input(error.description)
-        }
-        for warning in result.warnings { FileHandleOutput.standardError(warning + "\n") }
-        try FileHandleOutput.standardOutput(report.format.reporter.render(result.findings, rules: result.activeRules))
-        for path in result.fixedFiles { FileHandleOutput.standardError("fixed \(path)\n") }
-        if !result.inputErrors.isEmpty { throw CommandFailure.input(result.inputErrors.joined(separator: "\n")) }
-        if result.hasFailures(strict: strict) { throw CommandFailure.findings() }
-    }
-}
+    func validate() throws { try invocation.validate() }
 
-extension Lint: DirectlyParsed {
-    static let commandPath = ["lint"]
-
-    static func read(_ arguments: inout DirectArguments) -> Self? {
-        var command = Self()
-        command.report = .directDefaults
-        command.rules = .directDefaults
-        command.strict = false
-        command.fix = false
-        command.jobs = Processors.online
-        command.listRules = false
-        command.explain = nil
-        while let option = arguments.nextOption() {
-            switch option {
-            case "--strict", "--fix", "--list-rules":
-                guard arguments.isFlag() else { return nil }
-                switch option {
-                case "--strict": command.strict = true
-                case "--fix": command.fix = true
-                default: command.listRules = true
-                }
-            case "--jobs":
-                guard let value = arguments.value(Int.self) else { return nil }
-                command.jobs = value
-            case "--explain":
-                guard let value = arguments.value() else { return nil }
-                command.explain = value
-            default:
-                guard command.report.read(option, &arguments) == .taken || command.rules.read(option, &arguments) == .taken else { return nil }
-            }
-        }
-        command.paths = arguments.positionals
-        return command
-    }
+    func run() throws { try invocation.run() }
 }

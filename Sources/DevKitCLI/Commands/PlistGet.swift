@@ -34,52 +34,12 @@ extension Plist {
 
         @OptionGroup var input: InputOptions
 
-        func validate() throws {
-            if raw && format != nil { throw ValidationError("--raw and --format cannot be used together.") }
+        var invocation: PlistGetInvocation {
+            PlistGetInvocation(file: file, keyPath: keyPath, raw: raw, format: format, inputFormat: input.format)
         }
 
-        func run() throws {
-            let document = try PlistLoader.load(file, format: input.format)
-            let value: PlistValue
-            do {
-                value = try document.value.value(at: KeyPath.parse(keyPath))
-            } catch {
-                throw CommandFailure.input("\(file): error: \(error.message)")
-            }
-            if let format {
-                try FileHandleOutput.standardOutput(try PlistLoader.serialize(value, as: format, source: file))
-            } else if raw {
-                try FileHandleOutput.standardOutput(PlistPrinter.raw(value))
-            } else {
-                try FileHandleOutput.standardOutput(PlistPrinter().render(value))
-            }
-        }
-    }
-}
+        func validate() throws { try invocation.validate() }
 
-extension Plist.PlistGet: DirectlyParsed {
-    static let commandPath = ["plist", "get"]
-
-    static func read(_ arguments: inout DirectArguments) -> Self? {
-        var command = Self()
-        command.raw = false
-        command.format = nil
-        command.input = .directDefaults
-        while let option = arguments.nextOption() {
-            switch option {
-            case "--raw":
-                guard arguments.isFlag() else { return nil }
-                command.raw = true
-            case "--format":
-                guard let value = arguments.value(PlistFormat.self) else { return nil }
-                command.format = value
-            default:
-                guard command.input.read(option, &arguments) == .taken else { return nil }
-            }
-        }
-        guard arguments.positionals.count == 2 else { return nil }
-        command.file = arguments.positionals[0]
-        command.keyPath = arguments.positionals[1]
-        return command
+        func run() throws { try invocation.run() }
     }
 }

@@ -24,29 +24,10 @@ extension Plist {
         @OptionGroup var report: ReportOptions
         @OptionGroup var input: InputOptions
 
-        func run() throws {
-            let findings = files.flatMap { PlistSyntaxCheck.check(path: $0, format: input.format) }
-            let text = report.format.reporter.render(findings)
-            try FileHandleOutput.standardOutput(text)
-            if findings.contains(where: { $0.severity == .error }) {
-                throw CommandFailure.findings()
-            }
+        var invocation: PlistLintInvocation {
+            PlistLintInvocation(files: files, format: report.format, inputFormat: input.format)
         }
-    }
-}
 
-extension Plist.PlistLint: DirectlyParsed {
-    static let commandPath = ["plist", "lint"]
-
-    static func read(_ arguments: inout DirectArguments) -> Self? {
-        var command = Self()
-        command.report = .directDefaults
-        command.input = .directDefaults
-        while let option = arguments.nextOption() {
-            guard command.report.read(option, &arguments) == .taken || command.input.read(option, &arguments) == .taken else { return nil }
-        }
-        guard !arguments.positionals.isEmpty else { return nil }
-        command.files = arguments.positionals
-        return command
+        func run() throws { try invocation.run() }
     }
 }

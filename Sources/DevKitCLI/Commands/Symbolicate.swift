@@ -92,104 +92,18 @@ struct Symbolicate: ParsableCommand {
     @Argument(help: "Addresses (with --binary), or crash logs (without).")
     var inputs: [String] = []
 
-    func validate() throws {
-        guard binary != nil else {
-            guard !inputs.isEmpty else {
-                throw ValidationError("give --binary BIN with addresses, or crash logs (.crash, .ips, Swift backtraces, core dumps).")
-            }
-            return
-        }
-        if let loadAddress, HexAddress.parse(loadAddress) == nil {
-            throw ValidationError("--load-address \"\(loadAddress)\" is not a hex address.")
-        }
+    var invocation: SymbolicateInvocation {
+        SymbolicateInvocation(binary: binary, arch: arch, loadAddress: loadAddress, debugDir: debugDir, uuid: uuid,
+                              force: force, outputStyle: outputStyle, noDemangle: noDemangle, noInlines: noInlines,
+                              stats: stats, noCache: noCache, format: format, searchPath: searchPath,
+                              executable: executable, output: output, inputs: inputs)
     }
 
-    func run() throws {
-        do { try request.run(diagnostics: FileHandleOutput.standardError) } catch {
-            throw CommandFailure.input(error.problem?.description ?? "")
-        }
-    }
+    func validate() throws { try invocation.validate() }
 
-    /// The options as the library's request.
-    private var request: SymbolicateRequest {
-        var request = SymbolicateRequest(inputs: inputs)
-        request.binary = binary
-        request.architecture = arch
-        request.loadAddress = loadAddress.flatMap(HexAddress.parse)
-        request.debugDirectories = debugDir
-        request.identifier = uuid
-        request.allowIdentifierMismatch = force
-        request.outputStyle = outputStyle
-        request.demangle = !noDemangle
-        request.outermostOnly = noInlines
-        request.stats = stats
-        request.usesCache = !noCache
-        request.crashLogFormat = format
-        request.searchPaths = searchPath
-        request.executable = executable
-        request.output = output
-        return request
-    }
+    func run() throws { try invocation.run() }
 }
 
 extension FrameOutputStyle: ExpressibleByArgument {}
 
 extension CrashLogFormat: ExpressibleByArgument {}
-
-extension Symbolicate: DirectlyParsed {
-    static let commandPath = ["symbolicate"]
-
-    static func read(_ arguments: inout DirectArguments) -> Self? {
-        var command = Self()
-        command.binary = nil
-        command.arch = nil
-        command.loadAddress = nil
-        command.debugDir = []
-        command.uuid = nil
-        command.force = false
-        command.outputStyle = .llvm
-        command.noDemangle = false
-        command.noInlines = false
-        command.stats = false
-        command.noCache = false
-        command.format = .summary
-        command.searchPath = []
-        command.executable = nil
-        command.output = nil
-        while let option = arguments.nextOption() {
-            switch option {
-            case "--force", "--no-demangle", "--no-inlines", "--stats", "--no-cache":
-                guard arguments.isFlag() else { return nil }
-                switch option {
-                case "--force": command.force = true
-                case "--no-demangle": command.noDemangle = true
-                case "--no-inlines": command.noInlines = true
-                case "--stats": command.stats = true
-                default: command.noCache = true
-                }
-            case "--output-style":
-                guard let value = arguments.value(FrameOutputStyle.self) else { return nil }
-                command.outputStyle = value
-            case "--format":
-                guard let value = arguments.value(CrashLogFormat.self) else { return nil }
-                command.format = value
-            case "--binary", "--arch", "--load-address", "--debug-dir", "--uuid", "--build-id", "--search-path", "--executable", "--output":
-                guard let value = arguments.value() else { return nil }
-                switch option {
-                case "--binary": command.binary = value
-                case "--arch": command.arch = value
-                case "--load-address": command.loadAddress = value
-                case "--debug-dir": command.debugDir.append(value)
-                case "--uuid", "--build-id": command.uuid = value
-                case "--search-path": command.searchPath.append(value)
-                case "--executable": command.executable = value
-                default: command.output = value
-                }
-            default:
-                return nil
-            }
-        }
-        command.inputs = arguments.positionals
-        return command
-    }
-}

@@ -17,19 +17,3 @@ struct InputOptions: ParsableArguments {
     @Option(name: .customLong("input-format"), help: "Read input as this format instead of detecting it (\(PlistFormat.allCases.map(\.rawValue).joined(separator: "|"))).")
     var format: PlistFormat?
 }
-
-extension InputOptions {
-    /// The options as ArgumentParser leaves them when none is given (`DirectlyParsed`).
-    static var directDefaults: InputOptions {
-        var options = InputOptions()
-        options.format = nil
-        return options
-    }
-
-    mutating func read(_ option: String, _ arguments: inout DirectArguments) -> DirectOptionOutcome {
-        guard option == "--input-format" else { return .unknown }
-        guard let value = arguments.value(PlistFormat.self) else { return .refused }
-        format = value
-        return .taken
-    }
-}
