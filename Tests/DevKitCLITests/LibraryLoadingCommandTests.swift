@@ -27,6 +27,20 @@ import Testing
         libraries.contains { $0.hasPrefix(prefix) }
     }
 
+    /// `source` compiled with the system's C compiler into `directory/output`; nil without one.
+    static func compile(_ source: String, to output: String, flags: [String], in directory: URL) throws -> URL? {
+        guard let compiler = TestProcess.find("cc", "clang", "gcc") else {
+            print("skipped: no C compiler")
+            return nil
+        }
+        let file = directory.appendingPathComponent(output + ".c")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        let product = directory.appendingPathComponent(output)
+        let build = try TestProcess.run(compiler, flags + [file.path, "-o", product.path])
+        #expect(build.status == 0)
+        return product
+    }
+
     @Test func versionLoadsNoneOfTheLazyLibraries() throws {
         let (result, loaded) = try Self.loadedLibraries(["--version"])
         #expect(result.status == 0)
@@ -47,18 +61,10 @@ import Testing
     }
 
     @Test func symbolicatingAnELFBinaryLoadsLibdw() throws {
-        guard let compiler = TestProcess.find("cc", "clang", "gcc") else {
-            print("skipped: no C compiler")
-            return
-        }
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let source = directory.appendingPathComponent("small.c")
-        try "int answer(int x) { return x * 42; }\nint main(int c, char **v) { return answer(c); }\n"
-            .write(to: source, atomically: true, encoding: .utf8)
-        let binary = directory.appendingPathComponent("small")
-        let build = try TestProcess.run(compiler, ["-g", "-O0", source.path, "-o", binary.path])
-        #expect(build.status == 0)
+        guard let binary = try Self.compile("int answer(int x) { return x * 42; }\nint main(int c, char **v) { return answer(c); }\n",
+                                            to: "small", flags: ["-g", "-O0"], in: directory) else { return }
         let (result, loaded) = try Self.loadedLibraries(
             ["symbolicate", "--binary", binary.path, "0x1000"],
             environment: ["XDG_CACHE_HOME": directory.appendingPathComponent("cache").path])
@@ -68,18 +74,10 @@ import Testing
     }
 
     @Test func aLibraryThatCannotBeLoadedIsOneLineAndExit2() throws {
-        guard let compiler = TestProcess.find("cc", "clang", "gcc") else {
-            print("skipped: no C compiler")
-            return
-        }
         // A libyaml-0.so.2 without libyaml's functions, found first through LD_LIBRARY_PATH.
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let source = directory.appendingPathComponent("empty.c")
-        try "int devkit_not_libyaml;\n".write(to: source, atomically: true, encoding: .utf8)
-        let library = directory.appendingPathComponent("libyaml-0.so.2")
-        let build = try TestProcess.run(compiler, ["-shared", "-fPIC", source.path, "-o", library.path])
-        #expect(build.status == 0)
+        guard try Self.compile("int devkit_not_libyaml;\n", to: "libyaml-0.so.2", flags: ["-shared", "-fPIC"], in: directory) != nil else { return }
         let config = directory.appendingPathComponent("devkit.yml")
         try "lint:\n  disabled_rules: [infoplist.deprecated-key]\n".write(to: config, atomically: true, encoding: .utf8)
         let result = try CLI.run(["lint", "--config", config.path, "Samples/lint/Clean"],

@@ -29,38 +29,24 @@ struct LintInvocation: DirectlyParsed {
     static func read(_ arguments: inout DirectArguments) -> LintInvocation? {
         var lint = LintInvocation()
         while let option = arguments.nextOption() {
-            switch option {
-            case "--strict", "--fix", "--list-rules", "--no-config", "--built-product":
-                guard arguments.isFlag() else { return nil }
-                switch option {
-                case "--strict": lint.strict = true
-                case "--fix": lint.fix = true
-                case "--list-rules": lint.listRules = true
-                case "--no-config": lint.noConfig = true
-                default: lint.builtProduct = true
-                }
-            case "--format":
-                guard let value = arguments.value(FindingFormat.self) else { return nil }
-                lint.format = value
-            case "--configuration":
-                guard let value = arguments.value(BuildConfiguration.self) else { return nil }
-                lint.configuration = value
-            case "--jobs":
-                guard let value = arguments.value(Int.self) else { return nil }
-                lint.jobs = value
-            case "--enable", "--disable", "--config", "--project-dir", "--app", "--explain":
-                guard let value = arguments.value() else { return nil }
-                switch option {
-                case "--enable": lint.enabled.append(value)
-                case "--disable": lint.disabled.append(value)
-                case "--config": lint.configPath = value
-                case "--project-dir": lint.projectDir = value
-                case "--app": lint.app = value
-                default: lint.explain = value
-                }
-            default:
-                return nil
+            let read = switch option {
+            case "--strict": arguments.set(&lint.strict)
+            case "--fix": arguments.set(&lint.fix)
+            case "--list-rules": arguments.set(&lint.listRules)
+            case "--no-config": arguments.set(&lint.noConfig)
+            case "--built-product": arguments.set(&lint.builtProduct)
+            case "--format": arguments.read(into: &lint.format)
+            case "--configuration": arguments.read(into: &lint.configuration)
+            case "--jobs": arguments.read(into: &lint.jobs)
+            case "--enable": arguments.append(to: &lint.enabled)
+            case "--disable": arguments.append(to: &lint.disabled)
+            case "--config": arguments.read(into: &lint.configPath)
+            case "--project-dir": arguments.read(into: &lint.projectDir)
+            case "--app": arguments.read(into: &lint.app)
+            case "--explain": arguments.read(into: &lint.explain)
+            default: false
             }
+            guard read else { return nil }
         }
         lint.paths = arguments.positionals
         return lint

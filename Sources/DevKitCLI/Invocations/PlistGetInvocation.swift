@@ -18,19 +18,13 @@ struct PlistGetInvocation: DirectlyParsed {
         var format: PlistFormat?
         var inputFormat: PlistFormat?
         while let option = arguments.nextOption() {
-            switch option {
-            case "--raw":
-                guard arguments.isFlag() else { return nil }
-                raw = true
-            case "--format":
-                guard let value = arguments.value(PlistFormat.self) else { return nil }
-                format = value
-            case "--input-format":
-                guard let value = arguments.value(PlistFormat.self) else { return nil }
-                inputFormat = value
-            default:
-                return nil
+            let read = switch option {
+            case "--raw": arguments.set(&raw)
+            case "--format": arguments.read(into: &format)
+            case "--input-format": arguments.read(into: &inputFormat)
+            default: false
             }
+            guard read else { return nil }
         }
         guard arguments.positionals.count == 2 else { return nil }
         return PlistGetInvocation(file: arguments.positionals[0], keyPath: arguments.positionals[1],

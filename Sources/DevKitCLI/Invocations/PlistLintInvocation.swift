@@ -16,16 +16,12 @@ struct PlistLintInvocation: DirectlyParsed {
         var format = ReportFormat.text
         var inputFormat: PlistFormat?
         while let option = arguments.nextOption() {
-            switch option {
-            case "--format":
-                guard let value = arguments.value(ReportFormat.self) else { return nil }
-                format = value
-            case "--input-format":
-                guard let value = arguments.value(PlistFormat.self) else { return nil }
-                inputFormat = value
-            default:
-                return nil
+            let read = switch option {
+            case "--format": arguments.read(into: &format)
+            case "--input-format": arguments.read(into: &inputFormat)
+            default: false
             }
+            guard read else { return nil }
         }
         guard !arguments.positionals.isEmpty else { return nil }
         return PlistLintInvocation(files: arguments.positionals, format: format, inputFormat: inputFormat)

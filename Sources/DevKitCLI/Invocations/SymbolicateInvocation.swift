@@ -27,37 +27,25 @@ struct SymbolicateInvocation: DirectlyParsed {
     static func read(_ arguments: inout DirectArguments) -> SymbolicateInvocation? {
         var symbolicate = SymbolicateInvocation()
         while let option = arguments.nextOption() {
-            switch option {
-            case "--force", "--no-demangle", "--no-inlines", "--stats", "--no-cache":
-                guard arguments.isFlag() else { return nil }
-                switch option {
-                case "--force": symbolicate.force = true
-                case "--no-demangle": symbolicate.noDemangle = true
-                case "--no-inlines": symbolicate.noInlines = true
-                case "--stats": symbolicate.stats = true
-                default: symbolicate.noCache = true
-                }
-            case "--output-style":
-                guard let value = arguments.value(FrameOutputStyle.self) else { return nil }
-                symbolicate.outputStyle = value
-            case "--format":
-                guard let value = arguments.value(CrashLogFormat.self) else { return nil }
-                symbolicate.format = value
-            case "--binary", "--arch", "--load-address", "--debug-dir", "--uuid", "--build-id", "--search-path", "--executable", "--output":
-                guard let value = arguments.value() else { return nil }
-                switch option {
-                case "--binary": symbolicate.binary = value
-                case "--arch": symbolicate.arch = value
-                case "--load-address": symbolicate.loadAddress = value
-                case "--debug-dir": symbolicate.debugDir.append(value)
-                case "--uuid", "--build-id": symbolicate.uuid = value
-                case "--search-path": symbolicate.searchPath.append(value)
-                case "--executable": symbolicate.executable = value
-                default: symbolicate.output = value
-                }
-            default:
-                return nil
+            let read = switch option {
+            case "--force": arguments.set(&symbolicate.force)
+            case "--no-demangle": arguments.set(&symbolicate.noDemangle)
+            case "--no-inlines": arguments.set(&symbolicate.noInlines)
+            case "--stats": arguments.set(&symbolicate.stats)
+            case "--no-cache": arguments.set(&symbolicate.noCache)
+            case "--output-style": arguments.read(into: &symbolicate.outputStyle)
+            case "--format": arguments.read(into: &symbolicate.format)
+            case "--binary": arguments.read(into: &symbolicate.binary)
+            case "--arch": arguments.read(into: &symbolicate.arch)
+            case "--load-address": arguments.read(into: &symbolicate.loadAddress)
+            case "--debug-dir": arguments.append(to: &symbolicate.debugDir)
+            case "--uuid", "--build-id": arguments.read(into: &symbolicate.uuid)
+            case "--search-path": arguments.append(to: &symbolicate.searchPath)
+            case "--executable": arguments.read(into: &symbolicate.executable)
+            case "--output": arguments.read(into: &symbolicate.output)
+            default: false
             }
+            guard read else { return nil }
         }
         symbolicate.inputs = arguments.positionals
         return symbolicate

@@ -60,6 +60,33 @@ struct DirectArguments {
         value().flatMap(Value.init(argument:))
     }
 
+    /// Reads the option's value into `target`; false when it is missing or does not convert.
+    mutating func read<Value: ExpressibleByArgument>(into target: inout Value) -> Bool {
+        guard let value = value(Value.self) else { return false }
+        target = value
+        return true
+    }
+
+    mutating func read<Value: ExpressibleByArgument>(into target: inout Value?) -> Bool {
+        guard let value = value(Value.self) else { return false }
+        target = value
+        return true
+    }
+
+    /// Appends the value of a repeatable option to `target`.
+    mutating func append<Value: ExpressibleByArgument>(to target: inout [Value]) -> Bool {
+        guard let value = value(Value.self) else { return false }
+        target.append(value)
+        return true
+    }
+
+    /// Sets a flag: false when it was given a value (`--flag=value`).
+    func set(_ flag: inout Bool) -> Bool {
+        guard isFlag() else { return false }
+        flag = true
+        return true
+    }
+
     /// Whether the flag just read stands alone (a flag given `=value` is not read here).
     func isFlag() -> Bool {
         attachedValue == nil
