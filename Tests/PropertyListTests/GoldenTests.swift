@@ -51,4 +51,19 @@ import PropertyListTestSupport
 
             """)
     }
+
+    /// Every escape the XML writer makes, at the start, middle and end of runs it copies whole.
+    @Test func stringEscapesExactly() throws {
+        let cases: [(String, String)] = [
+            ("&", "&amp;"), ("<a>", "&lt;a&gt;"), ("x\r\ny", "x&#13;\ny"), ("\ttab", "\ttab"),
+            ("Grüße & 東京 < 🚀 >", "Grüße &amp; 東京 &lt; 🚀 &gt;"), ("plain text, no escapes", "plain text, no escapes"),
+            ("&&<<>>", "&amp;&amp;&lt;&lt;&gt;&gt;"), ("end&", "end&amp;"),
+        ]
+        for (string, escaped) in cases {
+            let text = String(decoding: try PropertyListCoding.write(.string(string), as: .xml), as: UTF8.self)
+            #expect(text.contains("<string>\(escaped)</string>\n"), "\(string.debugDescription) → \(text)")
+            #expect(try PropertyListCoding.read(Array(text.utf8)).value == .string(string))
+        }
+        #expect(throws: PlistError.self) { try PropertyListCoding.write(.string("bell\u{7}"), as: .xml) }
+    }
 }
