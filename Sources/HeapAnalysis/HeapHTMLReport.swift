@@ -137,7 +137,7 @@ public enum HeapHTMLReport {
         let listed = tableRows(drawn: drawn)
         var headline = "\(report.path): pid \(report.pid)"
         if !report.command.isEmpty { headline += ", \(report.command.joined(separator: " "))" }
-        headline += ", \(report.end.map(HeapReport.describe) ?? "no end record (killed, crashed or cut short)")"
+        headline += ", \(report.end.map(HeapReport.describe) ?? HeapReport.noEndRecord)"
         var body = "<h1>Heap leaks</h1>\n<p class=\"meta\">\(MarkupText.escape(headline))</p>\n"
         body += "<p class=\"scan\">\(MarkupText.escape(report.scanSummary))</p>\n"
         body += warnings(report.scanCaveats)
@@ -174,7 +174,7 @@ public enum HeapHTMLReport {
     static func headline(_ report: HeapReport) -> String {
         var out = "\(report.path): pid \(report.pid)"
         if !report.command.isEmpty { out += ", \(report.command.joined(separator: " "))" }
-        return out + ", \(report.end.map(HeapReport.describe) ?? "no end record (killed, crashed or cut short)")"
+        return out + ", \(report.end.map(HeapReport.describe) ?? HeapReport.noEndRecord)"
     }
 
     static func displayLabel(_ g: HeapTimeline.Generation) -> String {

@@ -45,7 +45,7 @@ public struct HeapReport: Sendable {
     public var textReport: String {
         var out = "\(path): pid \(pid)"
         if !command.isEmpty { out += ", \(command.joined(separator: " "))" }
-        out += ", \(end.map(Self.describe) ?? "no end record (killed, crashed or cut short)")\n"
+        out += ", \(end.map(Self.describe) ?? HeapReport.noEndRecord)\n"
         let aliveTitle = horizon == .end ? "alive at end" : "alive at next mark"
         var table = [["gen", "label", "allocated", "bytes", aliveTitle, "bytes", "heap growth"]]
         for summary in generations {
@@ -104,6 +104,10 @@ public struct HeapReport: Sendable {
     static func json(_ group: HeapGroup) -> JSONValue {
         ["key": .string(group.key), "count": .number(group.count), "bytes": .number(group.bytes)]
     }
+
+    /// A recording without an end record: the recorder catches exit, `_exit`, exec and fatal
+    /// signals, so only SIGKILL (or a cut copy) leaves none.
+    static let noEndRecord = "no end record: killed (SIGKILL) or cut short, the events its threads still buffered are missing"
 
     static func describe(_ end: RecordingEnd) -> String {
         switch end.reason {

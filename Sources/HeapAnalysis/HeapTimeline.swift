@@ -47,6 +47,8 @@ public struct HeapTimeline: Sendable {
         public var stack: UInt32
         public var size: UInt64
         public var count: Int
+        /// Swift type metadata of class instances, else 0.
+        public var typeMetadata: UInt64 = 0
         public var bytes: UInt64 { size &* UInt64(count) }
     }
 
@@ -85,7 +87,7 @@ public struct HeapTimeline: Sendable {
     /// Adds the recorder's cancelled pairs to their generations' allocated totals.
     private mutating func addCancelledPairs(_ pairs: [CancelledPairs]) {
         guard !pairs.isEmpty else { return }
-        struct Key: Hashable { var generation: Int, stack: UInt32, size: UInt64 }
+        struct Key: Hashable { var generation: Int, stack: UInt32, size: UInt64, type: UInt64 }
         var merged: [Key: Int] = [:]
         var order: [Key] = []
         let starts = generations.map(\.mark.seq)
@@ -100,7 +102,7 @@ public struct HeapTimeline: Sendable {
             let generation = max(low - 1, 0)
             generations[generation].allocatedCount += pair.count
             generations[generation].allocatedBytes &+= pair.bytes
-            let key = Key(generation: generation, stack: pair.stack, size: pair.size)
+            let key = Key(generation: generation, stack: pair.stack, size: pair.size, type: pair.typeMetadata)
             if let count = merged[key] {
                 merged[key] = count + pair.count
             } else {
@@ -108,7 +110,9 @@ public struct HeapTimeline: Sendable {
                 order.append(key)
             }
         }
-        shortLived = order.map { ShortLived(generation: $0.generation, stack: $0.stack, size: $0.size, count: merged[$0]!) }
+        shortLived = order.map {
+            ShortLived(generation: $0.generation, stack: $0.stack, size: $0.size, count: merged[$0]!, typeMetadata: $0.type)
+        }
     }
 
     /// Which blocks of a generation count as "still alive".

@@ -119,6 +119,15 @@ public struct HeapLauncher {
         return termination
     }
 
+    /// What a termination means for the recording: SIGKILL is the one fatal signal the
+    /// recorder cannot catch, so the recording has no end record and lacks what its threads
+    /// still buffered (FORMAT.md, "Cancelled pairs", bounds it). Nil for any other ending.
+    public static func recordingNote(for termination: ChildProcess.Termination) -> String? {
+        guard termination == .signaled(Signal.kill) else { return nil }
+        return "the program was killed by signal 9 (SIGKILL): the recording has no end record and lacks the events "
+            + "its threads still buffered (at most 2,048 events and the pairs counted in the last 0.1 s, 65,536 at most, per thread)"
+    }
+
     /// "exited with status 0", "was killed by signal 9".
     static func describe(_ termination: ChildProcess.Termination) -> String {
         switch termination {

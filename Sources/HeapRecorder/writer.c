@@ -133,6 +133,27 @@ void dkh_write_header(void) {
     dkh_write_all(h, sizeof h);
 }
 
+uint64_t dkh_monotonic_ns(int coarse) {
+    struct timespec now;
+    clock_gettime(coarse ? CLOCK_MONOTONIC_COARSE : CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+/// Encodes a DKH_RECORD_CLOCK record (DKH_CLOCK_RECORD_SIZE bytes) at `p`: `seq` and now.
+static size_t put_clock(uint8_t *p, uint64_t seq) {
+    dkh_put_u32(p, DKH_RECORD_CLOCK);
+    dkh_put_u32(p + 4, 16);
+    dkh_put_u64(p + 8, seq);
+    dkh_put_u64(p + 16, dkh_monotonic_ns(0));
+    return DKH_CLOCK_RECORD_SIZE;
+}
+
+void dkh_write_clock(uint64_t seq) {
+    if (dkh.fd < 0) return;
+    uint8_t record[DKH_CLOCK_RECORD_SIZE];
+    dkh_write_all(record, put_clock(record, seq));
+}
+
 static void *map_pages(size_t size) {
     void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     return p == MAP_FAILED ? NULL : p;
@@ -235,13 +256,14 @@ static void flush_pairs_locked(dkh_thread *t) {
     n += dkh_put_u32(b + n, (uint32_t)t->tid);
     n += dkh_put_u32(b + n, 0);
     n += dkh_put_u64(b + n, t->pair_seq);
-    // DKH_PAIR_TABLE_LIMIT entries of at most 3 x 10 bytes fit the 64 KiB buffer.
+    // DKH_PAIR_TABLE_LIMIT entries of at most 4 x 10 bytes fit the 64 KiB buffer.
     for (uint32_t i = 0; i < DKH_PAIR_TABLE_SIZE; i++) {
         dkh_pair_entry *e = &t->pairs[i];
         if (!e->count) continue;
         n += put_uleb(b + n, e->stack);
         n += put_uleb(b + n, e->size);
         n += put_uleb(b + n, e->count);
+        n += put_uleb(b + n, e->type);
     }
     dkh_put_u32(b, DKH_RECORD_PAIRS);
     dkh_put_u32(b + 4, (uint32_t)(n - DKH_RECORD_HEADER_SIZE));
@@ -253,22 +275,28 @@ static void flush_pairs_locked(dkh_thread *t) {
 
 /// Counts a cancelled allocation/free pair. Every pair counted together shares `marks`
 /// (dkh.marks_finished at its allocation, equal to marks_started at its free), which puts
-/// them all in one generation; a pair with another value flushes the counters first.
+/// them all in one generation; a pair with another value flushes the counters first. So do
+/// DKH_PAIR_FLUSH_COUNT pairs and counters older than DKH_PAIR_FLUSH_NS (the coarse clock is
+/// read every DKH_PAIR_CLOCK_EVERY pairs), which bounds what a SIGKILL loses.
 static void count_pair(dkh_thread *t, const dkh_pending_event *e) {
-    if (t->pair_count && (t->pair_marks != e->marks || t->pair_count >= DKH_PAIR_TABLE_LIMIT ||
-                          t->pairs_counted >= DKH_PAIR_FLUSH_COUNT))
+    if (t->pair_count &&
+        (t->pair_marks != e->marks || t->pair_count >= DKH_PAIR_TABLE_LIMIT || t->pairs_counted >= DKH_PAIR_FLUSH_COUNT ||
+         (t->pairs_counted % DKH_PAIR_CLOCK_EVERY == 0 && dkh_monotonic_ns(1) - t->pair_started_ns >= DKH_PAIR_FLUSH_NS)))
         flush_pairs_locked(t);
     if (!t->pair_count) {
         t->pair_marks = e->marks;
         t->pair_seq = e->seq;
+        t->pair_started_ns = dkh_monotonic_ns(1);
     }
-    uint32_t i = (uint32_t)(((e->size * 0x9E3779B97F4A7C15ull) ^ e->stack) * 0xff51afd7ed558ccdull >> 54) & (DKH_PAIR_TABLE_SIZE - 1);
-    while (t->pairs[i].count && (t->pairs[i].stack != e->stack || t->pairs[i].size != e->size)) {
+    uint32_t i = (uint32_t)((((e->size * 0x9E3779B97F4A7C15ull) ^ e->stack ^ e->type) * 0xff51afd7ed558ccdull) >> 54) &
+                 (DKH_PAIR_TABLE_SIZE - 1);
+    while (t->pairs[i].count && (t->pairs[i].stack != e->stack || t->pairs[i].size != e->size || t->pairs[i].type != e->type)) {
         i = (i + 1) & (DKH_PAIR_TABLE_SIZE - 1);
     }
     if (!t->pairs[i].count) {
         t->pairs[i].stack = e->stack;
         t->pairs[i].size = e->size;
+        t->pairs[i].type = e->type;
         t->pair_count++;
     }
     t->pairs[i].count++;
@@ -277,14 +305,18 @@ static void count_pair(dkh_thread *t, const dkh_pending_event *e) {
 
 // ---- flushing ---------------------------------------------------------------------------
 
-static void write_events_record(dkh_thread *t, size_t used, uint64_t base_seq) {
+/// Writes the events record encoded in the scratch buffer; the last of a flush is followed,
+/// in the same write, by a clock record (room for it is kept free).
+static void write_events_record(dkh_thread *t, size_t used, uint64_t base_seq, int with_clock) {
     uint8_t *b = t->buffer;
     dkh_put_u32(b, DKH_RECORD_EVENTS);
     dkh_put_u32(b + 4, (uint32_t)(used - DKH_RECORD_HEADER_SIZE));
     dkh_put_u32(b + 8, (uint32_t)t->tid);
     dkh_put_u32(b + 12, 0);
     dkh_put_u64(b + 16, base_seq);
-    if (dkh.fd >= 0) dkh_write_all(b, used);
+    size_t total = used;
+    if (with_clock) total += put_clock(b + used, atomic_load_explicit(&dkh.seq, memory_order_relaxed));
+    if (dkh.fd >= 0) dkh_write_all(b, total);
 }
 
 /// Encodes the thread's pending events (skipping cancelled ones) as DKH_RECORD_EVENTS records,
@@ -296,8 +328,8 @@ void dkh_thread_flush_locked(dkh_thread *t) {
     for (uint32_t i = 0; i < t->event_count; i++) {
         const dkh_pending_event *e = &t->events[i];
         if (!e->tag) continue;
-        if (used + DKH_MAX_EVENT_SIZE > DKH_THREAD_BUFFER_SIZE) {
-            write_events_record(t, used, base_seq);
+        if (used + DKH_MAX_EVENT_SIZE + DKH_CLOCK_RECORD_SIZE > DKH_THREAD_BUFFER_SIZE) {
+            write_events_record(t, used, base_seq, 0);
             used = DKH_EVENTS_HEADER_SIZE;
         }
         if (used == DKH_EVENTS_HEADER_SIZE) {
@@ -318,7 +350,7 @@ void dkh_thread_flush_locked(dkh_thread *t) {
         last_seq = e->seq;
         last_ptr = e->ptr;
     }
-    if (used > DKH_EVENTS_HEADER_SIZE) write_events_record(t, used, base_seq);
+    if (used > DKH_EVENTS_HEADER_SIZE) write_events_record(t, used, base_seq, 1);
     flush_pairs_locked(t);
     dkh_reset_thread(t);
 }
@@ -409,6 +441,20 @@ void dkh_flush_all(int trylock_only) {
             dkh_lock(&t->lock);
         }
         dkh_thread_flush_locked(t);
+        dkh_unlock(&t->lock);
+    }
+}
+
+/// Writes every thread's pair counters (at a mark: what a SIGKILL could lose). A buffer whose
+/// lock is held is skipped: its owner is appending (perhaps interrupted by the mark signal on
+/// this very thread) and writes its counters itself soon.
+void dkh_flush_all_pairs(void) {
+    if (!dkh.threads) return;
+    for (int i = 0; i < DKH_MAX_THREADS; i++) {
+        dkh_thread *t = &dkh.threads[i];
+        if (!atomic_load(&t->in_use) || !t->buffer || !t->pair_count) continue;
+        if (!dkh_trylock(&t->lock)) continue;
+        flush_pairs_locked(t);
         dkh_unlock(&t->lock);
     }
 }

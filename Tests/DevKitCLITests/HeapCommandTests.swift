@@ -136,6 +136,33 @@ import Testing
         #expect(try CLI.run(["heap", "record", "-o", output, "--", "/bin/sh", "-c", "kill -TERM $$"]).status == 128 + 15)
     }
 
+    /// Help asked for before the program is devkit's; after `--` it is the program's.
+    @Test func helpWinsBeforeTheProgram() throws {
+        for flag in ["--help", "-h"] {
+            let help = try CLI.run(["heap", "record", flag])
+            #expect(help.status == 0)
+            #expect(help.stdout.contains("USAGE: devkit heap record"))
+        }
+        let withOutput = try CLI.run(["heap", "record", "-o", "/tmp/devkit-heap-test-none.dkheap", "--help"])
+        #expect(withOutput.status == 0)
+        #expect(withOutput.stdout.contains("USAGE: devkit heap record"))
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/devkit-heap-test-none.dkheap"))
+        let output = try CLI.temporaryDirectory().appendingPathComponent("echo.dkheap").path
+        let passed = try CLI.run(["heap", "record", "-o", output, "--", "/bin/sh", "-c", "printf '%s\\n' \"$1\"", "sh", "--help"])
+        #expect(passed.status == 0)
+        #expect(passed.stdout == "--help\n")
+    }
+
+    /// A SIGKILLed program writes no end record: devkit says so, and the report too.
+    @Test func killedProgramIsReported() throws {
+        let output = try CLI.temporaryDirectory().appendingPathComponent("killed.dkheap").path
+        let killed = try CLI.run(["heap", "record", "-o", output, "--", "/bin/sh", "-c", "kill -KILL $$"])
+        #expect(killed.status == 128 + 9)
+        #expect(killed.stderr.contains("the program was killed by signal 9 (SIGKILL)"))
+        let report = try CLI.run(["heapdiff", output])
+        #expect(report.stdout.contains("no end record: killed"))
+    }
+
     /// Tests/HeapRecorderTests/Programs/leaks.c built and recorded with or without the exit scan.
     static func recordLeaks(in directory: URL, scan: Bool) throws -> String? {
         guard let cc = ["/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/clang"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {

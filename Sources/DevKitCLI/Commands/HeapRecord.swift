@@ -46,6 +46,9 @@ extension Heap {
         var command: [String] = []
 
         func validate() throws {
+            // The program's arguments are captured verbatim, `--help` included: help asked for
+            // before the program (not after `--`) is devkit's.
+            if let first = command.first, first == "--help" || first == "-h" { throw CleanExit.helpRequest(self) }
             guard !program.isEmpty else { throw ValidationError("Missing the program to run (after --).") }
             guard (1...256).contains(stackDepth) else { throw ValidationError("--stack-depth must be between 1 and 256.") }
             if interval != nil, markSignal.number == 0 { throw ValidationError("--interval needs a mark signal.") }
@@ -62,6 +65,7 @@ extension Heap {
             configuration.scanAtExit = scanAtExit
             let termination = try HeapLauncher(configuration: configuration).run(program)
             FileHandleOutput.standardError("devkit: heap recording written to \(configuration.outputPath)\n")
+            if let note = HeapLauncher.recordingNote(for: termination) { FileHandleOutput.standardError("devkit: \(note)\n") }
             if termination != .exited(0) { throw CommandFailure(message: "", exitCode: termination.shellStatus) }
         }
     }
