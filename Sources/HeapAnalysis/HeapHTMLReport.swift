@@ -62,7 +62,7 @@ public enum HeapHTMLReport {
     public static func render(_ report: HeapReport, flameGraph: (Int) -> FlameGraph?) -> [UInt8] {
         let drawnList = drawnGenerations(report), drawn = Set(drawnList)
         let listed = tableRows(drawn: drawn)
-        let aliveTitle = report.horizon == .end ? "alive at end" : "alive at next mark"
+        let aliveTitle = HeapReport.aliveTitle(report.horizon)
         var body = "<h1>Heap generations</h1>\n<p class=\"meta\">\(MarkupText.escape(headline(report)))</p>\n"
         body += "<table class=\"generations\">\n<thead><tr><th>gen</th><th>label</th><th>allocated</th><th>bytes</th>"
         body += "<th>\(aliveTitle)</th><th>bytes</th><th>heap growth</th></tr></thead>\n<tbody>\n"

@@ -1,6 +1,28 @@
 /// A recording replayed: every block with the generation it was made in and when (if ever)
-/// it was freed, and the generations with their statistics.
+/// it was freed, the generations with their statistics, the peak of live bytes (over the run
+/// and per generation) with the blocks alive then, and live bytes over time (bounded points).
 public struct HeapTimeline: Sendable {
+    /// The most bytes alive at once, found in the replay (every recorded allocation and free,
+    /// in order): exact for the recorded events. Pairs the recorder cancelled are not placed
+    /// in time (`shortLived`), so a recording made without `--every-event` can miss a peak
+    /// made of blocks freed before their thread's buffer was written.
+    public struct Peak: Sendable, Equatable {
+        public var bytes: UInt64 = 0
+        public var blocks = 0
+        /// Sequence number of the allocation that reached it (a generation's mark when nothing
+        /// allocated in the generation rose above the level it started at).
+        public var seq: UInt64 = 0
+        /// Index into `generations`.
+        public var generation = 0
+    }
+
+    /// Live bytes and blocks at `seq`: the highest level in one slice of the run.
+    public struct Point: Sendable, Equatable {
+        public var seq: UInt64
+        public var bytes: UInt64
+        public var blocks: Int
+    }
+
     /// An allocated block.
     public struct Block: Sendable, Equatable {
         public var seq: UInt64
@@ -31,14 +53,24 @@ public struct HeapTimeline: Sendable {
         public var heapBytesAtStart: UInt64 = 0
         public var heapBytesAtEnd: UInt64 = 0
 
+        /// The most bytes alive at once during the generation (its start level included).
+        public var peak = Peak()
+
         /// Heap growth over the generation (negative when it shrank).
         public var growth: Int64 { Int64(bitPattern: heapBytesAtEnd &- heapBytesAtStart) }
     }
 
     public var generations: [Generation] = []
     /// Blocks that outlived the generation they were made in (alive at its next mark or at
-    /// the end), in allocation order; with `keepingEveryBlock`, every block.
+    /// the end) or were alive at the peak, by generation and sequence number; with
+    /// `keepingEveryBlock`, every block.
     public var blocks: [Block] = []
+    /// The most bytes alive at once over the whole recording.
+    public var peak = Peak()
+    /// Live bytes over the run: the run's seqs cut into at most `pointLimit` equal slices,
+    /// each giving its highest level (so the peak is one of them), plus the start and the
+    /// level at the end; in sequence order. Slices without events give no point.
+    public var points: [Point] = []
     /// Blocks allocated and freed by one thread with no mark in between, which the recorder
     /// counted instead of recording (see `CancelledPairs`), merged per generation, stack and
     /// size. They are in the generations' allocated totals; none is ever alive at a mark.
@@ -62,7 +94,7 @@ public struct HeapTimeline: Sendable {
     /// Replays `recording` in sequence order. Blocks freed within their own generation are
     /// counted but not kept, unless `keepingEveryBlock` (tests, small recordings).
     /// `progress` gets (events replayed, all events) every 2^16 events.
-    public init(_ recording: HeapRecording, keepingEveryBlock: Bool = false,
+    public init(_ recording: HeapRecording, keepingEveryBlock: Bool = false, pointLimit: Int = 1_000,
                 progress: ((_ eventsDone: Int, _ eventCount: Int) -> Void)? = nil) {
         var marks = recording.marks
         if marks.first.map({ $0.kind != .start }) ?? true {
@@ -71,7 +103,8 @@ public struct HeapTimeline: Sendable {
         }
         var replay = Replay(generations: marks.indices.map { index in
             Generation(index: index, mark: marks[index], endSeq: index + 1 < marks.count ? marks[index + 1].seq : .max)
-        }, keepingEveryBlock: keepingEveryBlock)
+        }, keepingEveryBlock: keepingEveryBlock, lastSeq: recording.eventRecords.reduce(0) { max($0, $1.lastSeq) },
+        pointLimit: pointLimit)
         if let progress {
             replay.progress = { progress($0, recording.eventCount) }
         }
@@ -79,6 +112,8 @@ public struct HeapTimeline: Sendable {
         replay.finish()
         generations = replay.generations
         blocks = replay.kept
+        peak = replay.peak
+        points = replay.points
         addCancelledPairs(recording.cancelledPairs)
         unmatchedFrees = replay.unmatchedFrees
         missedFrees = replay.missedFrees
@@ -121,6 +156,8 @@ public struct HeapTimeline: Sendable {
         case end
         /// Alive when the next generation started.
         case nextMark
+        /// Alive at the peak (`peak`): what filled the heap at its largest.
+        case peak
     }
 
     /// Blocks made in `generation` that were alive at `horizon`.
@@ -136,8 +173,14 @@ public struct HeapTimeline: Sendable {
             switch horizon {
             case .end: return block.isAliveAtEnd
             case .nextMark: return block.freedAt >= endSeq
+            case .peak: return isAliveAtPeak(block)
             }
         }
+    }
+
+    /// Made at or before the peak's allocation and freed after it (or never).
+    public func isAliveAtPeak(_ block: Block) -> Bool {
+        peak.bytes > 0 && block.seq <= peak.seq && block.freedAt > peak.seq
     }
 
     /// The indices in `blocks` of the blocks made in `generation`.
@@ -168,16 +211,42 @@ extension HeapTimeline {
         var generation = 0
         var generationEnd: UInt64
         var heapBytes: UInt64 = 0
+        var liveBlocks = 0
+        var peak = HeapTimeline.Peak()
+        /// The current generation's peak (written back at its end).
+        var generationPeak = HeapTimeline.Peak()
+        /// Blocks alive at the peak so far that were freed within their own generation (not
+        /// in `kept`). A new peak empties it: every block in it was freed before that peak.
+        var alivePeakOnly: [HeapTimeline.Block] = []
+        var points: [HeapTimeline.Point] = []
+        /// The slice being replayed: its highest level so far, and where it ends.
+        var slice = HeapTimeline.Point(seq: 0, bytes: 0, blocks: 0)
+        var sliceEnd: UInt64 = 0
+        let sliceWidth: UInt64
+        /// The last event's sequence number.
+        let lastSeq: UInt64
         var unmatchedFrees = 0
         var missedFrees = 0
         /// Called every 2^16 events (a counter test per event, not a call).
         var progress: ((Int) -> Void)?
         var received = 0
 
-        init(generations: [HeapTimeline.Generation], keepingEveryBlock: Bool) {
+        init(generations: [HeapTimeline.Generation], keepingEveryBlock: Bool, lastSeq: UInt64, pointLimit: Int) {
             self.generations = generations
             self.keepingEveryBlock = keepingEveryBlock
             generationEnd = generations[0].endSeq
+            generationPeak.seq = generations[0].mark.seq
+            let limit = UInt64(max(pointLimit - 2, 1))
+            sliceWidth = lastSeq / limit + 1
+            self.lastSeq = lastSeq
+            points = [HeapTimeline.Point(seq: generations[0].mark.seq, bytes: 0, blocks: 0)]
+        }
+
+        /// Moves to the slice holding `seq`, keeping the last one's highest level.
+        private mutating func startSlice(at seq: UInt64) {
+            if sliceEnd > 0 { points.append(slice) }
+            slice = HeapTimeline.Point(seq: seq, bytes: heapBytes, blocks: liveBlocks)
+            sliceEnd = (seq / sliceWidth + 1) * sliceWidth
         }
 
         mutating func receive(_ event: HeapEvent) {
@@ -185,10 +254,14 @@ extension HeapTimeline {
             if received & 0xFFFF == 0, let progress { progress(received) }
             while event.seq >= generationEnd, generation + 1 < generations.count {
                 generations[generation].heapBytesAtEnd = heapBytes
+                generations[generation].peak = generationPeak
                 generation += 1
                 generations[generation].heapBytesAtStart = heapBytes
                 generationEnd = generations[generation].endSeq
+                generationPeak = HeapTimeline.Peak(bytes: heapBytes, blocks: liveBlocks, seq: generations[generation].mark.seq,
+                                                   generation: generation)
             }
+            if event.seq >= sliceEnd { startSlice(at: event.seq) }
             switch event.kind {
             case .allocation:
                 let block = HeapTimeline.Block(seq: event.seq, address: event.address, size: event.size, stack: event.stack,
@@ -206,8 +279,18 @@ extension HeapTimeline {
                     release(previous, at: event.seq)
                 }
                 heapBytes &+= event.size
+                liveBlocks += 1
                 generations[generation].allocatedCount += 1
                 generations[generation].allocatedBytes &+= event.size
+                if heapBytes > slice.bytes { slice = HeapTimeline.Point(seq: event.seq, bytes: heapBytes, blocks: liveBlocks) }
+                // The run's peak is never above its generation's: one test in the usual case.
+                if heapBytes > generationPeak.bytes {
+                    generationPeak = HeapTimeline.Peak(bytes: heapBytes, blocks: liveBlocks, seq: event.seq, generation: generation)
+                    if heapBytes > peak.bytes {
+                        peak = generationPeak
+                        alivePeakOnly.removeAll(keepingCapacity: true)
+                    }
+                }
             case .free:
                 guard let slot = live.removeValue(for: event.address) else {
                     unmatchedFrees += 1
@@ -221,17 +304,31 @@ extension HeapTimeline {
             var block = pool[Int(slot)]
             block.freedAt = seq
             heapBytes &-= block.size
-            if keepingEveryBlock || seq >= generations[block.generation].endSeq { kept.append(block) }
+            liveBlocks -= 1
+            if keepingEveryBlock || seq >= generations[block.generation].endSeq {
+                kept.append(block)
+            } else if block.seq <= peak.seq, peak.bytes > 0 {
+                // Made by the peak and freed now, after it: alive at the peak.
+                alivePeakOnly.append(block)
+            }
             freeSlots.append(slot)
         }
 
         mutating func finish() {
             generations[generation].heapBytesAtEnd = heapBytes
+            generations[generation].peak = generationPeak
             for later in generations.indices where later > generation {
                 generations[later].heapBytesAtStart = heapBytes
                 generations[later].heapBytesAtEnd = heapBytes
+                generations[later].peak = HeapTimeline.Peak(bytes: heapBytes, blocks: liveBlocks, seq: generations[later].mark.seq,
+                                                            generation: later)
+            }
+            if sliceEnd > 0 { points.append(slice) }
+            if let last = points.last, last.bytes != heapBytes || last.blocks != liveBlocks {
+                points.append(HeapTimeline.Point(seq: max(last.seq, lastSeq), bytes: heapBytes, blocks: liveBlocks))
             }
             live.forEach { _, slot in kept.append(pool[Int(slot)]) }
+            kept.append(contentsOf: alivePeakOnly)
             // By generation, then sequence: the same as by sequence for any recording replayed in
             // order, and what `survivors(of:until:)`'s binary search needs even if one was not.
             kept.sort { ($0.generation, $0.seq) < ($1.generation, $1.seq) }

@@ -17,6 +17,9 @@ public struct HeapLauncher {
         public var followForks = false
         /// Keep a live-block table and scan for unreachable blocks at exit (--scan-at-exit).
         public var scanAtExit = false
+        /// Write every allocation and free, cancelling no pair (--every-event): the peak and
+        /// the timeline are exact, the recording larger.
+        public var everyEvent = false
 
         public init(agentPath: String, outputPath: String) {
             self.agentPath = agentPath
@@ -162,6 +165,7 @@ public struct HeapLauncher {
         entries.append("DEVKIT_HEAP_FORK=\(configuration.followForks ? "follow" : "stop")")
         if let markDirectory { entries.append("DEVKIT_HEAP_MARK_DIR=\(markDirectory)") }
         if configuration.scanAtExit { entries.append("DEVKIT_HEAP_SCAN_AT_EXIT=1") }
+        if configuration.everyEvent { entries.append("DEVKIT_HEAP_PAIRS=keep") }
         return entries
     }
 

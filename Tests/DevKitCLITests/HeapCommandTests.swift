@@ -24,10 +24,19 @@ import Testing
         return recording
     }
 
-    /// The report with the run's pid and temporary paths replaced.
+    /// The report with the run's pid, temporary paths and times replaced, and the chart of
+    /// live bytes over time (its columns depend on the run's timing) cut to its first line.
     static func normalized(_ text: String, directory: URL) -> String {
-        text.replacingOccurrences(of: directory.path, with: "TMP")
+        var lines: [Substring] = []
+        var inChart = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("live bytes (") { inChart = true; lines.append(line); continue }
+            if inChart, line.isEmpty { inChart = false }
+            if !inChart { lines.append(line) }
+        }
+        return lines.joined(separator: "\n").replacingOccurrences(of: directory.path, with: "TMP")
             .replacingOccurrences(of: #"pid \d+"#, with: "pid PID", options: .regularExpression)
+            .replacingOccurrences(of: #"\d+\.\d+ s\b"#, with: "T s", options: .regularExpression)
     }
 
     @Test func heapshotsSampleReport() throws {
@@ -36,6 +45,24 @@ import Testing
         let text = try CLI.run(["heapdiff", recording, "--group-by", "function"])
         #expect(text.status == 0)
         try CLI.assertSnapshot(Self.normalized(text.stdout, directory: directory), named: "heapdiff-heapshots.txt")
+        // The chart: 4 rows of levels up to the peak, the axis, the 4 marks, the time axis.
+        let chart = text.stdout.components(separatedBy: "live bytes (each column its highest level; ^ marks a generation)\n")[1]
+            .components(separatedBy: "\n\n")[0].split(separator: "\n")
+        #expect(chart.count == 7)
+        #expect(chart.first?.hasPrefix("48.0 KiB ┤") == true)
+        #expect(chart.first?.hasSuffix("█") == true)
+        #expect(chart[4].hasPrefix("     0 B └"))
+        #expect((1...3).contains(chart[5].filter { $0 == "^" }.count))
+        #expect(chart[6].hasSuffix(" s"))
+        // --until peak: the generations' blocks alive at the peak, as collapsed stacks.
+        let peak = try CLI.run(["heapdiff", recording, "--until", "peak", "--format", "collapsed"])
+        #expect(peak.stdout.split(separator: "\n").count == 3)
+        let peakJSON = try JSONSerialization.jsonObject(with: try CLI.run(["heapdiff", recording, "--format", "json"]).stdoutBytes) as? [String: Any]
+        let peakValue = peakJSON?["peak"] as? [String: Any]
+        #expect(peakValue?["bytes"] as? Int == 3 * 16384)
+        #expect(peakValue?["generation"] as? Int == 3)
+        let points = (peakJSON?["timeline"] as? [String: Any])?["points"] as? [[String: Any]]
+        #expect(points?.compactMap { $0["bytes"] as? Int }.max() == 3 * 16384)
         let collapsed = try CLI.run(["heapdiff", recording, "--format", "collapsed"])
         #expect(collapsed.stdout.split(separator: "\n").count == 3)
         #expect(collapsed.stdout.split(separator: "\n").allSatisfy { $0.hasSuffix(";main;open_document 16384") })

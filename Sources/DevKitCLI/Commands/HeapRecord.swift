@@ -20,6 +20,7 @@ extension Heap {
                   devkit heap record -o app.dkheap -- ./app --serve
                   devkit heap record --interval 10 -- ./app
                   devkit heap record --scan-at-exit -- ./app
+                  devkit heap record --every-event -- ./app
                   devkit heapdiff app.dkheap
                 """
         )
@@ -42,6 +43,9 @@ extension Heap {
         @Flag(name: .long, help: "At exit, scan for blocks nothing points to any more (for heapdiff --leaks); keeps a live-block table while recording.")
         var scanAtExit = false
 
+        @Flag(name: .long, help: "Write every allocation and free, even blocks freed before any mark could see them (an exact peak and timeline for heapdiff; a larger recording).")
+        var everyEvent = false
+
         @Argument(parsing: .captureForPassthrough, help: "The program and its arguments (after --).")
         var command: [String] = []
 
@@ -63,6 +67,7 @@ extension Heap {
             configuration.stackDepth = stackDepth
             configuration.followForks = fork == .follow
             configuration.scanAtExit = scanAtExit
+            configuration.everyEvent = everyEvent
             let termination = try HeapLauncher(configuration: configuration).run(program)
             FileHandleOutput.standardError("devkit: heap recording written to \(configuration.outputPath)\n")
             if let note = HeapLauncher.recordingNote(for: termination) { FileHandleOutput.standardError("devkit: \(note)\n") }
