@@ -21,6 +21,9 @@ public struct LiveBytesChart: Sendable {
         public var label: String
     }
 
+    /// Generation marks an SVG chart draws at most.
+    public static let maximumDrawnMarks = 200
+
     public var samples: [Sample]
     public var marks: [Mark]
     public var peak: HeapTimeline.Peak
@@ -117,13 +120,13 @@ public struct LiveBytesChart: Sendable {
 
     /// An inline SVG line chart (`width` × `height` user units) with the marks as dashed lines
     /// and the peak as a dot; every label from the recording escaped.
-    public func svg(width: Int = 1000, height: Int = 180) -> String {
+    public func svg(id: String, width: Int = 1000, height: Int = 180) -> String {
         let (left, right, top, bottom) = (70.0, 20.0, 14.0, 24.0)
         let plotWidth = Double(width) - left - right, plotHeight = Double(height) - top - bottom
         let span = max(end, 1e-12), ceiling = Double(max(peak.bytes, 1))
         func px(_ x: Double) -> String { format(left + x / span * plotWidth) }
         func py(_ bytes: UInt64) -> String { format(top + plotHeight * (1 - Double(bytes) / ceiling)) }
-        var out = "<svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(width) \(height)\" "
+        var out = "<svg class=\"timeline\" id=\"\(MarkupText.escape(id))\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(width) \(height)\" "
         out += "role=\"img\" aria-label=\"live bytes over time\">\n"
         out += "<line class=\"axis\" x1=\"\(format(left))\" y1=\"\(py(0))\" x2=\"\(format(left + plotWidth))\" y2=\"\(py(0))\"/>\n"
         out += "<line class=\"axis\" x1=\"\(format(left))\" y1=\"\(format(top))\" x2=\"\(format(left))\" y2=\"\(py(0))\"/>\n"
@@ -131,14 +134,23 @@ public struct LiveBytesChart: Sendable {
         out += "<text x=\"\(format(left - 6))\" y=\"\(py(0))\" text-anchor=\"end\">0 B</text>\n"
         out += "<text x=\"\(format(left))\" y=\"\(height - 6)\">\(MarkupText.escape(describe(0)))</text>\n"
         out += "<text x=\"\(format(left + plotWidth))\" y=\"\(height - 6)\" text-anchor=\"end\">\(MarkupText.escape(describe(end)))</text>\n"
-        for mark in marks where mark.generation > 0 {
+        // At most `maximumDrawnMarks` marks, evenly chosen: a page stays bounded however many
+        // generations the recording has.
+        let drawn = marks.dropFirst()
+        let step = max((drawn.count + Self.maximumDrawnMarks - 1) / Self.maximumDrawnMarks, 1)
+        for (offset, mark) in drawn.enumerated() where offset % step == 0 {
             out += "<g class=\"mark\"><title>generation \(mark.generation): \(MarkupText.escape(mark.label)) at \(MarkupText.escape(describe(mark.x)))</title>"
             out += "<line x1=\"\(px(mark.x))\" y1=\"\(format(top))\" x2=\"\(px(mark.x))\" y2=\"\(py(0))\"/>"
             out += "<text x=\"\(px(mark.x))\" y=\"\(format(top - 3))\" text-anchor=\"middle\">\(mark.generation)</text></g>\n"
         }
-        if !samples.isEmpty {
-            let points = samples.map { "\(px($0.x)),\(py($0.bytes))" }.joined(separator: " ")
-            out += "<polyline class=\"live\" points=\"\(points)\"/>\n"
+        if let first = samples.first {
+            // Steps: a level holds until the next sample.
+            var points = ["\(px(first.x)),\(py(first.bytes))"]
+            for (previous, sample) in zip(samples, samples.dropFirst()) {
+                points.append("\(px(sample.x)),\(py(previous.bytes))")
+                points.append("\(px(sample.x)),\(py(sample.bytes))")
+            }
+            out += "<polyline class=\"live\" points=\"\(points.joined(separator: " "))\"/>\n"
         }
         if peak.bytes > 0 {
             let caption = "peak \(formatBytes(peak.bytes)) in \(peak.blocks) blocks at \(describe(peakX)), generation \(peak.generation)"
