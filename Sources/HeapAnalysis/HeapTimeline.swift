@@ -14,6 +14,10 @@ public struct HeapTimeline: Sendable {
         public var seq: UInt64 = 0
         /// Index into `generations`.
         public var generation = 0
+
+        public init(bytes: UInt64 = 0, blocks: Int = 0, seq: UInt64 = 0, generation: Int = 0) {
+            (self.bytes, self.blocks, self.seq, self.generation) = (bytes, blocks, seq, generation)
+        }
     }
 
     /// Live bytes and blocks at `seq`: the highest level in one slice of the run.
