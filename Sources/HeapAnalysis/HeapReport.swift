@@ -22,9 +22,9 @@ public struct HeapReport: Sendable {
         /// Largest groups of the blocks alive at the peak, at most `top`.
         public var groups: [HeapGroup]
         public var omittedGroups: Int
-        /// Pairs the recorder cancelled (never placed in time, so not in the peak) and their bytes.
-        public var shortLivedCount: Int
-        public var shortLivedBytes: UInt64
+        /// Pairs the recorder cancelled (counted, not recorded) and their bytes.
+        public var cancelledCount: Int
+        public var cancelledBytes: UInt64
     }
 
     public var path: String
@@ -37,6 +37,8 @@ public struct HeapReport: Sendable {
     public var unmatchedFrees: Int
     public var warnings: [RecordingWarning]
     public var peak: PeakSummary
+    /// Threads whose allocation/free pairs the recorder cancelled.
+    public var threadsWithCancelledPairs: Int
     /// Live bytes over the run.
     public var chart: LiveBytesChart
 
@@ -61,12 +63,21 @@ public struct HeapReport: Sendable {
                 groups: Array(groups.prefix(top)), omittedGroups: max(groups.count - top, 0),
                 peakSeconds: seconds(generation.peak.seq))
         }
-        let atPeak = grouper.groups(timeline.blocks.filter(timeline.isAliveAtPeak))
+        var atPeak = grouper.groups(timeline.blocks.filter(timeline.isAliveAtPeak))
+        if timeline.peak.shortLivedBlocks > 0 || timeline.peak.shortLivedBytes > 0 {
+            // Blocks of cancelled pairs have no stack in the events: one group of their own.
+            atPeak.append(HeapGroup(key: Self.shortLivedGroup, count: timeline.peak.shortLivedBlocks, bytes: timeline.peak.shortLivedBytes))
+            atPeak.sort { ($0.bytes, $0.count, $1.key) > ($1.bytes, $1.count, $0.key) }
+        }
         peak = PeakSummary(peak: timeline.peak, seconds: seconds(timeline.peak.seq), groups: Array(atPeak.prefix(top)),
-                           omittedGroups: max(atPeak.count - top, 0), shortLivedCount: recording.cancelledPairCount,
-                           shortLivedBytes: timeline.shortLived.reduce(0) { $0 &+ $1.bytes })
+                           omittedGroups: max(atPeak.count - top, 0), cancelledCount: recording.cancelledPairCount,
+                           cancelledBytes: timeline.shortLived.reduce(0) { $0 &+ $1.bytes })
         chart = LiveBytesChart(timeline, time: seconds)
+        threadsWithCancelledPairs = Set(recording.cancelledPairs.map(\.thread)).count
     }
+
+    /// The group of the peak's blocks that were cancelled pairs (recorded without stacks).
+    public static let shortLivedGroup = "(short-lived blocks: allocated and freed between two recorded events of a thread)"
 
     /// "alive at end", "alive at next mark", "alive at peak".
     static func aliveTitle(_ horizon: HeapTimeline.Horizon) -> String {
@@ -89,11 +100,12 @@ public struct HeapReport: Sendable {
         return out
     }
 
-    /// Says that cancelled pairs are not in the peak, when there are any.
+    /// Says what the peak may miss when the recorder cancelled pairs on several threads.
     var shortLivedNote: String? {
-        guard peak.shortLivedCount > 0 else { return nil }
-        return "the peak leaves out \(peak.shortLivedCount) short-lived blocks (\(formatBytes(peak.shortLivedBytes))) the recorder "
-            + "counted without placing them in time; record with `devkit heap record --every-event` for the exact peak"
+        guard threadsWithCancelledPairs > 1 else { return nil }
+        return "\(peak.cancelledCount) short-lived blocks (\(formatBytes(peak.cancelledBytes))) on \(threadsWithCancelledPairs) threads were "
+            + "counted, not recorded: the peak counts each thread's at their highest, not several threads' at once; "
+            + "`devkit heap record --every-event` records them all"
     }
 
     public var textReport: String {
@@ -171,7 +183,8 @@ public struct HeapReport: Sendable {
                 "seconds": peak.seconds.map { .double($0) } ?? .null,
                 "generation": .number(peak.peak.generation),
                 "groups": .array(peak.groups.map(Self.json)),
-                "shortLivedNotPlaced": ["count": .number(peak.shortLivedCount), "bytes": .number(peak.shortLivedBytes)],
+                "shortLivedBytes": .number(peak.peak.shortLivedBytes),
+                "shortLivedBlocks": .number(peak.peak.shortLivedBlocks),
             ],
             "timeline": [
                 "unit": .string(chart.inSeconds ? "seconds" : "seq"),

@@ -3,20 +3,27 @@
 /// and per generation) with the blocks alive then, and live bytes over time (bounded points).
 public struct HeapTimeline: Sendable {
     /// The most bytes alive at once, found in the replay (every recorded allocation and free,
-    /// in order): exact for the recorded events. Pairs the recorder cancelled are not placed
-    /// in time (`shortLived`), so a recording made without `--every-event` can miss a peak
-    /// made of blocks freed before their thread's buffer was written.
+    /// in order, and the levels that the recorder's cancelled pairs reached between a thread's
+    /// events): exact when one thread allocates at a time, or with `--every-event`. Blocks of
+    /// cancelled pairs of several threads alive at the same moment are counted for one of
+    /// them only (each thread writes its own level), so then it can be lower than the truth.
     public struct Peak: Sendable, Equatable {
         public var bytes: UInt64 = 0
         public var blocks = 0
+        /// Of `bytes` and `blocks`: blocks of cancelled pairs, alive then but never recorded
+        /// (so not among the blocks `isAliveAtPeak` finds).
+        public var shortLivedBytes: UInt64 = 0
+        public var shortLivedBlocks = 0
         /// Sequence number of the allocation that reached it (a generation's mark when nothing
         /// allocated in the generation rose above the level it started at).
         public var seq: UInt64 = 0
         /// Index into `generations`.
         public var generation = 0
 
-        public init(bytes: UInt64 = 0, blocks: Int = 0, seq: UInt64 = 0, generation: Int = 0) {
+        public init(bytes: UInt64 = 0, blocks: Int = 0, seq: UInt64 = 0, generation: Int = 0, shortLivedBytes: UInt64 = 0,
+                    shortLivedBlocks: Int = 0) {
             (self.bytes, self.blocks, self.seq, self.generation) = (bytes, blocks, seq, generation)
+            (self.shortLivedBytes, self.shortLivedBlocks) = (shortLivedBytes, shortLivedBlocks)
         }
     }
 
@@ -301,6 +308,18 @@ extension HeapTimeline {
                     return
                 }
                 release(slot, at: event.seq)
+            case .shortLived:
+                // A level that only cancelled pairs' blocks reached, on top of the recorded ones.
+                let level = heapBytes &+ event.size, blocks = liveBlocks + Int(event.stack)
+                if level > slice.bytes { slice = HeapTimeline.Point(seq: event.seq, bytes: level, blocks: blocks) }
+                if level > generationPeak.bytes {
+                    generationPeak = HeapTimeline.Peak(bytes: level, blocks: blocks, seq: event.seq, generation: generation,
+                                                       shortLivedBytes: event.size, shortLivedBlocks: Int(event.stack))
+                    if level > peak.bytes {
+                        peak = generationPeak
+                        alivePeakOnly.removeAll(keepingCapacity: true)
+                    }
+                }
             }
         }
 

@@ -73,9 +73,17 @@ typedef struct dkh_pending_event {
     uint64_t type;
     uint32_t stack;
     uint32_t marks;    // allocations: dkh.marks_finished just before the seq was taken
+    /// The run after this event (until the thread's next buffered event): the highest
+    /// `pending_bytes` in it and the seq where it was reached (see writer.c, "short-lived").
+    uint64_t run_bytes;
+    uint64_t run_seq;
+    uint32_t run_blocks;
+    uint16_t link;     // cancelled: an earlier event (or DKH_RUN_HEAD) that holds its run now
     uint8_t tag;       // dkh_event_tag, 0 = cancelled (skipped when encoding)
     uint8_t indexed;   // allocations: the address index points here
 } dkh_pending_event;
+/// `link` value naming the run before the first buffered event.
+#define DKH_RUN_HEAD 0xffffu
 
 /// Counters of the cancelled pairs of one (stack, size).
 typedef struct dkh_pair_entry {
@@ -101,6 +109,13 @@ typedef struct dkh_thread {
     uint32_t pair_marks;        // the marks value every counted pair shares (see writer.c)
     uint64_t pair_seq;          // seq of the first counted pair's allocation: its generation
     uint64_t pair_started_ns;   // CLOCK_MONOTONIC_COARSE when the first pair was counted
+    /// Bytes and blocks allocated since the last flush and not cancelled since (buffered
+    /// allocations alive or freed by a written free); and the run before the first event.
+    uint64_t pending_bytes;
+    uint32_t pending_blocks;
+    uint32_t head_run_blocks;
+    uint64_t head_run_bytes;
+    uint64_t head_run_seq;
     dkh_stack_cache_entry cache[DKH_STACK_CACHE_SIZE];
 } dkh_thread;
 

@@ -59,6 +59,13 @@ import Testing
         #expect(timeline.blocks.filter { $0.size == 4733 && $0.isAliveAtEnd }.count == 40)
         #expect(timeline.unmatchedFrees == 0)
         #expect(timeline.missedFrees == 0)
+        // Eight threads churned at once: each one's short-lived level is known, not their sum,
+        // and the report says so.
+        let report = HeapReport(recording: recording, timeline: timeline,
+                                grouper: HeapGrouper(resolver: FrameResolver(recording: recording), key: .site), horizon: .end, top: 3)
+        #expect(report.threadsWithCancelledPairs >= 8)
+        #expect(report.textReport.contains("the peak counts each thread's at their highest, not several threads' at once"))
+        #expect(timeline.peak.bytes >= 40 * 4733)
     }
 
     @Test func generationsFromTheAPI() throws {

@@ -96,6 +96,10 @@ enum dkh_event_tag {
     DKH_EVENT_FREE = 2,
     /// seq delta, ptr delta, size, stack id, type metadata address (a Swift class instance)
     DKH_EVENT_ALLOC_TYPED = 3,
+    /// seq delta, ptr delta (0), bytes, blocks: at this seq the thread also had `blocks`
+    /// blocks of `bytes` alive that it later freed as cancelled pairs (never written as
+    /// events); the highest such level between two of its written events. Since version 3.
+    DKH_EVENT_SHORT_LIVED = 4,
 };
 
 enum dkh_mark_kind {
