@@ -17,8 +17,8 @@ public struct HeapLauncher {
         public var followForks = false
         /// Keep a live-block table and scan for unreachable blocks at exit (--scan-at-exit).
         public var scanAtExit = false
-        /// Write every allocation and free, cancelling no pair (--every-event): the peak and
-        /// the timeline are exact, the recording larger.
+        /// Write every allocation and free, cancelling no pair (--every-event): the peak is
+        /// exact even when several threads' short-lived blocks overlap; the recording is larger.
         public var everyEvent = false
 
         public init(agentPath: String, outputPath: String) {

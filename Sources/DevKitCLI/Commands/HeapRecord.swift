@@ -43,7 +43,7 @@ extension Heap {
         @Flag(name: .long, help: "At exit, scan for blocks nothing points to any more (for heapdiff --leaks); keeps a live-block table while recording.")
         var scanAtExit = false
 
-        @Flag(name: .long, help: "Write every allocation and free, even blocks freed before any mark could see them (an exact peak and timeline for heapdiff; a larger recording).")
+        @Flag(name: .long, help: "Write every allocation and free, even blocks freed before any mark could see them (heapdiff's peak exact even when several threads' short-lived blocks overlap; a larger recording).")
         var everyEvent = false
 
         @Argument(parsing: .captureForPassthrough, help: "The program and its arguments (after --).")
