@@ -8,5 +8,7 @@ public struct CancelledPairs: Sendable, Equatable {
     /// Requested size of each block.
     public var size: UInt64
     public var count: Int
+    /// Swift type metadata of a class instance, else 0 (always 0 in version 2 recordings).
+    public var typeMetadata: UInt64 = 0
     public var bytes: UInt64 { size &* UInt64(count) }
 }

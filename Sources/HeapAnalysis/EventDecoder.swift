@@ -78,6 +78,13 @@ struct EventDecoder {
             let type = tag == UInt8(DKH_EVENT_ALLOC_TYPED.rawValue) ? try varint() : 0
             return HeapEvent(seq: seq, kind: .allocation, address: address, size: size, stack: UInt32(stack),
                              typeMetadata: type, thread: thread)
+        case UInt8(DKH_EVENT_SHORT_LIVED.rawValue):
+            let bytes = try varint()
+            let blocks = try varint()
+            // Invariant: block counts are 32-bit, like stack ids.
+            guard blocks <= UInt32.max else { throw error("short-lived block count \(blocks) is out of range") }
+            return HeapEvent(seq: seq, kind: .shortLived, address: address, size: bytes, stack: UInt32(blocks), typeMetadata: 0,
+                             thread: thread)
         case UInt8(DKH_EVENT_FREE.rawValue):
             return HeapEvent(seq: seq, kind: .free, address: address, size: 0, stack: 0, typeMetadata: 0, thread: thread)
         default:
@@ -99,7 +106,8 @@ struct EventDecoder {
             // Invariant: a thread writes its events in the order it made them.
             guard event.seq >= previous else { throw decoder.error("event sequence numbers go backwards") }
             previous = event.seq
-            count += 1
+            // Allocations and frees: what `HeapRecording.eventCount` counts.
+            if event.kind != .shortLived { count += 1 }
         }
         return EventRecord(thread: thread, baseSeq: baseSeq, lastSeq: previous, events: start..<payload.offset, count: count)
     }

@@ -3,6 +3,10 @@ public struct HeapEvent: Sendable, Equatable {
     public enum Kind: UInt8, Sendable {
         case allocation
         case free
+        /// Blocks the thread allocated and freed as cancelled pairs (never events) were alive
+        /// at `seq` besides its recorded blocks: `size` bytes in `stack` blocks, the highest
+        /// such level between two of its events (a DKH_EVENT_SHORT_LIVED).
+        case shortLived
     }
 
     /// Global order across threads.

@@ -62,10 +62,10 @@ public enum HeapHTMLReport {
     public static func render(_ report: HeapReport, flameGraph: (Int) -> FlameGraph?) -> [UInt8] {
         let drawnList = drawnGenerations(report), drawn = Set(drawnList)
         let listed = tableRows(drawn: drawn)
-        let aliveTitle = report.horizon == .end ? "alive at end" : "alive at next mark"
+        let aliveTitle = HeapReport.aliveTitle(report.horizon)
         var body = "<h1>Heap generations</h1>\n<p class=\"meta\">\(MarkupText.escape(headline(report)))</p>\n"
         body += "<table class=\"generations\">\n<thead><tr><th>gen</th><th>label</th><th>allocated</th><th>bytes</th>"
-        body += "<th>\(aliveTitle)</th><th>bytes</th><th>heap growth</th></tr></thead>\n<tbody>\n"
+        body += "<th>\(aliveTitle)</th><th>bytes</th><th>heap growth</th><th>peak</th></tr></thead>\n<tbody>\n"
         for (index, summary) in report.generations.enumerated() where listed(index) {
             let g = summary.generation
             let label = MarkupText.escape(displayLabel(g))
@@ -73,11 +73,13 @@ public enum HeapHTMLReport {
             body += drawn.contains(index) ? "<td><a href=\"#gen-\(g.index)\">\(label)</a></td>" : "<td>\(label)</td>"
             body += "<td class=\"n\">\(g.allocatedCount)</td><td class=\"n\">\(formatBytes(g.allocatedBytes))</td>"
             body += "<td class=\"n\">\(summary.survivorCount)</td><td class=\"n\">\(formatBytes(summary.survivorBytes))</td>"
-            body += "<td class=\"n\(g.growth > 0 ? " grew" : "")\">\(formatSignedBytes(g.growth))</td></tr>\n"
+            body += "<td class=\"n\(g.growth > 0 ? " grew" : "")\">\(formatSignedBytes(g.growth))</td>"
+            body += "<td class=\"n\">\(formatBytes(g.peak.bytes))</td></tr>\n"
         }
-        body += omittedRowsNote(count: report.generations.count, drawn: drawn, columns: 7)
+        body += omittedRowsNote(count: report.generations.count, drawn: drawn, columns: 8)
         body += "</tbody>\n</table>\n"
         body += omittedSectionsNote(candidates: report.generations.lazy.filter { $0.survivorCount > 0 }.count, drawn: drawnList.count)
+        body += peakSection(report)
         for index in drawnList {
             let summary = report.generations[index]
             let g = summary.generation
@@ -137,7 +139,7 @@ public enum HeapHTMLReport {
         let listed = tableRows(drawn: drawn)
         var headline = "\(report.path): pid \(report.pid)"
         if !report.command.isEmpty { headline += ", \(report.command.joined(separator: " "))" }
-        headline += ", \(report.end.map(HeapReport.describe) ?? "no end record (killed, crashed or cut short)")"
+        headline += ", \(report.end.map(HeapReport.describe) ?? HeapReport.noEndRecord)"
         var body = "<h1>Heap leaks</h1>\n<p class=\"meta\">\(MarkupText.escape(headline))</p>\n"
         body += "<p class=\"scan\">\(MarkupText.escape(report.scanSummary))</p>\n"
         body += warnings(report.scanCaveats)
@@ -171,10 +173,22 @@ public enum HeapHTMLReport {
         return page(title: "heapdiff --leaks \(report.path)", body: body)
     }
 
+    /// Live bytes over time (above the flame graphs) and the peak with what was alive then.
+    static func peakSection(_ report: HeapReport) -> String {
+        var out = "<section id=\"timeline\">\n<h2>Live bytes over time</h2>\n"
+        out += "<div class=\"timeline\">\n" + report.chart.svg(id: "timeline-chart") + "</div>\n"
+        out += "<p>peak: \(MarkupText.escape(report.describe(report.peak)))</p>\n"
+        if let note = report.shortLivedNote { out += "<p class=\"note\">note: \(MarkupText.escape(note))</p>\n" }
+        if report.peak.peak.bytes > 0 {
+            out += groupsTable(report.peak.groups, key: report.groupKey, omitted: report.peak.omittedGroups)
+        }
+        return out + "</section>\n"
+    }
+
     static func headline(_ report: HeapReport) -> String {
         var out = "\(report.path): pid \(report.pid)"
         if !report.command.isEmpty { out += ", \(report.command.joined(separator: " "))" }
-        return out + ", \(report.end.map(HeapReport.describe) ?? "no end record (killed, crashed or cut short)")"
+        return out + ", \(report.end.map(HeapReport.describe) ?? HeapReport.noEndRecord)"
     }
 
     static func displayLabel(_ g: HeapTimeline.Generation) -> String {
@@ -240,6 +254,12 @@ public enum HeapHTMLReport {
         svg.flame { display: block; width: 100%; min-width: 800px; height: auto; font: 12px ui-monospace, Menlo, monospace; }
         svg.flame text { fill: #000; pointer-events: none; }
         svg.flame g:hover rect { stroke: #000; stroke-width: 1; }
+        div.timeline { border: 1px solid #e3e3e8; padding: 4px; max-width: 1170px; }
+        svg.timeline { display: block; width: 100%; height: auto; font: 11px ui-monospace, Menlo, monospace; }
+        svg.timeline .axis { stroke: #888; stroke-width: 1; }
+        svg.timeline .mark line { stroke: #999; stroke-dasharray: 3 3; }
+        svg.timeline polyline.live { fill: none; stroke: #c0392b; stroke-width: 1.5; }
+        svg.timeline .peak circle { fill: #c0392b; }
 
         """
 }

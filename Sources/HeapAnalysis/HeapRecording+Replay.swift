@@ -1,9 +1,10 @@
 extension HeapRecording {
-    /// Calls `body` with every allocation and free in global (sequence) order.
+    /// Calls `body` with every allocation and free in global (sequence) order (not the
+    /// short-lived levels, which share a seq with the event before them).
     public func forEachEvent(_ body: (HeapEvent) -> Void) {
         struct ClosureSink: HeapEventSink {
             let body: (HeapEvent) -> Void
-            func receive(_ event: HeapEvent) { body(event) }
+            func receive(_ event: HeapEvent) { if event.kind != .shortLived { body(event) } }
         }
         withoutActuallyEscaping(body) { body in
             var sink = ClosureSink(body: body)

@@ -24,6 +24,9 @@ public struct HeapRecording: Sendable {
     let storage: MappedFile
     /// Where the events records are in `storage`, in file order.
     var eventRecords: [EventRecord] = []
+    /// When sequence numbers were taken (CLOCK records), for the timeline; empty in
+    /// recordings made before they existed.
+    public internal(set) var clock = RecordingClock()
     /// Generation marks in order, the first normally the start mark.
     public var marks: [GenerationMark] = []
     /// How the recording ended; nil when the file stops before an end record (a crash the

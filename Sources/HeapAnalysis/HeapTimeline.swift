@@ -1,6 +1,39 @@
 /// A recording replayed: every block with the generation it was made in and when (if ever)
-/// it was freed, and the generations with their statistics.
+/// it was freed, the generations with their statistics, the peak of live bytes (over the run
+/// and per generation) with the blocks alive then, and live bytes over time (bounded points).
 public struct HeapTimeline: Sendable {
+    /// The most bytes alive at once, found in the replay (every recorded allocation and free,
+    /// in order, and the levels that the recorder's cancelled pairs reached between a thread's
+    /// events): exact when one thread allocates at a time, or with `--every-event`. Blocks of
+    /// cancelled pairs of several threads alive at the same moment are counted for one of
+    /// them only (each thread writes its own level), so then it can be lower than the truth.
+    public struct Peak: Sendable, Equatable {
+        public var bytes: UInt64 = 0
+        public var blocks = 0
+        /// Of `bytes` and `blocks`: blocks of cancelled pairs, alive then but never recorded
+        /// (so not among the blocks `isAliveAtPeak` finds).
+        public var shortLivedBytes: UInt64 = 0
+        public var shortLivedBlocks = 0
+        /// Sequence number of the allocation that reached it (a generation's mark when nothing
+        /// allocated in the generation rose above the level it started at).
+        public var seq: UInt64 = 0
+        /// Index into `generations`.
+        public var generation = 0
+
+        public init(bytes: UInt64 = 0, blocks: Int = 0, seq: UInt64 = 0, generation: Int = 0, shortLivedBytes: UInt64 = 0,
+                    shortLivedBlocks: Int = 0) {
+            (self.bytes, self.blocks, self.seq, self.generation) = (bytes, blocks, seq, generation)
+            (self.shortLivedBytes, self.shortLivedBlocks) = (shortLivedBytes, shortLivedBlocks)
+        }
+    }
+
+    /// Live bytes and blocks at `seq`: the highest level in one slice of the run.
+    public struct Point: Sendable, Equatable {
+        public var seq: UInt64
+        public var bytes: UInt64
+        public var blocks: Int
+    }
+
     /// An allocated block.
     public struct Block: Sendable, Equatable {
         public var seq: UInt64
@@ -31,14 +64,24 @@ public struct HeapTimeline: Sendable {
         public var heapBytesAtStart: UInt64 = 0
         public var heapBytesAtEnd: UInt64 = 0
 
+        /// The most bytes alive at once during the generation (its start level included).
+        public var peak = Peak()
+
         /// Heap growth over the generation (negative when it shrank).
         public var growth: Int64 { Int64(bitPattern: heapBytesAtEnd &- heapBytesAtStart) }
     }
 
     public var generations: [Generation] = []
     /// Blocks that outlived the generation they were made in (alive at its next mark or at
-    /// the end), in allocation order; with `keepingEveryBlock`, every block.
+    /// the end) or were alive at the peak, by generation and sequence number; with
+    /// `keepingEveryBlock`, every block.
     public var blocks: [Block] = []
+    /// The most bytes alive at once over the whole recording.
+    public var peak = Peak()
+    /// Live bytes over the run: the run's seqs cut into at most `pointLimit` equal slices,
+    /// each giving its highest level (so the peak is one of them), plus the start and the
+    /// level at the end; in sequence order. Slices without events give no point.
+    public var points: [Point] = []
     /// Blocks allocated and freed by one thread with no mark in between, which the recorder
     /// counted instead of recording (see `CancelledPairs`), merged per generation, stack and
     /// size. They are in the generations' allocated totals; none is ever alive at a mark.
@@ -47,6 +90,8 @@ public struct HeapTimeline: Sendable {
         public var stack: UInt32
         public var size: UInt64
         public var count: Int
+        /// Swift type metadata of class instances, else 0.
+        public var typeMetadata: UInt64 = 0
         public var bytes: UInt64 { size &* UInt64(count) }
     }
 
@@ -60,7 +105,7 @@ public struct HeapTimeline: Sendable {
     /// Replays `recording` in sequence order. Blocks freed within their own generation are
     /// counted but not kept, unless `keepingEveryBlock` (tests, small recordings).
     /// `progress` gets (events replayed, all events) every 2^16 events.
-    public init(_ recording: HeapRecording, keepingEveryBlock: Bool = false,
+    public init(_ recording: HeapRecording, keepingEveryBlock: Bool = false, pointLimit: Int = 1_000,
                 progress: ((_ eventsDone: Int, _ eventCount: Int) -> Void)? = nil) {
         var marks = recording.marks
         if marks.first.map({ $0.kind != .start }) ?? true {
@@ -69,7 +114,8 @@ public struct HeapTimeline: Sendable {
         }
         var replay = Replay(generations: marks.indices.map { index in
             Generation(index: index, mark: marks[index], endSeq: index + 1 < marks.count ? marks[index + 1].seq : .max)
-        }, keepingEveryBlock: keepingEveryBlock)
+        }, keepingEveryBlock: keepingEveryBlock, lastSeq: recording.eventRecords.reduce(0) { max($0, $1.lastSeq) },
+        pointLimit: pointLimit)
         if let progress {
             replay.progress = { progress($0, recording.eventCount) }
         }
@@ -77,6 +123,8 @@ public struct HeapTimeline: Sendable {
         replay.finish()
         generations = replay.generations
         blocks = replay.kept
+        peak = replay.peak
+        points = replay.points
         addCancelledPairs(recording.cancelledPairs)
         unmatchedFrees = replay.unmatchedFrees
         missedFrees = replay.missedFrees
@@ -85,7 +133,7 @@ public struct HeapTimeline: Sendable {
     /// Adds the recorder's cancelled pairs to their generations' allocated totals.
     private mutating func addCancelledPairs(_ pairs: [CancelledPairs]) {
         guard !pairs.isEmpty else { return }
-        struct Key: Hashable { var generation: Int, stack: UInt32, size: UInt64 }
+        struct Key: Hashable { var generation: Int, stack: UInt32, size: UInt64, type: UInt64 }
         var merged: [Key: Int] = [:]
         var order: [Key] = []
         let starts = generations.map(\.mark.seq)
@@ -100,7 +148,7 @@ public struct HeapTimeline: Sendable {
             let generation = max(low - 1, 0)
             generations[generation].allocatedCount += pair.count
             generations[generation].allocatedBytes &+= pair.bytes
-            let key = Key(generation: generation, stack: pair.stack, size: pair.size)
+            let key = Key(generation: generation, stack: pair.stack, size: pair.size, type: pair.typeMetadata)
             if let count = merged[key] {
                 merged[key] = count + pair.count
             } else {
@@ -108,7 +156,9 @@ public struct HeapTimeline: Sendable {
                 order.append(key)
             }
         }
-        shortLived = order.map { ShortLived(generation: $0.generation, stack: $0.stack, size: $0.size, count: merged[$0]!) }
+        shortLived = order.map {
+            ShortLived(generation: $0.generation, stack: $0.stack, size: $0.size, count: merged[$0]!, typeMetadata: $0.type)
+        }
     }
 
     /// Which blocks of a generation count as "still alive".
@@ -117,6 +167,8 @@ public struct HeapTimeline: Sendable {
         case end
         /// Alive when the next generation started.
         case nextMark
+        /// Alive at the peak (`peak`): what filled the heap at its largest.
+        case peak
     }
 
     /// Blocks made in `generation` that were alive at `horizon`.
@@ -132,8 +184,14 @@ public struct HeapTimeline: Sendable {
             switch horizon {
             case .end: return block.isAliveAtEnd
             case .nextMark: return block.freedAt >= endSeq
+            case .peak: return isAliveAtPeak(block)
             }
         }
+    }
+
+    /// Made at or before the peak's allocation and freed after it (or never).
+    public func isAliveAtPeak(_ block: Block) -> Bool {
+        peak.bytes > 0 && block.seq <= peak.seq && block.freedAt > peak.seq
     }
 
     /// The indices in `blocks` of the blocks made in `generation`.
@@ -164,16 +222,42 @@ extension HeapTimeline {
         var generation = 0
         var generationEnd: UInt64
         var heapBytes: UInt64 = 0
+        var liveBlocks = 0
+        var peak = HeapTimeline.Peak()
+        /// The current generation's peak (written back at its end).
+        var generationPeak = HeapTimeline.Peak()
+        /// Blocks alive at the peak so far that were freed within their own generation (not
+        /// in `kept`). A new peak empties it: every block in it was freed before that peak.
+        var alivePeakOnly: [HeapTimeline.Block] = []
+        var points: [HeapTimeline.Point] = []
+        /// The slice being replayed: its highest level so far, and where it ends.
+        var slice = HeapTimeline.Point(seq: 0, bytes: 0, blocks: 0)
+        var sliceEnd: UInt64 = 0
+        let sliceWidth: UInt64
+        /// The last event's sequence number.
+        let lastSeq: UInt64
         var unmatchedFrees = 0
         var missedFrees = 0
         /// Called every 2^16 events (a counter test per event, not a call).
         var progress: ((Int) -> Void)?
         var received = 0
 
-        init(generations: [HeapTimeline.Generation], keepingEveryBlock: Bool) {
+        init(generations: [HeapTimeline.Generation], keepingEveryBlock: Bool, lastSeq: UInt64, pointLimit: Int) {
             self.generations = generations
             self.keepingEveryBlock = keepingEveryBlock
             generationEnd = generations[0].endSeq
+            generationPeak.seq = generations[0].mark.seq
+            let limit = UInt64(max(pointLimit - 2, 1))
+            sliceWidth = lastSeq / limit + 1
+            self.lastSeq = lastSeq
+            points = [HeapTimeline.Point(seq: generations[0].mark.seq, bytes: 0, blocks: 0)]
+        }
+
+        /// Moves to the slice holding `seq`, keeping the last one's highest level.
+        private mutating func startSlice(at seq: UInt64) {
+            if sliceEnd > 0 { points.append(slice) }
+            slice = HeapTimeline.Point(seq: seq, bytes: heapBytes, blocks: liveBlocks)
+            sliceEnd = (seq / sliceWidth + 1) * sliceWidth
         }
 
         mutating func receive(_ event: HeapEvent) {
@@ -181,10 +265,14 @@ extension HeapTimeline {
             if received & 0xFFFF == 0, let progress { progress(received) }
             while event.seq >= generationEnd, generation + 1 < generations.count {
                 generations[generation].heapBytesAtEnd = heapBytes
+                generations[generation].peak = generationPeak
                 generation += 1
                 generations[generation].heapBytesAtStart = heapBytes
                 generationEnd = generations[generation].endSeq
+                generationPeak = HeapTimeline.Peak(bytes: heapBytes, blocks: liveBlocks, seq: generations[generation].mark.seq,
+                                                   generation: generation)
             }
+            if event.seq >= sliceEnd { startSlice(at: event.seq) }
             switch event.kind {
             case .allocation:
                 let block = HeapTimeline.Block(seq: event.seq, address: event.address, size: event.size, stack: event.stack,
@@ -202,14 +290,36 @@ extension HeapTimeline {
                     release(previous, at: event.seq)
                 }
                 heapBytes &+= event.size
+                liveBlocks += 1
                 generations[generation].allocatedCount += 1
                 generations[generation].allocatedBytes &+= event.size
+                if heapBytes > slice.bytes { slice = HeapTimeline.Point(seq: event.seq, bytes: heapBytes, blocks: liveBlocks) }
+                // The run's peak is never above its generation's: one test in the usual case.
+                if heapBytes > generationPeak.bytes {
+                    generationPeak = HeapTimeline.Peak(bytes: heapBytes, blocks: liveBlocks, seq: event.seq, generation: generation)
+                    if heapBytes > peak.bytes {
+                        peak = generationPeak
+                        alivePeakOnly.removeAll(keepingCapacity: true)
+                    }
+                }
             case .free:
                 guard let slot = live.removeValue(for: event.address) else {
                     unmatchedFrees += 1
                     return
                 }
                 release(slot, at: event.seq)
+            case .shortLived:
+                // A level that only cancelled pairs' blocks reached, on top of the recorded ones.
+                let level = heapBytes &+ event.size, blocks = liveBlocks + Int(event.stack)
+                if level > slice.bytes { slice = HeapTimeline.Point(seq: event.seq, bytes: level, blocks: blocks) }
+                if level > generationPeak.bytes {
+                    generationPeak = HeapTimeline.Peak(bytes: level, blocks: blocks, seq: event.seq, generation: generation,
+                                                       shortLivedBytes: event.size, shortLivedBlocks: Int(event.stack))
+                    if level > peak.bytes {
+                        peak = generationPeak
+                        alivePeakOnly.removeAll(keepingCapacity: true)
+                    }
+                }
             }
         }
 
@@ -217,17 +327,31 @@ extension HeapTimeline {
             var block = pool[Int(slot)]
             block.freedAt = seq
             heapBytes &-= block.size
-            if keepingEveryBlock || seq >= generations[block.generation].endSeq { kept.append(block) }
+            liveBlocks -= 1
+            if keepingEveryBlock || seq >= generations[block.generation].endSeq {
+                kept.append(block)
+            } else if block.seq <= peak.seq, peak.bytes > 0 {
+                // Made by the peak and freed now, after it: alive at the peak.
+                alivePeakOnly.append(block)
+            }
             freeSlots.append(slot)
         }
 
         mutating func finish() {
             generations[generation].heapBytesAtEnd = heapBytes
+            generations[generation].peak = generationPeak
             for later in generations.indices where later > generation {
                 generations[later].heapBytesAtStart = heapBytes
                 generations[later].heapBytesAtEnd = heapBytes
+                generations[later].peak = HeapTimeline.Peak(bytes: heapBytes, blocks: liveBlocks, seq: generations[later].mark.seq,
+                                                            generation: later)
+            }
+            if sliceEnd > 0 { points.append(slice) }
+            if let last = points.last, last.bytes != heapBytes || last.blocks != liveBlocks {
+                points.append(HeapTimeline.Point(seq: max(last.seq, lastSeq), bytes: heapBytes, blocks: liveBlocks))
             }
             live.forEach { _, slot in kept.append(pool[Int(slot)]) }
+            kept.append(contentsOf: alivePeakOnly)
             // By generation, then sequence: the same as by sequence for any recording replayed in
             // order, and what `survivors(of:until:)`'s binary search needs even if one was not.
             kept.sort { ($0.generation, $0.seq) < ($1.generation, $1.seq) }

@@ -89,7 +89,7 @@ public struct LeakReport: Sendable {
     public var textReport: String {
         var out = "\(path): pid \(pid)"
         if !command.isEmpty { out += ", \(command.joined(separator: " "))" }
-        out += ", \(end.map(HeapReport.describe) ?? "no end record (killed, crashed or cut short)")\n"
+        out += ", \(end.map(HeapReport.describe) ?? HeapReport.noEndRecord)\n"
         out += scanSummary + "\n"
         for caveat in scanCaveats { out += "warning: \(caveat)\n" }
         var table = [["gen", "label", "leaked", "bytes", "abandoned", "bytes"]]

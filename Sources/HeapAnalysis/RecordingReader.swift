@@ -66,6 +66,7 @@ public enum RecordingReader {
             }
         }
         recording.marks.sort { $0.seq < $1.seq }
+        recording.clock.sortBySeq()
         // A complete file without an end record: the program was killed (SIGKILL, or a
         // crash the recorder could not catch) before it could flush its threads' buffers,
         // so the last generation lacks their events (issue 15, section 6).
@@ -86,7 +87,8 @@ public enum RecordingReader {
         }
         let version = try header.read(UInt32.self, endian: .little)
         // Invariant: this reader reads versions DKH_FORMAT_VERSION_MIN through DKH_FORMAT_VERSION
-        // (version 2 only adds PAIRS records, which version 1 files simply lack).
+        // (version 2 only adds PAIRS records, which version 1 files simply lack; version 3 adds
+        // a type to each PAIRS entry).
         guard version >= DKH_FORMAT_VERSION_MIN, version <= DKH_FORMAT_VERSION else {
             throw header.error("format version \(version) is not supported (this devkit reads versions \(DKH_FORMAT_VERSION_MIN) to \(DKH_FORMAT_VERSION))", at: 8)
         }
@@ -124,15 +126,22 @@ public enum RecordingReader {
                 let stack = try payload.readULEB128()
                 let size = try payload.readULEB128()
                 let count = try payload.readULEB128()
+                // Version 2 entries have no type: their Swift instances show as malloc blocks.
+                let type = recording.header.version >= 3 ? try payload.readULEB128() : 0
                 // Invariant: stack ids are 32-bit; count × size fits 64 bits (bytes are exact).
                 guard stack <= UInt32.max else { throw payload.error("stack id \(stack) is out of range") }
                 guard count > 0, count <= UInt64(Int32.max), !size.multipliedReportingOverflow(by: count).overflow else {
                     throw payload.error("pair count \(count) of size \(size) is out of range")
                 }
-                pairs.append(CancelledPairs(seq: seq, thread: thread, stack: UInt32(stack), size: size, count: Int(count)))
+                pairs.append(CancelledPairs(seq: seq, thread: thread, stack: UInt32(stack), size: size, count: Int(count),
+                                            typeMetadata: type))
             }
             recording.cancelledPairs.append(contentsOf: pairs)
             recording.cancelledPairCount += pairs.reduce(0) { $0 + $1.count }
+        case DKH_RECORD_CLOCK.rawValue:
+            let seq = try payload.read(UInt64.self, endian: .little)
+            let nanoseconds = try payload.read(UInt64.self, endian: .little)
+            recording.clock.append(.init(seq: seq, nanoseconds: nanoseconds))
         case DKH_RECORD_STACK.rawValue:
             let id = try payload.read(UInt32.self, endian: .little)
             let depth = Int(try payload.read(UInt32.self, endian: .little))

@@ -17,6 +17,9 @@ public struct HeapLauncher {
         public var followForks = false
         /// Keep a live-block table and scan for unreachable blocks at exit (--scan-at-exit).
         public var scanAtExit = false
+        /// Write every allocation and free, cancelling no pair (--every-event): the peak is
+        /// exact even when several threads' short-lived blocks overlap; the recording is larger.
+        public var everyEvent = false
 
         public init(agentPath: String, outputPath: String) {
             self.agentPath = agentPath
@@ -119,6 +122,15 @@ public struct HeapLauncher {
         return termination
     }
 
+    /// What a termination means for the recording: SIGKILL is the one fatal signal the
+    /// recorder cannot catch, so the recording has no end record and lacks what its threads
+    /// still buffered (FORMAT.md, "Cancelled pairs", bounds it). Nil for any other ending.
+    public static func recordingNote(for termination: ChildProcess.Termination) -> String? {
+        guard termination == .signaled(Signal.kill) else { return nil }
+        return "the program was killed by signal 9 (SIGKILL): the recording has no end record and lacks the events "
+            + "its threads still buffered (at most 2,048 events and the pairs counted in the last 0.1 s, 65,536 at most, per thread)"
+    }
+
     /// "exited with status 0", "was killed by signal 9".
     static func describe(_ termination: ChildProcess.Termination) -> String {
         switch termination {
@@ -153,6 +165,7 @@ public struct HeapLauncher {
         entries.append("DEVKIT_HEAP_FORK=\(configuration.followForks ? "follow" : "stop")")
         if let markDirectory { entries.append("DEVKIT_HEAP_MARK_DIR=\(markDirectory)") }
         if configuration.scanAtExit { entries.append("DEVKIT_HEAP_SCAN_AT_EXIT=1") }
+        if configuration.everyEvent { entries.append("DEVKIT_HEAP_PAIRS=keep") }
         return entries
     }
 

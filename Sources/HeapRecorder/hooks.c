@@ -292,11 +292,16 @@ static void write_mark(uint32_t kind, const char *label, size_t length) {
     // Begun before the seq is taken, completed after: an allocation/free pair around this
     // mark then never cancels (FORMAT.md, "Cancelled pairs").
     atomic_fetch_add(&dkh.marks_started, 1);
-    dkh_put_u64(payload, atomic_fetch_add(&dkh.seq, 1));
+    uint64_t seq = atomic_fetch_add(&dkh.seq, 1);
+    dkh_put_u64(payload, seq);
     atomic_fetch_add(&dkh.marks_finished, 1);
     dkh_put_u32(payload + 8, kind);
     memcpy(payload + 12, label, length);
     dkh_write_record(DKH_RECORD_MARK, payload, (uint32_t)(12 + length));
+    dkh_write_clock(seq);
+    // The counters of the generation that just ended are complete: write them now rather
+    // than when each thread next counts, which a SIGKILL may prevent.
+    dkh_flush_all_pairs();
 }
 
 void devkit_heap_mark(const char *label) {

@@ -31,8 +31,13 @@
 #define DKH_PAIR_TABLE_SIZE 1024
 #define DKH_PAIR_TABLE_LIMIT (DKH_PAIR_TABLE_SIZE / 4 * 3)
 /// Pairs counted before the counters are written anyway: a thread that only churns would
-/// otherwise hold its counts until it ends, and a SIGKILL would lose all of them.
-#define DKH_PAIR_FLUSH_COUNT (1u << 20)
+/// otherwise hold its counts until it ends, and a SIGKILL would lose all of them. The counters
+/// are also written when they are older than DKH_PAIR_FLUSH_NS (looked at every
+/// DKH_PAIR_CLOCK_EVERY pairs) and at every mark: a SIGKILL loses at most this many pairs a
+/// thread, and only those counted in its last 0.1 s.
+#define DKH_PAIR_FLUSH_COUNT (1u << 16)
+#define DKH_PAIR_FLUSH_NS 100000000ull
+#define DKH_PAIR_CLOCK_EVERY 256u
 /// Process-wide "seq of the last allocation at an address hashing here" (see hooks.c).
 #define DKH_LAST_ALLOC_BITS 16
 /// Largest encoded event: tag + 5 ULEB128 numbers of at most 10 bytes.
@@ -68,14 +73,23 @@ typedef struct dkh_pending_event {
     uint64_t type;
     uint32_t stack;
     uint32_t marks;    // allocations: dkh.marks_finished just before the seq was taken
+    /// The run after this event (until the thread's next buffered event): the highest
+    /// `pending_bytes` in it and the seq where it was reached (see writer.c, "short-lived").
+    uint64_t run_bytes;
+    uint64_t run_seq;
+    uint32_t run_blocks;
+    uint16_t link;     // cancelled: an earlier event (or DKH_RUN_HEAD) that holds its run now
     uint8_t tag;       // dkh_event_tag, 0 = cancelled (skipped when encoding)
     uint8_t indexed;   // allocations: the address index points here
 } dkh_pending_event;
+/// `link` value naming the run before the first buffered event.
+#define DKH_RUN_HEAD 0xffffu
 
 /// Counters of the cancelled pairs of one (stack, size).
 typedef struct dkh_pair_entry {
     uint64_t size;
     uint64_t count;   // 0 = empty slot
+    uint64_t type;    // Swift type metadata of a class instance, else 0
     uint32_t stack;
 } dkh_pair_entry;
 
@@ -94,6 +108,14 @@ typedef struct dkh_thread {
     uint32_t pairs_counted;     // pairs counted since the counters were last written
     uint32_t pair_marks;        // the marks value every counted pair shares (see writer.c)
     uint64_t pair_seq;          // seq of the first counted pair's allocation: its generation
+    uint64_t pair_started_ns;   // CLOCK_MONOTONIC_COARSE when the first pair was counted
+    /// Bytes and blocks allocated since the last flush and not cancelled since (buffered
+    /// allocations alive or freed by a written free); and the run before the first event.
+    uint64_t pending_bytes;
+    uint32_t pending_blocks;
+    uint32_t head_run_blocks;
+    uint64_t head_run_bytes;
+    uint64_t head_run_seq;
     dkh_stack_cache_entry cache[DKH_STACK_CACHE_SIZE];
 } dkh_thread;
 
@@ -139,6 +161,9 @@ DKH_INTERNAL void dkh_write_header(void);
 DKH_INTERNAL dkh_thread *dkh_current_thread(void);
 DKH_INTERNAL void dkh_thread_flush_locked(dkh_thread *t);
 DKH_INTERNAL void dkh_flush_all(int trylock_only);
+DKH_INTERNAL void dkh_flush_all_pairs(void);
+DKH_INTERNAL void dkh_write_clock(uint64_t seq);
+DKH_INTERNAL uint64_t dkh_monotonic_ns(int coarse);
 DKH_INTERNAL void dkh_append_alloc(dkh_thread *t, uint64_t seq, uint32_t marks, uint64_t ptr, uint64_t size, uint32_t stack,
                                    uint64_t type);
 DKH_INTERNAL void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable);

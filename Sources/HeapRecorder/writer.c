@@ -133,6 +133,27 @@ void dkh_write_header(void) {
     dkh_write_all(h, sizeof h);
 }
 
+uint64_t dkh_monotonic_ns(int coarse) {
+    struct timespec now;
+    clock_gettime(coarse ? CLOCK_MONOTONIC_COARSE : CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+/// Encodes a DKH_RECORD_CLOCK record (DKH_CLOCK_RECORD_SIZE bytes) at `p`: `seq` and now.
+static size_t put_clock(uint8_t *p, uint64_t seq) {
+    dkh_put_u32(p, DKH_RECORD_CLOCK);
+    dkh_put_u32(p + 4, 16);
+    dkh_put_u64(p + 8, seq);
+    dkh_put_u64(p + 16, dkh_monotonic_ns(0));
+    return DKH_CLOCK_RECORD_SIZE;
+}
+
+void dkh_write_clock(uint64_t seq) {
+    if (dkh.fd < 0) return;
+    uint8_t record[DKH_CLOCK_RECORD_SIZE];
+    dkh_write_all(record, put_clock(record, seq));
+}
+
 static void *map_pages(size_t size) {
     void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     return p == MAP_FAILED ? NULL : p;
@@ -159,6 +180,11 @@ void dkh_reset_thread(dkh_thread *t) {
     if (!t->buffer) return;
     t->event_count = 0;
     t->cancelled = 0;
+    t->pending_bytes = 0;
+    t->pending_blocks = 0;
+    t->head_run_bytes = 0;
+    t->head_run_blocks = 0;
+    t->head_run_seq = 0;
     memset(t->index, 0xff, sizeof(uint16_t) * DKH_PENDING_INDEX_SIZE);
     if (t->pair_count) memset(t->pairs, 0, sizeof(dkh_pair_entry) * DKH_PAIR_TABLE_SIZE);
     t->pair_count = 0;
@@ -235,13 +261,14 @@ static void flush_pairs_locked(dkh_thread *t) {
     n += dkh_put_u32(b + n, (uint32_t)t->tid);
     n += dkh_put_u32(b + n, 0);
     n += dkh_put_u64(b + n, t->pair_seq);
-    // DKH_PAIR_TABLE_LIMIT entries of at most 3 x 10 bytes fit the 64 KiB buffer.
+    // DKH_PAIR_TABLE_LIMIT entries of at most 4 x 10 bytes fit the 64 KiB buffer.
     for (uint32_t i = 0; i < DKH_PAIR_TABLE_SIZE; i++) {
         dkh_pair_entry *e = &t->pairs[i];
         if (!e->count) continue;
         n += put_uleb(b + n, e->stack);
         n += put_uleb(b + n, e->size);
         n += put_uleb(b + n, e->count);
+        n += put_uleb(b + n, e->type);
     }
     dkh_put_u32(b, DKH_RECORD_PAIRS);
     dkh_put_u32(b + 4, (uint32_t)(n - DKH_RECORD_HEADER_SIZE));
@@ -253,22 +280,28 @@ static void flush_pairs_locked(dkh_thread *t) {
 
 /// Counts a cancelled allocation/free pair. Every pair counted together shares `marks`
 /// (dkh.marks_finished at its allocation, equal to marks_started at its free), which puts
-/// them all in one generation; a pair with another value flushes the counters first.
+/// them all in one generation; a pair with another value flushes the counters first. So do
+/// DKH_PAIR_FLUSH_COUNT pairs and counters older than DKH_PAIR_FLUSH_NS (the coarse clock is
+/// read every DKH_PAIR_CLOCK_EVERY pairs), which bounds what a SIGKILL loses.
 static void count_pair(dkh_thread *t, const dkh_pending_event *e) {
-    if (t->pair_count && (t->pair_marks != e->marks || t->pair_count >= DKH_PAIR_TABLE_LIMIT ||
-                          t->pairs_counted >= DKH_PAIR_FLUSH_COUNT))
+    if (t->pair_count &&
+        (t->pair_marks != e->marks || t->pair_count >= DKH_PAIR_TABLE_LIMIT || t->pairs_counted >= DKH_PAIR_FLUSH_COUNT ||
+         (t->pairs_counted % DKH_PAIR_CLOCK_EVERY == 0 && dkh_monotonic_ns(1) - t->pair_started_ns >= DKH_PAIR_FLUSH_NS)))
         flush_pairs_locked(t);
     if (!t->pair_count) {
         t->pair_marks = e->marks;
         t->pair_seq = e->seq;
+        t->pair_started_ns = dkh_monotonic_ns(1);
     }
-    uint32_t i = (uint32_t)(((e->size * 0x9E3779B97F4A7C15ull) ^ e->stack) * 0xff51afd7ed558ccdull >> 54) & (DKH_PAIR_TABLE_SIZE - 1);
-    while (t->pairs[i].count && (t->pairs[i].stack != e->stack || t->pairs[i].size != e->size)) {
+    uint32_t i = (uint32_t)((((e->size * 0x9E3779B97F4A7C15ull) ^ e->stack ^ e->type) * 0xff51afd7ed558ccdull) >> 54) &
+                 (DKH_PAIR_TABLE_SIZE - 1);
+    while (t->pairs[i].count && (t->pairs[i].stack != e->stack || t->pairs[i].size != e->size || t->pairs[i].type != e->type)) {
         i = (i + 1) & (DKH_PAIR_TABLE_SIZE - 1);
     }
     if (!t->pairs[i].count) {
         t->pairs[i].stack = e->stack;
         t->pairs[i].size = e->size;
+        t->pairs[i].type = e->type;
         t->pair_count++;
     }
     t->pairs[i].count++;
@@ -277,48 +310,136 @@ static void count_pair(dkh_thread *t, const dkh_pending_event *e) {
 
 // ---- flushing ---------------------------------------------------------------------------
 
-static void write_events_record(dkh_thread *t, size_t used, uint64_t base_seq) {
+/// Writes the events record encoded in the scratch buffer; the last of a flush is followed,
+/// in the same write, by a clock record (room for it is kept free).
+static void write_events_record(dkh_thread *t, size_t used, uint64_t base_seq, int with_clock) {
     uint8_t *b = t->buffer;
     dkh_put_u32(b, DKH_RECORD_EVENTS);
     dkh_put_u32(b + 4, (uint32_t)(used - DKH_RECORD_HEADER_SIZE));
     dkh_put_u32(b + 8, (uint32_t)t->tid);
     dkh_put_u32(b + 12, 0);
     dkh_put_u64(b + 16, base_seq);
-    if (dkh.fd >= 0) dkh_write_all(b, used);
+    size_t total = used;
+    if (with_clock) total += put_clock(b + used, atomic_load_explicit(&dkh.seq, memory_order_relaxed));
+    if (dkh.fd >= 0) dkh_write_all(b, total);
+}
+
+// ---- short-lived blocks: the level that cancelled pairs reached --------------------------
+// A cancelled pair is never written, yet its block was alive between its allocation and free,
+// and a peak of live bytes may be made of such blocks. `pending_bytes` counts every
+// allocation since the flush and drops a cancelled one's bytes at its free: at any moment it
+// is (bytes of the window's allocations that will be written) + (bytes of cancelled-to-be
+// blocks alive). Each buffered event keeps the highest `pending_bytes` of the run after it,
+// until the thread's next buffered event; a cancelled allocation's run joins the run before
+// it. When the flush encodes the events it sums the written allocations' bytes as it goes
+// (`written`): a run's highest level minus that sum is what cancelled blocks alone held at
+// their highest in the run, and is written after the run's event as a SHORT_LIVED event.
+// Between two written events of one thread nothing else of that thread changed, so a reader
+// adding it to its level there gets this thread's exact level; other threads' short-lived
+// blocks at the same moment are not known (FORMAT.md, "Cancelled pairs").
+
+/// The run that event `i` (or DKH_RUN_HEAD) stands for, following links of cancelled events.
+static uint32_t run_owner(dkh_thread *t, uint32_t i) {
+    uint32_t root = i;
+    while (root != DKH_RUN_HEAD && !t->events[root].tag) root = t->events[root].link;
+    // Path compression: later lookups through the same cancelled events are short.
+    while (i != DKH_RUN_HEAD && !t->events[i].tag && t->events[i].link != root) {
+        uint32_t next = t->events[i].link;
+        t->events[i].link = (uint16_t)root;
+        i = next;
+    }
+    return root;
+}
+
+static inline void run_raise(dkh_thread *t, uint32_t owner, uint64_t bytes, uint32_t blocks, uint64_t seq) {
+    if (owner == DKH_RUN_HEAD) {
+        if (bytes > t->head_run_bytes) {
+            t->head_run_bytes = bytes;
+            t->head_run_blocks = blocks;
+            t->head_run_seq = seq;
+        }
+    } else if (bytes > t->events[owner].run_bytes) {
+        t->events[owner].run_bytes = bytes;
+        t->events[owner].run_blocks = blocks;
+        t->events[owner].run_seq = seq;
+    }
+}
+
+/// The event's run starts at the level now.
+static inline void run_start(dkh_thread *t, dkh_pending_event *e) {
+    e->run_bytes = t->pending_bytes;
+    e->run_blocks = t->pending_blocks;
+    e->run_seq = e->seq;
+}
+
+/// Cancels buffered event `i`: its run joins the run before it.
+static void run_merge_cancelled(dkh_thread *t, uint32_t i) {
+    uint32_t owner = i == 0 ? DKH_RUN_HEAD : run_owner(t, i - 1);
+    dkh_pending_event *e = &t->events[i];
+    run_raise(t, owner, e->run_bytes, e->run_blocks, e->run_seq);
+    e->link = (uint16_t)owner;
+}
+
+/// The flush's encoder: EVENTS records in the scratch buffer, written when full.
+typedef struct dkh_encoder {
+    size_t used;
+    uint64_t base_seq, last_seq, last_ptr;
+} dkh_encoder;
+
+static void write_events_record(dkh_thread *t, size_t used, uint64_t base_seq, int with_clock);
+
+static void encode(dkh_thread *t, dkh_encoder *c, uint8_t tag, uint64_t seq, uint64_t ptr, uint64_t a, uint64_t b, uint64_t d) {
+    if (c->used + DKH_MAX_EVENT_SIZE + DKH_CLOCK_RECORD_SIZE > DKH_THREAD_BUFFER_SIZE) {
+        write_events_record(t, c->used, c->base_seq, 0);
+        c->used = DKH_EVENTS_HEADER_SIZE;
+    }
+    if (c->used == DKH_EVENTS_HEADER_SIZE) {
+        c->base_seq = c->last_seq = seq;
+        c->last_ptr = 0;
+    }
+    uint8_t *p = t->buffer + c->used;
+    size_t n = 0;
+    p[n++] = tag;
+    n += put_uleb(p + n, seq - c->last_seq);
+    n += put_uleb(p + n, zigzag((int64_t)(ptr - c->last_ptr)));
+    if (tag != DKH_EVENT_FREE) {
+        n += put_uleb(p + n, a);
+        n += put_uleb(p + n, b);
+        if (tag == DKH_EVENT_ALLOC_TYPED) n += put_uleb(p + n, d);
+    }
+    c->used += n;
+    c->last_seq = seq;
+    c->last_ptr = ptr;
+}
+
+/// A SHORT_LIVED event when the run's highest level is above what written allocations hold.
+static inline void encode_short_lived(dkh_thread *t, dkh_encoder *c, uint64_t run_bytes, uint32_t run_blocks, uint64_t seq,
+                                      uint64_t written_bytes, uint32_t written_blocks) {
+    if (run_bytes <= written_bytes) return;
+    uint32_t blocks = run_blocks > written_blocks ? run_blocks - written_blocks : 0;
+    encode(t, c, DKH_EVENT_SHORT_LIVED, seq, c->last_ptr, run_bytes - written_bytes, blocks, 0);
 }
 
 /// Encodes the thread's pending events (skipping cancelled ones) as DKH_RECORD_EVENTS records,
-/// as many as the scratch buffer needs, then writes the pair counters. Caller holds t->lock.
+/// as many as the scratch buffer needs, each run's short-lived level after its event, then
+/// writes the pair counters. Caller holds t->lock.
 void dkh_thread_flush_locked(dkh_thread *t) {
     if (!t->buffer) return;
-    size_t used = DKH_EVENTS_HEADER_SIZE;
-    uint64_t base_seq = 0, last_seq = 0, last_ptr = 0;
+    dkh_encoder c = {.used = DKH_EVENTS_HEADER_SIZE};
+    uint64_t written_bytes = 0;
+    uint32_t written_blocks = 0;
+    encode_short_lived(t, &c, t->head_run_bytes, t->head_run_blocks, t->head_run_seq, 0, 0);
     for (uint32_t i = 0; i < t->event_count; i++) {
         const dkh_pending_event *e = &t->events[i];
         if (!e->tag) continue;
-        if (used + DKH_MAX_EVENT_SIZE > DKH_THREAD_BUFFER_SIZE) {
-            write_events_record(t, used, base_seq);
-            used = DKH_EVENTS_HEADER_SIZE;
-        }
-        if (used == DKH_EVENTS_HEADER_SIZE) {
-            base_seq = last_seq = e->seq;
-            last_ptr = 0;
-        }
-        uint8_t *p = t->buffer + used;
-        size_t n = 0;
-        p[n++] = e->tag;
-        n += put_uleb(p + n, e->seq - last_seq);
-        n += put_uleb(p + n, zigzag((int64_t)(e->ptr - last_ptr)));
+        encode(t, &c, e->tag, e->seq, e->ptr, e->size, e->stack, e->type);
         if (e->tag != DKH_EVENT_FREE) {
-            n += put_uleb(p + n, e->size);
-            n += put_uleb(p + n, e->stack);
-            if (e->tag == DKH_EVENT_ALLOC_TYPED) n += put_uleb(p + n, e->type);
+            written_bytes += e->size;
+            written_blocks++;
         }
-        used += n;
-        last_seq = e->seq;
-        last_ptr = e->ptr;
+        encode_short_lived(t, &c, e->run_bytes, e->run_blocks, e->run_seq, written_bytes, written_blocks);
     }
-    if (used > DKH_EVENTS_HEADER_SIZE) write_events_record(t, used, base_seq);
+    if (c.used > DKH_EVENTS_HEADER_SIZE) write_events_record(t, c.used, c.base_seq, 1);
     flush_pairs_locked(t);
     dkh_reset_thread(t);
 }
@@ -349,6 +470,9 @@ void dkh_append_alloc(dkh_thread *t, uint64_t seq, uint32_t marks, uint64_t ptr,
     uint32_t index = (uint32_t)(e - t->events);
     *e = (dkh_pending_event){.seq = seq, .ptr = ptr, .size = size, .type = type, .stack = stack, .marks = marks,
                              .tag = type ? DKH_EVENT_ALLOC_TYPED : DKH_EVENT_ALLOC, .indexed = 1};
+    t->pending_bytes += size;
+    t->pending_blocks++;
+    run_start(t, e);
     uint32_t slot = index_probe(t, ptr);
     // An older pending allocation at this address was freed by another thread (or its free
     // went unrecorded): it stays buffered, only the newest is found by address.
@@ -377,6 +501,9 @@ void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable) {
             atomic_load_explicit(dkh_last_alloc_slot(ptr), memory_order_relaxed) == alloc->seq) {
             count_pair(t, alloc);
             alloc->tag = 0;
+            run_merge_cancelled(t, i);
+            t->pending_bytes -= alloc->size;
+            t->pending_blocks--;
             if (i + 1 == t->event_count) {
                 // The usual case (allocate, use, free): the buffer just shrinks.
                 t->event_count--;
@@ -393,6 +520,7 @@ void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable) {
     }
     dkh_pending_event *e = event_slot(t);
     *e = (dkh_pending_event){.seq = atomic_fetch_add(&dkh.seq, 1), .ptr = ptr, .tag = DKH_EVENT_FREE};
+    run_start(t, e);
     dkh_unlock(&t->lock);
 }
 
@@ -409,6 +537,20 @@ void dkh_flush_all(int trylock_only) {
             dkh_lock(&t->lock);
         }
         dkh_thread_flush_locked(t);
+        dkh_unlock(&t->lock);
+    }
+}
+
+/// Writes every thread's pair counters (at a mark: what a SIGKILL could lose). A buffer whose
+/// lock is held is skipped: its owner is appending (perhaps interrupted by the mark signal on
+/// this very thread) and writes its counters itself soon.
+void dkh_flush_all_pairs(void) {
+    if (!dkh.threads) return;
+    for (int i = 0; i < DKH_MAX_THREADS; i++) {
+        dkh_thread *t = &dkh.threads[i];
+        if (!atomic_load(&t->in_use) || !t->buffer || !t->pair_count) continue;
+        if (!dkh_trylock(&t->lock)) continue;
+        flush_pairs_locked(t);
         dkh_unlock(&t->lock);
     }
 }

@@ -20,6 +20,8 @@ public enum Signal {
     public static let windowChanged = SIGWINCH
     /// `SIGCONT`: continue after a stop.
     public static let `continue` = SIGCONT
+    /// `SIGKILL`: ended at once; the one fatal signal a program cannot catch.
+    public static let kill = SIGKILL
     /// `SIGCHLD`: a child stopped or ended.
     public static let childEnded = SIGCHLD
 }

@@ -24,10 +24,19 @@ import Testing
         return recording
     }
 
-    /// The report with the run's pid and temporary paths replaced.
+    /// The report with the run's pid, temporary paths and times replaced, and the chart of
+    /// live bytes over time (its columns depend on the run's timing) cut to its first line.
     static func normalized(_ text: String, directory: URL) -> String {
-        text.replacingOccurrences(of: directory.path, with: "TMP")
+        var lines: [Substring] = []
+        var inChart = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("live bytes (") { inChart = true; lines.append(line); continue }
+            if inChart, line.isEmpty { inChart = false }
+            if !inChart { lines.append(line) }
+        }
+        return lines.joined(separator: "\n").replacingOccurrences(of: directory.path, with: "TMP")
             .replacingOccurrences(of: #"pid \d+"#, with: "pid PID", options: .regularExpression)
+            .replacingOccurrences(of: #"\d+\.\d+ s\b"#, with: "T s", options: .regularExpression)
     }
 
     @Test func heapshotsSampleReport() throws {
@@ -36,6 +45,26 @@ import Testing
         let text = try CLI.run(["heapdiff", recording, "--group-by", "function"])
         #expect(text.status == 0)
         try CLI.assertSnapshot(Self.normalized(text.stdout, directory: directory), named: "heapdiff-heapshots.txt")
+        // The chart: 4 rows of levels up to the peak, the axis, the 4 marks, the time axis.
+        let chart = text.stdout.components(separatedBy: "live bytes (each column its highest level; ^ marks a generation)\n")[1]
+            .components(separatedBy: "\n\n")[0].split(separator: "\n")
+        #expect(chart.count == 7)
+        #expect(chart.first?.hasPrefix("145.7 KiB ┤") == true)
+        #expect(chart.first?.hasSuffix("█") == true)
+        #expect(chart[4].hasPrefix("      0 B └"))
+        #expect((1...3).contains(chart[5].filter { $0 == "^" }.count))
+        #expect(chart[6].hasSuffix(" s"))
+        // --until peak: the generations' blocks alive at the peak, as collapsed stacks.
+        let peak = try CLI.run(["heapdiff", recording, "--until", "peak", "--format", "collapsed"])
+        #expect(peak.stdout.split(separator: "\n").count == 3)
+        let peakJSON = try JSONSerialization.jsonObject(with: try CLI.run(["heapdiff", recording, "--format", "json"]).stdoutBytes) as? [String: Any]
+        let peakValue = peakJSON?["peak"] as? [String: Any]
+        // Three documents kept, and what the third open had alive besides (short-lived blocks).
+        #expect((peakValue?["bytes"] as? Int).map { $0 - (peakValue?["shortLivedBytes"] as? Int ?? 0) } == 3 * 16384)
+        #expect(peakValue?["shortLivedBlocks"] as? Int == 2)
+        #expect(peakValue?["generation"] as? Int == 3)
+        let points = (peakJSON?["timeline"] as? [String: Any])?["points"] as? [[String: Any]]
+        #expect(points?.compactMap { $0["bytes"] as? Int }.max() == peakValue?["bytes"] as? Int)
         let collapsed = try CLI.run(["heapdiff", recording, "--format", "collapsed"])
         #expect(collapsed.stdout.split(separator: "\n").count == 3)
         #expect(collapsed.stdout.split(separator: "\n").allSatisfy { $0.hasSuffix(";main;open_document 16384") })
@@ -63,7 +92,10 @@ import Testing
         #expect(html.hasPrefix("<!DOCTYPE html>"))
         for label in ["open/close 1", "open/close 2", "open/close 3", "idle"] { #expect(html.contains(label)) }
         #expect(html.components(separatedBy: "<title>open_document — 1 block, 16384 bytes (16.0 KiB)</title>").count == 4)
-        #expect(html.components(separatedBy: "<td class=\"key\">open_document</td>").count == 4)
+        // Three generations' groups and the groups alive at the peak.
+        #expect(html.components(separatedBy: "<td class=\"key\">open_document</td>").count == 5)
+        #expect(html.contains("<svg class=\"timeline\" id=\"timeline-chart\""))
+        #expect(html.contains("<p>peak: 145.7 KiB in 5 blocks at "))
 
         let compared = try CLI.run(["heapdiff", recording, recording, "--html", page])
         #expect(compared.status == 0)
@@ -134,6 +166,33 @@ import Testing
         let output = try CLI.temporaryDirectory().appendingPathComponent("sh.dkheap").path
         #expect(try CLI.run(["heap", "record", "-o", output, "--", "/bin/sh", "-c", "exit 7"]).status == 7)
         #expect(try CLI.run(["heap", "record", "-o", output, "--", "/bin/sh", "-c", "kill -TERM $$"]).status == 128 + 15)
+    }
+
+    /// Help asked for before the program is devkit's; after `--` it is the program's.
+    @Test func helpWinsBeforeTheProgram() throws {
+        for flag in ["--help", "-h"] {
+            let help = try CLI.run(["heap", "record", flag])
+            #expect(help.status == 0)
+            #expect(help.stdout.contains("USAGE: devkit heap record"))
+        }
+        let withOutput = try CLI.run(["heap", "record", "-o", "/tmp/devkit-heap-test-none.dkheap", "--help"])
+        #expect(withOutput.status == 0)
+        #expect(withOutput.stdout.contains("USAGE: devkit heap record"))
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/devkit-heap-test-none.dkheap"))
+        let output = try CLI.temporaryDirectory().appendingPathComponent("echo.dkheap").path
+        let passed = try CLI.run(["heap", "record", "-o", output, "--", "/bin/sh", "-c", "printf '%s\\n' \"$1\"", "sh", "--help"])
+        #expect(passed.status == 0)
+        #expect(passed.stdout == "--help\n")
+    }
+
+    /// A SIGKILLed program writes no end record: devkit says so, and the report too.
+    @Test func killedProgramIsReported() throws {
+        let output = try CLI.temporaryDirectory().appendingPathComponent("killed.dkheap").path
+        let killed = try CLI.run(["heap", "record", "-o", output, "--", "/bin/sh", "-c", "kill -KILL $$"])
+        #expect(killed.status == 128 + 9)
+        #expect(killed.stderr.contains("the program was killed by signal 9 (SIGKILL)"))
+        let report = try CLI.run(["heapdiff", output])
+        #expect(report.stdout.contains("no end record: killed"))
     }
 
     /// Tests/HeapRecorderTests/Programs/leaks.c built and recorded with or without the exit scan.

@@ -47,7 +47,7 @@ import Testing
 
         // The generations table: one row per generation, the same cells as the text table.
         let generations = try #require(page.tables["top"])
-        #expect(generations.first == ["gen", "label", "allocated", "bytes", "alive at end", "bytes", "heap growth"])
+        #expect(generations.first == ["gen", "label", "allocated", "bytes", "alive at end", "bytes", "heap growth", "peak"])
         #expect(generations.dropFirst().map { $0[1] } == ["start", Self.hostileLabel, "idle"])
         let textLines = report.textReport.split(separator: "\n").map(String.init)
         for (row, summary) in zip(generations.dropFirst(), report.generations) {
@@ -57,6 +57,16 @@ import Testing
             // The text table shows the same cells in the same order.
             #expect(textLines.contains { Self.containsInOrder($0, row) }, "\(row)")
         }
+
+        // The peak: the chart (with the peak's dot, a line, the marks) above the flame graphs,
+        // and the groups alive then, the same as the text report's.
+        let timeline = try #require(page.tables["timeline"])
+        #expect(timeline == [["bytes", "blocks", "function"]] + report.peak.groups.map { [formatBytes($0.bytes), String($0.count), $0.key] })
+        #expect(html.range(of: "id=\"timeline-chart\"")!.lowerBound < html.range(of: "id=\"flame-")!.lowerBound)
+        let chartTips = try #require(page.tooltips["timeline-chart"])
+        #expect(chartTips.contains { $0.hasPrefix("peak \(formatBytes(report.peak.peak.bytes)) in \(report.peak.peak.blocks) blocks at ") })
+        #expect(chartTips.filter { $0.hasPrefix("generation ") }.count == report.generations.count - 1)
+        #expect(html.contains("<polyline class=\"live\" points=\""))
 
         // Generation 1's sites: exactly the text report's rows.
         let sites = try #require(page.tables["gen-1"])

@@ -69,8 +69,10 @@ import Testing
         #expect(graphsAsked == HeapHTMLReport.maximumDrawnGenerations)
         #expect(html.components(separatedBy: "<section id=\"gen-").count - 1 == HeapHTMLReport.maximumDrawnGenerations)
         let rows = html.components(separatedBy: "<tr><td class=\"n\">").count - 1
-        #expect(rows <= HeapHTMLReport.maximumTableRows + HeapHTMLReport.maximumDrawnGenerations)
+        // Generation rows, plus the groups alive at the peak.
+        #expect(rows <= HeapHTMLReport.maximumTableRows + HeapHTMLReport.maximumDrawnGenerations + report.peak.groups.count)
         #expect(html.contains("more generations not listed"))
+        #expect(html.components(separatedBy: "<g class=\"mark\">").count - 1 <= LiveBytesChart.maximumDrawnMarks)
         #expect(html.contains("more generations not drawn"))
         // The drawn ones are those with the most bytes (112 B, the largest size made).
         let drawn = HeapHTMLReport.drawnGenerations(report)

@@ -83,6 +83,39 @@ struct RecordingReaderTests {
         #expect(throws: RecordingError.self) { try RecordingReader.read(bytes, path: "v9") }
     }
 
+    /// A recording written byte by byte: a header of `version` and the given records.
+    static func handMade(version: UInt32, records: [(type: UInt32, payload: [UInt8])]) -> [UInt8] {
+        var bytes = Array("DKITHEAP".utf8) + Self.le(version) + Self.le(UInt32(40)) + Self.le(UInt32(7)) + Self.le(UInt32(1))
+        bytes += Self.le(UInt64(0)) + Self.le(UInt32(8)) + Self.le(UInt32(0))
+        for record in records { bytes += Self.le(record.type) + Self.le(UInt32(record.payload.count)) + record.payload }
+        return bytes
+    }
+
+    static func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.littleEndian) { Array($0) } }
+
+    /// PAIRS entries: version 2's are (stack, size, count), version 3's add the type; the reader
+    /// reads both, and CLOCK records place seqs in time.
+    @Test func pairsOfVersionsTwoAndThree() throws {
+        let pairsHeader = Self.le(UInt32(9)) + Self.le(UInt32(0)) + Self.le(UInt64(5))
+        let mark: [UInt8] = Self.le(UInt64(0)) + Self.le(UInt32(0)) + Array("start".utf8)
+        let v2 = Self.handMade(version: 2, records: [(6, mark), (10, pairsHeader + [1, 48, 3, 2, 16, 1])])
+        let two = try RecordingReader.read(v2, path: "v2")
+        #expect(two.cancelledPairs.map { [$0.stack, UInt32($0.size), UInt32($0.count)] } == [[1, 48, 3], [2, 16, 1]])
+        #expect(two.cancelledPairs.allSatisfy { $0.typeMetadata == 0 })
+        let clock = Self.le(UInt64(10)) + Self.le(UInt64(3_000_000_000))
+        let start = Self.le(UInt64(0)) + Self.le(UInt64(1_000_000_000))
+        let v3 = Self.handMade(version: 3, records: [(6, mark), (11, clock), (11, start),
+                                                     (10, pairsHeader + [1, 48, 3, 0x80, 0x20, 2, 16, 1, 0])])
+        let three = try RecordingReader.read(v3, path: "v3")
+        #expect(three.cancelledPairs.map(\.typeMetadata) == [0x1000, 0])
+        #expect(three.cancelledPairs.map(\.count) == [3, 1])
+        #expect(three.clock.offset(of: 0) == 0)
+        #expect(three.clock.offset(of: 5) == 1_000_000_000)
+        #expect(three.clock.offset(of: 20) == 2_000_000_000)
+        let future = Self.handMade(version: 4, records: [])
+        #expect(throws: RecordingError.self) { try RecordingReader.read(future, path: "v4") }
+    }
+
     @Test func notARecording() {
         let error = #expect(throws: RecordingError.self) { try RecordingReader.read(Array("<?xml version".utf8), path: "x") }
         #expect(error?.description == "x: offset 0x0: file header: not a devkit heap recording (no DKITHEAP magic)")

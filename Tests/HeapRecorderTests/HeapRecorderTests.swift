@@ -59,6 +59,13 @@ import Testing
         #expect(timeline.blocks.filter { $0.size == 4733 && $0.isAliveAtEnd }.count == 40)
         #expect(timeline.unmatchedFrees == 0)
         #expect(timeline.missedFrees == 0)
+        // Eight threads churned at once: each one's short-lived level is known, not their sum,
+        // and the report says so.
+        let report = HeapReport(recording: recording, timeline: timeline,
+                                grouper: HeapGrouper(resolver: FrameResolver(recording: recording), key: .site), horizon: .end, top: 3)
+        #expect(report.threadsWithCancelledPairs >= 8)
+        #expect(report.textReport.contains("the peak counts each thread's at their highest, not several threads' at once"))
+        #expect(timeline.peak.bytes >= 40 * 4733)
     }
 
     @Test func generationsFromTheAPI() throws {
@@ -296,5 +303,20 @@ import Testing
         // The metadata's symbol names the class.
         #expect(HeapFixture.survivors(recording, generation: 1)["main.Node"]?.count == 1000)
         #expect(HeapFixture.survivors(recording, generation: 0)["main.Node"] == nil)
+        // Scratch instances freed at once: cancelled pairs that keep their class, so grouped
+        // by type they are all main.Scratch (none recorded as plain malloc blocks).
+        let resolver = FrameResolver(recording: recording, symbolizer: ImageHeapSymbolizer())
+        let everyBlock = HeapTimeline(recording, keepingEveryBlock: true)
+        var scratch = 0
+        for pair in everyBlock.shortLived where pair.generation == 2 {
+            if pair.typeMetadata != 0, resolver.typeName(metadata: pair.typeMetadata, at: recording.marks[2].seq) == "main.Scratch" {
+                scratch += pair.count
+            }
+        }
+        scratch += everyBlock.blocks.filter {
+            $0.generation == 2 && $0.typeMetadata != 0 && resolver.typeName(metadata: $0.typeMetadata, at: $0.seq) == "main.Scratch"
+        }.count
+        #expect(scratch == 2000)
+        #expect(recording.cancelledPairCount > 1000)
     }
 }

@@ -73,4 +73,31 @@ import Testing
         #expect(report.stderr.contains("\(run.recordingPath): offset 0x"))
         #expect(report.stderr.contains(": warning: no end record: the program was killed before the recorder finished"))
     }
+
+    /// Pairs a thread counted: its cancelled pairs plus any it wrote as events.
+    static func churned(_ recording: HeapRecording, size: UInt64) -> Int {
+        var events = 0
+        recording.forEachEvent { if $0.kind == .allocation, $0.size == size { events += 1 } }
+        return events + recording.cancelledPairs.filter { $0.size == size }.reduce(0) { $0 + $1.count }
+    }
+
+    /// A mark writes every thread's pair counters: a SIGKILL right after it loses none of the
+    /// 50,000 pairs another thread counted (fewer than the 2^16 that force a write).
+    @Test func aMarkWritesOtherThreadsCounters() throws {
+        let (run, recording) = try HeapFixture.workload("killed-churn", ["mark"])
+        #expect(run.status == 128 + 9)
+        #expect(recording.end == nil)
+        #expect(Self.churned(recording, size: 77) == 50_000)
+    }
+
+    /// Without a mark, counters older than 0.1 s are written at the thread's next count: of 10
+    /// bursts of 1000 pairs 50 ms apart, a SIGKILL after the last loses at most the bursts of
+    /// the last 0.1 s and a few (the clock is read every 256 pairs).
+    @Test func aKillLosesOnlyTheLastMomentsPairs() throws {
+        let (run, recording) = try HeapFixture.workload("killed-churn", ["bursts"])
+        #expect(run.status == 128 + 9)
+        let counted = Self.churned(recording, size: 77)
+        #expect(counted <= 10_000)
+        #expect(counted >= 10_000 - 4_000, "\(counted) of 10000 pairs written")
+    }
 }

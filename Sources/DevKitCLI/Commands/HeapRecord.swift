@@ -20,6 +20,7 @@ extension Heap {
                   devkit heap record -o app.dkheap -- ./app --serve
                   devkit heap record --interval 10 -- ./app
                   devkit heap record --scan-at-exit -- ./app
+                  devkit heap record --every-event -- ./app
                   devkit heapdiff app.dkheap
                 """
         )
@@ -42,10 +43,16 @@ extension Heap {
         @Flag(name: .long, help: "At exit, scan for blocks nothing points to any more (for heapdiff --leaks); keeps a live-block table while recording.")
         var scanAtExit = false
 
+        @Flag(name: .long, help: "Write every allocation and free, even blocks freed before any mark could see them (heapdiff's peak exact even when several threads' short-lived blocks overlap; a larger recording).")
+        var everyEvent = false
+
         @Argument(parsing: .captureForPassthrough, help: "The program and its arguments (after --).")
         var command: [String] = []
 
         func validate() throws {
+            // The program's arguments are captured verbatim, `--help` included: help asked for
+            // before the program (not after `--`) is devkit's.
+            if let first = command.first, first == "--help" || first == "-h" { throw CleanExit.helpRequest(self) }
             guard !program.isEmpty else { throw ValidationError("Missing the program to run (after --).") }
             guard (1...256).contains(stackDepth) else { throw ValidationError("--stack-depth must be between 1 and 256.") }
             if interval != nil, markSignal.number == 0 { throw ValidationError("--interval needs a mark signal.") }
@@ -60,8 +67,10 @@ extension Heap {
             configuration.stackDepth = stackDepth
             configuration.followForks = fork == .follow
             configuration.scanAtExit = scanAtExit
+            configuration.everyEvent = everyEvent
             let termination = try HeapLauncher(configuration: configuration).run(program)
             FileHandleOutput.standardError("devkit: heap recording written to \(configuration.outputPath)\n")
+            if let note = HeapLauncher.recordingNote(for: termination) { FileHandleOutput.standardError("devkit: \(note)\n") }
             if termination != .exited(0) { throw CommandFailure(message: "", exitCode: termination.shellStatus) }
         }
     }

@@ -11,8 +11,11 @@ struct Heapdiff: ParsableCommand {
         discussion: """
             With one recording: a table of generations (allocations made in each, how many are \
             still alive at the end of the recording — or at the next mark with --until next — \
-            and the heap's growth), then the largest groups of survivors per generation. With \
-            two: blocks alive at the end of A and of B, per group, largest growth first.
+            and the heap's growth), then the largest groups of survivors per generation, the peak \
+            of live bytes (when, in which generation, and what was alive then, by group) and a \
+            chart of live bytes over time. With --until peak the survivors are the blocks alive \
+            at the peak (--format collapsed: the peak's stacks). With two: blocks alive at the \
+            end of A and of B, per group, largest growth first.
 
             Examples:
               devkit heapdiff app.dkheap
@@ -20,6 +23,7 @@ struct Heapdiff: ParsableCommand {
               devkit heapdiff before.dkheap after.dkheap --format json
               devkit heapdiff app.dkheap --format collapsed | flamegraph.pl > heap.svg
               devkit heapdiff app.dkheap --html heap.html
+              devkit heapdiff app.dkheap --until peak --format collapsed | flamegraph.pl > peak.svg
               devkit heapdiff app.dkheap --leaks
 
             With --leaks (a recording made with `devkit heap record --scan-at-exit`), each \
@@ -44,7 +48,7 @@ struct Heapdiff: ParsableCommand {
     @Option(name: .long, help: "Call-site frames shown with --group-by site.")
     var depth: Int = 1
 
-    @Option(name: .long, help: "Count blocks alive at the end, or at the next mark (end|next).")
+    @Option(name: .long, help: "Count blocks alive at the end, at the next mark, or at the peak of live bytes (end|next|peak).")
     var until: Horizon = .end
 
     @Option(name: .long, help: "Groups listed per generation.")
@@ -78,7 +82,7 @@ struct Heapdiff: ParsableCommand {
     func run() throws {
         let symbolizer = ImageHeapSymbolizer(debugDirectories: debugDir)
         defer { symbolizer.problems.forEach { FileHandleOutput.standardError("warning: not symbolicated: \($0)\n") } }
-        let options = HeapdiffSession.Options(groupBy: groupBy.key, depth: depth, horizon: until == .end ? .end : .nextMark,
+        let options = HeapdiffSession.Options(groupBy: groupBy.key, depth: depth, horizon: until.horizon,
                                               top: top, leaks: leaks)
         let session = HeapdiffSession(options: options, symbolizer: noSymbolicate ? nil : symbolizer) { FileHandleOutput.standardError($0) }
         let output: [UInt8]
@@ -106,7 +110,15 @@ extension Heapdiff {
     }
 
     enum Horizon: String, ExpressibleByArgument, CaseIterable {
-        case end, next
+        case end, next, peak
+
+        var horizon: HeapTimeline.Horizon {
+            switch self {
+            case .end: .end
+            case .next: .nextMark
+            case .peak: .peak
+            }
+        }
     }
 
     struct GroupKeyArgument: ExpressibleByArgument {

@@ -10,8 +10,9 @@
 #define DKH_MAGIC_SIZE 8
 /// Bumped when a reader of the previous version could misread a file. New record types do
 /// not bump it: readers skip record types they do not know.
-#define DKH_FORMAT_VERSION 2
-/// The oldest version this reader still reads (version 1 has no PAIRS records).
+#define DKH_FORMAT_VERSION 3
+/// The oldest version this reader still reads (version 1 has no PAIRS records, version 2's
+/// PAIRS entries have no type).
 #define DKH_FORMAT_VERSION_MIN 1
 
 /// File header (DKH_HEADER_SIZE bytes). `header_size` lets later versions grow it.
@@ -36,6 +37,8 @@ typedef struct dkh_record_header {
 #define DKH_RECORD_HEADER_SIZE 8
 /// No record is longer than this; a reader refuses larger lengths as corrupt.
 #define DKH_MAX_RECORD_LENGTH (64u << 20)
+/// A DKH_RECORD_CLOCK record with its header.
+#define DKH_CLOCK_RECORD_SIZE (DKH_RECORD_HEADER_SIZE + 16)
 
 enum dkh_record_type {
     /// Payload: the command line, arguments separated by NUL bytes.
@@ -64,11 +67,16 @@ enum dkh_record_type {
     /// u64 scan duration in ns. Written once, after the scan's UNREACHABLE records.
     DKH_RECORD_SCAN = 9,
     /// Payload: u32 thread id, u32 reserved, u64 seq, then to the end of the payload entries
-    /// of ULEB stack id, ULEB size, ULEB count: allocation/free pairs of that thread that the
+    /// of ULEB stack id, ULEB size, ULEB count, ULEB type metadata address (0: not a Swift
+    /// class instance; since version 3): allocation/free pairs of that thread that the
     /// recorder cancelled (neither event written) because the block was freed before any mark
     /// could see it. All of a record's pairs belong to the generation containing `seq`.
     /// Since version 2.
     DKH_RECORD_PAIRS = 10,
+    /// Payload: u64 seq, u64 CLOCK_MONOTONIC time in ns: every seq below `seq` was taken by
+    /// that time (a mark's own seq: taken at that time). Written with each mark and each
+    /// flush of a thread's events; places events in time for the timeline.
+    DKH_RECORD_CLOCK = 11,
 };
 
 /// DKH_RECORD_SCAN flags.
@@ -88,6 +96,10 @@ enum dkh_event_tag {
     DKH_EVENT_FREE = 2,
     /// seq delta, ptr delta, size, stack id, type metadata address (a Swift class instance)
     DKH_EVENT_ALLOC_TYPED = 3,
+    /// seq delta, ptr delta (0), bytes, blocks: at this seq the thread also had `blocks`
+    /// blocks of `bytes` alive that it later freed as cancelled pairs (never written as
+    /// events); the highest such level between two of its written events. Since version 3.
+    DKH_EVENT_SHORT_LIVED = 4,
 };
 
 enum dkh_mark_kind {

@@ -1,5 +1,6 @@
 // 1000 instances of Node kept alive by reference cycles (each pair points at each other),
-// made after a mark so they belong to the generation "cycles".
+// made after a mark so they belong to the generation "cycles"; then 2000 instances of
+// Scratch, each freed at once (pairs the recorder cancels, which keep their class).
 // Built by HeapRecorderTests with: swiftc -g -Onone RetainCycle.swift -o retain-cycle
 #if canImport(Glibc)
 import Glibc
@@ -8,6 +9,10 @@ import Glibc
 final class Node {
     var other: Node?
     var payload = 0
+}
+
+final class Scratch {
+    var value = 0
 }
 
 typealias MarkFunction = @convention(c) (UnsafePointer<CChar>?) -> Void
@@ -29,6 +34,18 @@ func makeCycles() {
     }
 }
 
+@inline(never)
+func churn() {
+    var total = 0
+    for i in 0..<2000 {
+        let scratch = Scratch()
+        scratch.value = i
+        total &+= scratch.value
+    }
+    if total == 0 { print(total) }
+}
+
 mark("cycles")
 makeCycles()
 mark("after")
+churn()

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,25 @@ static void *free_and_reallocate(void *arg) {
     keep(*block);
     free(*block);
     *block = malloc(219);
+    return NULL;
+}
+
+/// killed-churn: a thread that churns 77-byte pairs (bursts of 1000, 50 ms apart, or all at
+/// once) and then waits; main SIGKILLs the process once it is done, after a mark or not.
+static atomic_int churn_done;
+static int churn_bursts;
+static void *churn_then_wait(void *arg) {
+    (void)arg;
+    if (churn_bursts) {
+        for (int i = 0; i < churn_bursts; i++) {
+            churn(1000, 77);
+            usleep(50000);
+        }
+    } else {
+        churn(50000, 77);
+    }
+    atomic_store(&churn_done, 1);
+    pause();
     return NULL;
 }
 
@@ -200,6 +220,15 @@ int main(int argc, char **argv) {
             free(block);
         }
         printf("same address %d of 10\n", same);
+    } else if (!strcmp(mode, "killed-churn")) {
+        // killed-churn mark | bursts
+        int mark = argc > 2 && !strcmp(argv[2], "mark");
+        churn_bursts = mark ? 0 : 10;
+        pthread_t thread;
+        pthread_create(&thread, NULL, churn_then_wait, NULL);
+        while (!atomic_load(&churn_done)) usleep(1000);
+        if (mark) devkit_heap_mark_generation("before-kill");
+        kill(getpid(), SIGKILL);
     } else if (!strcmp(mode, "small")) {
         leak_n(3, 31);
         devkit_heap_mark_generation("second");
