@@ -28,29 +28,23 @@ let package = Package(
         // Bounds-checked reading of untrusted bytes; shared by every binary parser.
         .target(name: "BinaryReading", dependencies: ["Diagnostics"]),
 
-        // libxml2's headers as a system library. Only PlistXMLShim includes them: a Swift
-        // module importing both libxml2 and Foundation fails to build (ICU's UErrorCode is
-        // defined twice). No pkgConfig here or on CLibDW and CLibYAML: its `-l` flags would
-        // load the libraries (and ICU, libz, liblzma, libbz2) in every devkit process; the
-        // functions come from LazyLibraries instead, and libxml2's header directory is named
-        // where its headers are included.
+        // expat's header as a system library. No pkgConfig here or on CLibDW and CLibYAML:
+        // its `-l` flags would load the libraries in every devkit process; the functions come
+        // from LazyLibraries instead.
         .systemLibrary(
-            name: "CLibXML2",
-            providers: [.apt(["libxml2-dev"])]
+            name: "CLibExpat",
+            providers: [.apt(["libexpat1-dev"])]
         ),
-        // libdw, libelf, libxml2 and libyaml opened with dlopen at their first call: one
+        // libdw, libelf, expat and libyaml opened with dlopen at their first call: one
         // forwarder per function devkit calls, with the library header's own signature.
         .target(
             name: "LazyLibraries",
-            dependencies: ["CLibDW", "CLibXML2", "CLibYAML"],
-            cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]
+            dependencies: ["CLibDW", "CLibExpat", "CLibYAML"]
         ),
-        // Plain-C tokenizer over libxml2's SAX2 interface; its public header names no
-        // libxml2 type.
+        // Plain-C tokenizer over expat's push parser; its public header names no expat type.
         .target(
             name: "PlistXMLShim",
-            dependencies: ["CLibXML2", "LazyLibraries"],
-            cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]
+            dependencies: ["CLibExpat", "LazyLibraries"]
         ),
 
         // JSON output for reports: `JSONValue` (ordered objects) and the one JSON layout,
