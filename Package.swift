@@ -369,3 +369,13 @@ let package = Package(
         ),
     ]
 )
+
+// Release code reaches the metadata of concrete generic types (`Set<FileKind>`,
+// `[String: RuleOptionValue]`) through accessor functions that pass the conformances they
+// need, not through mangled names: a mangled name makes the runtime look each conformance up
+// by scanning every conformance record in the binary, once per type, which cost `devkit lint`
+// a third of its start-up instructions (Scripts/bench/startup). The price is some code size.
+for target in package.targets where target.type == .regular || target.type == .executable {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(
+        ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release))]
+}
