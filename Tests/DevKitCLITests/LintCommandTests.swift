@@ -9,12 +9,35 @@ import Testing
     static let all = ["lint", "Samples/lint", "--no-config", "--project-dir", "Samples/lint/App",
                       "--configuration", "release", "--app", "Samples/lint/App/Info.plist"]
 
-    @Test(arguments: [("text", "txt"), ("json", "json"), ("sarif", "sarif"), ("github", "txt")])
+    @Test(arguments: [("text", "txt"), ("json", "json"), ("sarif", "sarif"), ("github", "txt"), ("junit", "xml"),
+                      ("checkstyle", "xml"), ("gitlab", "json")])
     func goldenOutput(_ format: String, _ ext: String) throws {
         let r = try CLI.run(Self.all + ["--format", format])
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.stderr.isEmpty)
         try CLI.assertSnapshot(r.stdout, named: "devkit-lint-\(format).\(ext)")
+    }
+
+    /// The JUnit and Checkstyle reports of the samples pass xmllint's check against the XSDs
+    /// of Tests/LintKitTests/Fixtures; a clean run is a valid, empty report.
+    @Test(arguments: [("junit", "junit.xsd"), ("checkstyle", "checkstyle.xsd")])
+    func xmlFormatsValidate(_ format: String, _ schema: String) throws {
+        for arguments in [Self.all, ["lint", "--no-config", "Samples/lint/Clean"]] {
+            let r = try CLI.run(arguments + ["--format", format])
+            guard let check = try XMLSchemaCheck.validate(r.stdout, against: schema) else {
+                return print("skipped: xmllint missing (Scripts/install-deps installs libxml2-utils)")
+            }
+            #expect(check.status == 0, "\(check.stderr)")
+        }
+    }
+
+    /// GitLab tells findings apart by fingerprint: unique in the samples' report.
+    @Test func gitlabFingerprintsAreUnique() throws {
+        let r = try CLI.run(Self.all + ["--format", "gitlab"])
+        let issues = try #require(try JSONSerialization.jsonObject(with: r.stdoutBytes) as? [[String: Any]])
+        let prints = issues.compactMap { $0["fingerprint"] as? String }
+        #expect(prints.count == issues.count && Set(prints).count == prints.count, "\(prints)")
+        #expect(issues.count > 10)
     }
 
     @Test func cleanFileExitsZero() throws {
