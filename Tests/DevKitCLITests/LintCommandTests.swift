@@ -40,6 +40,33 @@ import Testing
         #expect(issues.count > 10)
     }
 
+    /// --color: always and never as told (always wins over NO_COLOR, which the harness sets);
+    /// auto colours only a terminal without NO_COLOR (run under script(1) for a terminal).
+    @Test func colorChoice() throws {
+        let file = "Samples/lint/App/App.entitlements"
+        let plain = try CLI.run(["lint", "--no-config", file])
+        #expect(!plain.stdout.contains("\u{1B}") && plain.status == 1)
+        let always = try CLI.run(["lint", "--no-config", "--color", "always", file])
+        #expect(always.status == 1)
+        #expect(always.stdout.hasPrefix("\u{1B}[1mSamples/lint/App/App.entitlements:7:2:\u{1B}[0m \u{1B}[1;31merror:\u{1B}[0m aps-environment"), "\(always.stdout)")
+        #expect(always.stdout.replacing(/\x{1B}\[[0-9;]*m/, with: "") == plain.stdout)
+        #expect(try CLI.run(["lint", "--no-config", "--color", "never", file]).stdout == plain.stdout)
+        // Only the text format is coloured.
+        #expect(!(try CLI.run(["lint", "--no-config", "--color", "always", "--format", "json", file]).stdout.contains("\u{1B}")))
+
+        guard let script = TestProcess.find("script") else { return print("skipped: script(1) missing") }
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = nil
+        environment["TERM"] = "xterm-256color"
+        let command = "'\(CLI.binary.path)' lint --no-config \(file)"
+        let terminal = try TestProcess.run(script, ["-qec", command, "/dev/null"], environment: environment, cwd: CLI.repoRoot)
+        #expect(terminal.stdout.contains("\u{1B}[1;31merror:"), "\(terminal.stdout)")
+        environment["NO_COLOR"] = "1"
+        let noColor = try TestProcess.run(script, ["-qec", command, "/dev/null"], environment: environment, cwd: CLI.repoRoot)
+        #expect(noColor.stdout.contains("error: aps-environment"), "\(noColor.stdout)")
+        #expect(!noColor.stdout.contains("\u{1B}"), "\(noColor.stdout)")
+    }
+
     @Test func cleanFileExitsZero() throws {
         let r = try CLI.run(["lint", "--no-config", "Samples/lint/Clean"])
         #expect(r.status == 0)

@@ -60,12 +60,15 @@ struct Lint: ParsableCommand {
     @Option(help: ArgumentHelp("Write every finding to this baseline file (atomically) instead of reporting them, and exit 0.", valueName: "file"))
     var writeBaseline: String?
 
+    @Option(help: "Colour the text format: auto (when standard output is a terminal and NO_COLOR is unset), always, never.")
+    var color: ColorChoice = .auto
+
     var invocation: LintInvocation {
         LintInvocation(paths: paths, format: report.format, enabled: rules.enabled, disabled: rules.disabled,
                        configPath: rules.configPath, noConfig: rules.noConfig, builtProduct: rules.builtProduct,
                        configuration: rules.configuration, projectDir: rules.projectDir, app: rules.app,
                        strict: strict, fix: fix, jobs: jobs, listRules: listRules, explain: explain,
-                       baseline: baseline, writeBaseline: writeBaseline)
+                       baseline: baseline, writeBaseline: writeBaseline, color: color)
     }
 
     func validate() throws { try invocation.validate() }

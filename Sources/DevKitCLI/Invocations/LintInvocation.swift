@@ -27,6 +27,7 @@ struct LintInvocation: DirectlyParsed {
     var explain: String?
     var baseline: String?
     var writeBaseline: String?
+    var color: ColorChoice = .auto
 
     static func read(_ arguments: inout DirectArguments) -> LintInvocation? {
         var lint = LintInvocation()
@@ -48,6 +49,7 @@ struct LintInvocation: DirectlyParsed {
             case "--explain": arguments.read(into: &lint.explain)
             case "--baseline": arguments.read(into: &lint.baseline)
             case "--write-baseline": arguments.read(into: &lint.writeBaseline)
+            case "--color": arguments.read(into: &lint.color)
             default: false
             }
             guard read else { return nil }
@@ -78,7 +80,7 @@ struct LintInvocation: DirectlyParsed {
         }
         for warning in result.warnings { FileHandleOutput.standardError(warning + "\n") }
         if let writeBaseline { return try write(result, toBaseline: writeBaseline) }
-        try FileHandleOutput.standardOutput(format.reporter.render(result.findings, rules: result.activeRules))
+        try FileHandleOutput.standardOutput(reporter.render(result.findings, rules: result.activeRules))
         for path in result.fixedFiles { FileHandleOutput.standardError("fixed \(path)\n") }
         if !result.inputErrors.isEmpty { throw CommandFailure.input(result.inputErrors.joined(separator: "\n")) }
         if result.hasFailures(strict: strict) { throw CommandFailure.findings() }
@@ -91,6 +93,11 @@ struct LintInvocation: DirectlyParsed {
         if !result.inputErrors.isEmpty { throw CommandFailure.input(result.inputErrors.joined(separator: "\n")) }
         try LintBaseline(findings: result.findings).write(to: path)
         FileHandleOutput.standardError("\(path): \(result.findings.count) finding\(result.findings.count == 1 ? "" : "s") written to the baseline\n")
+    }
+
+    /// The format's reporter; text in colour as --color says.
+    private var reporter: any Reporter {
+        format == .text ? TextReporter(colored: color.enabled) : format.reporter
     }
 
     /// The plist pack's front end for these flags, with the bundle pack's rules and its
