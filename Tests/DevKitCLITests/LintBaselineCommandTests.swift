@@ -54,7 +54,8 @@ import Testing
         #expect(r.stdout.isEmpty)
     }
 
-    /// A baseline that is not JSON: one line naming the file, line and column; exit 2.
+    /// A baseline that is not JSON, or not a baseline: one line naming the file, line and
+    /// column; exit 2.
     @Test func aMalformedBaselineIsOneLineWithItsPosition() throws {
         let dir = try Self.project()
         try Self.edit(dir.appendingPathComponent("baseline.json")) { $0.replacingOccurrences(of: "\"version\": 1,", with: "\"version\": 1") }
@@ -65,7 +66,7 @@ import Testing
         try "{\"version\": 1, \"findings\": [{\"rule\": \"x\"}]}".write(to: dir.appendingPathComponent("shape.json"), atomically: true, encoding: .utf8)
         let shape = try CLI.run(["lint", "App", "--baseline", "shape.json"] + Self.flags, cwd: dir)
         #expect(shape.status == 2)
-        #expect(shape.stderr == "shape.json: error: not a baseline: findings.0.file must be a string\n")
+        #expect(shape.stderr == "shape.json:1:29: error: not a baseline: findings.0.file must be a string\n")
         let missing = try CLI.run(["lint", "App", "--baseline", "nope.json"] + Self.flags, cwd: dir)
         #expect(missing.status == 2)
         #expect(missing.stderr.hasPrefix("nope.json: error: "), "\(missing.stderr)")

@@ -85,17 +85,23 @@ import Testing
         #expect(baseline.filter([Self.finding()]).reported.isEmpty)
     }
 
-    /// Errors name the file and the place: line and column for JSON syntax, the entry's key
-    /// path for a well-formed file of the wrong shape.
+    /// Errors name the file and the place: the line and column of a JSON syntax error, or of
+    /// the value at fault in a well-formed file (the object that lacks a key), whose key path
+    /// the message names.
     @Test(arguments: [
         ("{\"version\": 1,\n \"findings\": [,]}", "b.json:2:15: error: not a baseline: unexpected ','"),
-        ("[]", "b.json: error: not a baseline: the top level must be an object"),
-        (#"{"version": 2, "findings": []}"#, "b.json: error: not a baseline: \"version\" must be 1"),
-        (#"{"version": 1}"#, "b.json: error: not a baseline: \"findings\" must be an array"),
-        (#"{"version": 1, "findings": [], "extra": 0}"#, "b.json: error: not a baseline: unknown key \"extra\""),
-        (#"{"version": 1, "findings": [{"rule": "r"}]}"#, "b.json: error: not a baseline: findings.0.file must be a string"),
-        (#"{"version": 1, "findings": [{"rule": "r", "file": "f", "keyPath": ["a", 1]}]}"#, "b.json: error: not a baseline: findings.0.keyPath must be an array of strings"),
-        (#"{"version": 1, "findings": [{"rule": "r", "file": "f", "line": 3}]}"#, "b.json: error: not a baseline: findings.0 has an unknown key \"line\""),
+        (" []", "b.json:1:2: error: not a baseline: the top level must be an object"),
+        (#"{"version": 2, "findings": []}"#, "b.json:1:13: error: not a baseline: \"version\" must be 1"),
+        (#"{"version": 1}"#, "b.json:1:1: error: not a baseline: \"findings\" must be an array"),
+        (#"{"version": 1, "findings": [], "extra": 0}"#, "b.json:1:41: error: not a baseline: unknown key \"extra\""),
+        ("{\"version\": 1, \"findings\": [\n  {\"rule\": \"a\", \"file\": \"f\"},\n  {\"rule\": \"r\"}\n]}",
+         "b.json:3:3: error: not a baseline: findings.1.file must be a string"),
+        ("{\"version\": 1, \"findings\": [\n  {\"rule\": \"[{\\\"\", \"file\": \"f\", \"keyPath\": [\"a\", 1]}]}",
+         "b.json:2:44: error: not a baseline: findings.0.keyPath must be an array of strings"),
+        ("\u{FEFF}{\"version\": 1, \"findings\": [{\"rule\": \"r\", \"file\": \"f\", \"line\": 3}]}",
+         "b.json:1:64: error: not a baseline: findings.0 has an unknown key \"line\""),
+        (#"{"version": 1, "findings": [{"rule": "r", "file": "f", "message": ["m"]}]}"#,
+         "b.json:1:67: error: not a baseline: findings.0.message must be a string"),
     ])
     func malformedFilesNameTheProblem(_ text: String, _ expected: String) {
         #expect(throws: LintBaselineError.self) { try LintBaseline.parse(Array(text.utf8), file: "b.json") }

@@ -18,7 +18,8 @@ import System
 /// The file is JSON, written with `JSONWriter` so it diffs well:
 /// `{"version": 1, "findings": [{"rule", "file", "keyPath" (absent for findings about a whole
 /// file), "message"}]}`, read back through the property-list JSON reader, whose errors carry
-/// line and column.
+/// line and column; errors in a well-formed file of the wrong shape name theirs too
+/// (`JSONLocator`).
 public struct LintBaseline: Hashable, Sendable {
     /// One accepted finding.
     public struct Entry: Hashable, Sendable {
@@ -144,34 +145,39 @@ public struct LintBaseline: Hashable, Sendable {
         } catch {
             throw LintBaselineError(file: file, position: error.position, message: "not a baseline: " + error.message)
         }
-        func fail(_ message: String) -> LintBaselineError { LintBaselineError(file: file, message: "not a baseline: " + message) }
-        guard let top = value.dictionaryEntries else { throw fail("the top level must be an object") }
-        for (key, _) in top where key != "version" && key != "findings" { throw fail("unknown key \"\(key)\"") }
-        guard case .integer(let version)? = value[key: "version"], version.description == String(formatVersion) else {
-            throw fail("\"version\" must be \(formatVersion)")
+        // The value model has no positions: the text is walked again to the value at fault
+        // (or the object that lacks it), only when there is an error.
+        func fail(_ message: String, at path: [JSONLocator.Step] = []) -> LintBaselineError {
+            LintBaselineError(file: file, position: JSONLocator.position(of: path, in: bytes), message: "not a baseline: " + message)
         }
-        guard let rows = value[key: "findings"]?.arrayValue else { throw fail("\"findings\" must be an array") }
+        guard let top = value.dictionaryEntries else { throw fail("the top level must be an object") }
+        for (key, _) in top where key != "version" && key != "findings" { throw fail("unknown key \"\(key)\"", at: [.key(key)]) }
+        guard case .integer(let version)? = value[key: "version"], version.description == String(formatVersion) else {
+            throw fail("\"version\" must be \(formatVersion)", at: [.key("version")])
+        }
+        guard let rows = value[key: "findings"]?.arrayValue else { throw fail("\"findings\" must be an array", at: [.key("findings")]) }
         var entries: [Entry] = []
         entries.reserveCapacity(rows.count)
         for (index, row) in rows.enumerated() {
             let at = "findings.\(index)"
-            guard let fields = row.dictionaryEntries else { throw fail("\(at) must be an object") }
+            let entry: [JSONLocator.Step] = [.key("findings"), .index(index)]
+            guard let fields = row.dictionaryEntries else { throw fail("\(at) must be an object", at: entry) }
             for (key, _) in fields where !["rule", "file", "keyPath", "message"].contains(key) {
-                throw fail("\(at) has an unknown key \"\(key)\"")
+                throw fail("\(at) has an unknown key \"\(key)\"", at: entry + [.key(key)])
             }
-            guard let rule = row[key: "rule"]?.stringValue else { throw fail("\(at).rule must be a string") }
-            guard let path = row[key: "file"]?.stringValue else { throw fail("\(at).file must be a string") }
+            guard let rule = row[key: "rule"]?.stringValue else { throw fail("\(at).rule must be a string", at: entry + [.key("rule")]) }
+            guard let path = row[key: "file"]?.stringValue else { throw fail("\(at).file must be a string", at: entry + [.key("file")]) }
             var keyPath: [String]?
             if let components = row[key: "keyPath"] {
                 guard let strings = components.arrayValue?.compactMap(\.stringValue),
                       strings.count == components.arrayValue?.count else {
-                    throw fail("\(at).keyPath must be an array of strings")
+                    throw fail("\(at).keyPath must be an array of strings", at: entry + [.key("keyPath")])
                 }
                 keyPath = strings
             }
             var message: String?
             if let text = row[key: "message"] {
-                guard let string = text.stringValue else { throw fail("\(at).message must be a string") }
+                guard let string = text.stringValue else { throw fail("\(at).message must be a string", at: entry + [.key("message")]) }
                 message = string
             }
             entries.append(Entry(ruleID: rule, file: path, keyPath: keyPath, message: message))

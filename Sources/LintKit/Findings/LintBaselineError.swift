@@ -1,8 +1,8 @@
 import Diagnostics
 
-/// A baseline file that cannot be read, written or understood: the file, where in it (a
-/// JSON syntax error's line and column; for a well-formed file the key path of the offending
-/// entry, in the message) and what is wrong.
+/// A baseline file that cannot be read, written or understood: the file, where in it (the
+/// line and column of a JSON syntax error, or of the value at fault in a well-formed file,
+/// whose key path the message names too) and what is wrong.
 public struct LintBaselineError: Error, Hashable, Sendable, CustomStringConvertible, DiagnosticConvertible {
     public var file: String
     public var position: SourcePosition?
