@@ -1,6 +1,9 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// Scripts/link, absolute: linker flags are not relative to the package.
+let linkScripts = String(#filePath.dropLast("Package.swift".count)) + "Scripts/link"
+
 let package = Package(
     name: "devkit",
     products: [
@@ -28,29 +31,23 @@ let package = Package(
         // Bounds-checked reading of untrusted bytes; shared by every binary parser.
         .target(name: "BinaryReading", dependencies: ["Diagnostics"]),
 
-        // libxml2's headers as a system library. Only PlistXMLShim includes them: a Swift
-        // module importing both libxml2 and Foundation fails to build (ICU's UErrorCode is
-        // defined twice). No pkgConfig here or on CLibDW and CLibYAML: its `-l` flags would
-        // load the libraries (and ICU, libz, liblzma, libbz2) in every devkit process; the
-        // functions come from LazyLibraries instead, and libxml2's header directory is named
-        // where its headers are included.
+        // expat's header as a system library. No pkgConfig here or on CLibDW and CLibYAML:
+        // its `-l` flags would load the libraries in every devkit process; the functions come
+        // from LazyLibraries instead.
         .systemLibrary(
-            name: "CLibXML2",
-            providers: [.apt(["libxml2-dev"])]
+            name: "CLibExpat",
+            providers: [.apt(["libexpat1-dev"])]
         ),
-        // libdw, libelf, libxml2 and libyaml opened with dlopen at their first call: one
+        // libdw, libelf, expat and libyaml opened with dlopen at their first call: one
         // forwarder per function devkit calls, with the library header's own signature.
         .target(
             name: "LazyLibraries",
-            dependencies: ["CLibDW", "CLibXML2", "CLibYAML"],
-            cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]
+            dependencies: ["CLibDW", "CLibExpat", "CLibYAML"]
         ),
-        // Plain-C tokenizer over libxml2's SAX2 interface; its public header names no
-        // libxml2 type.
+        // Plain-C tokenizer over expat's push parser; its public header names no expat type.
         .target(
             name: "PlistXMLShim",
-            dependencies: ["CLibXML2", "LazyLibraries"],
-            cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]
+            dependencies: ["CLibExpat", "LazyLibraries"]
         ),
 
         // JSON output for reports: `JSONValue` (ordered objects) and the one JSON layout,
@@ -259,11 +256,15 @@ let package = Package(
             // randomisation. It exports one symbol, OpenGuard's `open` (libdw, opened later,
             // must find it), not the 19,500 the driver's `-export-dynamic` gives: the Swift
             // runtime's start-up `dladdr` walks them all (0.7 M instructions). gold cannot undo
-            // `-export-dynamic`, lld can. Debug builds, which link the Swift runtime
-            // dynamically, keep the defaults.
+            // `-export-dynamic`, lld can. The C++ runtime the Swift runtime needs is linked
+            // from libstdc++.a and libgcc_eh.a (Scripts/link/libstdc++.so points the linker at
+            // the archive): bound from the shared libstdc++, its symbols cost every start 1.7 M
+            // of `devkit --version`'s 2 M instructions. No library devkit opens uses C++.
+            // Debug builds, which link the Swift runtime dynamically, keep the defaults.
             linkerSettings: [.unsafeFlags([
                 "-Xclang-linker", "-no-pie", "-use-ld=lld",
                 "-Xlinker", "--no-export-dynamic", "-Xlinker", "--export-dynamic-symbol=open",
+                "-L", linkScripts, "-Xclang-linker", "-static-libgcc",
             ], .when(configuration: .release))],
             plugins: ["BuildInfo"]
         ),
@@ -271,7 +272,7 @@ let package = Package(
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
         // Each lazily opened library loads at its first call and answers through its forwarders.
         .testTarget(name: "LazyLibrariesTests", dependencies: ["LazyLibraries", "CLibDW", "CLibYAML", "PlistXMLShim"]),
-        // The libxml2 tokenizer's C API: tokens, pieces, positions of errors, refused entities.
+        // The expat tokenizer's C API: tokens and their places, pieces, errors, refused entities.
         .testTarget(name: "PlistXMLShimTests", dependencies: ["PlistXMLShim"]),
         .testTarget(name: "SystemTests", dependencies: ["System", "Diagnostics"]),
         .testTarget(

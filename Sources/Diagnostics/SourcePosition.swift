@@ -1,6 +1,7 @@
 /// Where in a file something is: a text position or a byte offset.
 public enum SourcePosition: Hashable, Sendable, Codable, CustomStringConvertible {
-    /// 1-based line and column (columns count bytes, as compilers and libxml2 do).
+    /// 1-based line and column (columns count bytes, as compilers do; in XML they count
+    /// characters, as XML parsers do).
     case text(line: Int, column: Int)
     /// Byte offset from the start of the file (binary formats).
     case byteOffset(Int)

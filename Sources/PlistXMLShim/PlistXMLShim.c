@@ -1,14 +1,12 @@
-// libxml2 SAX2 -> flat token array. The only file in devkit that calls libxml2.
+// expat -> flat token array. The only file in devkit that calls expat.
 //
-// SAX (not a DOM, not xmlTextReader) because it is the fastest libxml2 interface and the
-// tokens it yields are all the Swift builder needs; whitespace between container elements
-// is dropped here so the builder sees ~one token per tag.
+// expat rather than libxml2: it depends on libc alone (libxml2 loads ICU, and ICU the C++
+// runtime, into every process that reads an XML plist), it is what Python's plistlib parses
+// with, and its push interface hands over every event with its byte position. Whitespace
+// between container elements is dropped here so the builder sees ~one token per tag.
 #include "PlistXMLShim.h"
 
-#include <libxml/parser.h>
-#include <libxml/parserInternals.h>
-#include <libxml/SAX2.h>
-#include <libxml/xmlerror.h>
+#include <expat.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +20,8 @@ typedef struct {
     size_t depth;
     size_t stack_capacity;
     int last_is_text;       // the last token is a text token that may be extended
-    int out_of_memory;
-    xmlParserCtxtPtr ctxt;
+    unsigned unit;          // bytes per code unit of the input: 1 (UTF-8), 2 (UTF-16)
+    XML_Parser xml;
 } px_state;
 
 static int px_is_leaf(uint8_t tag) {
@@ -36,9 +34,10 @@ static int px_is_leaf(uint8_t tag) {
     }
 }
 
-static uint8_t px_tag_of(const xmlChar *name, const xmlChar *prefix) {
-    if (prefix != NULL) return PX_TAG_OTHER;
-    const char *n = (const char *)name;
+/// The tag of an element name. The parser does not process namespaces, so a prefixed name
+/// (`p:dict`) arrives whole and is no tag of the DTD.
+static uint8_t px_tag_of(const XML_Char *name) {
+    const char *n = name;
     switch (n[0]) {
     case 'a': return strcmp(n, "array") == 0 ? PX_TAG_ARRAY : PX_TAG_OTHER;
     case 'd':
@@ -57,18 +56,94 @@ static uint8_t px_tag_of(const xmlChar *name, const xmlChar *prefix) {
     }
 }
 
-/// Records the first failure and halts libxml2.
-static void px_fail(px_state *st, const char *fmt, ...) {
+/// A place in the input: 1-based line and column (columns count characters, as expat's do)
+/// and the byte offset.
+typedef struct {
+    uint32_t line;
+    uint32_t column;
+    uint64_t offset;
+} px_place;
+
+/// Where in the current event a token stands.
+typedef enum {
+    PX_AT_START,     ///< the event's first byte (text, declarations)
+    PX_AT_CLOSE,     ///< a start tag's `>`, or the `/` of `/>`
+    PX_AT_END,       ///< just after the event (end tags)
+} px_anchor;
+
+/// True when the current event is an empty-element tag (`<dict/>`): its last two code
+/// units are `/>`.
+static int px_event_is_empty_element(const px_state *st, const char *event, size_t count) {
+    unsigned u = st->unit;
+    if (event == NULL || count < 2 * u) return 0;
+    const char *slash = event + count - 2 * u;
+    // UTF-16: the character's byte is first in little-endian input, last in big-endian.
+    char c = u == 1 ? slash[0] : (slash[0] ? slash[0] : slash[1]);
+    return c == '/';
+}
+
+/// The place of `anchor` in the current event. expat knows where the event starts; the
+/// event's own bytes, still in its buffer, give the rest (a tag rarely spans lines, so this
+/// walks a few bytes).
+static px_place px_event_place(const px_state *st, px_anchor anchor) {
+    XML_Parser xml = st->xml;
+    px_place place;
+    long start = (long)XML_GetCurrentByteIndex(xml);
+    int count = XML_GetCurrentByteCount(xml);
+    uint64_t line = XML_GetCurrentLineNumber(xml);
+    uint64_t column = XML_GetCurrentColumnNumber(xml);  // 0-based
+    if (start < 0) start = 0;
+    if (count < 0) count = 0;
+    int context_offset = 0, context_size = 0;
+    const char *context = XML_GetInputContext(xml, &context_offset, &context_size);
+    const char *event = NULL;
+    if (context != NULL && context_offset >= 0 && (size_t)context_offset + (size_t)count <= (size_t)context_size)
+        event = context + context_offset;
+    size_t walk = 0;
+    if (anchor == PX_AT_END) walk = (size_t)count;
+    if (anchor == PX_AT_CLOSE) {
+        size_t back = (px_event_is_empty_element(st, event, (size_t)count) ? 2 : 1) * st->unit;
+        walk = (size_t)count >= back ? (size_t)count - back : 0;
+    }
+    if (event == NULL) walk = 0;
+    if (walk > 0) {
+        const unsigned char *bytes = (const unsigned char *)event;
+        if (st->unit == 1) {
+            for (size_t i = 0; i < walk; i++) {
+                if (bytes[i] == '\n') { line++; column = 0; }
+                else if ((bytes[i] & 0xC0) != 0x80) column++;  // a character's first byte
+            }
+        } else {
+            for (size_t i = 0; i + 1 < walk; i += 2) {
+                unsigned unit = bytes[i] | bytes[i + 1];  // the zero byte of an ASCII unit
+                if (unit == '\n' && (bytes[i] == 0 || bytes[i + 1] == 0)) { line++; column = 0; }
+                else column++;
+            }
+        }
+    }
+    place.line = line > UINT32_MAX ? UINT32_MAX : (uint32_t)line;
+    place.column = column + 1 > UINT32_MAX ? UINT32_MAX : (uint32_t)(column + 1);
+    place.offset = (uint64_t)start + walk;
+    return place;
+}
+
+/// Records the first failure at `place` and halts expat.
+static void px_fail_at(px_state *st, px_place place, const char *fmt, ...) {
     px_result *out = st->out;
     if (out->failed) return;
     out->failed = 1;
-    out->error_line = (uint32_t)xmlSAX2GetLineNumber(st->ctxt);
-    out->error_column = (uint32_t)xmlSAX2GetColumnNumber(st->ctxt);
+    out->error_line = place.line;
+    out->error_column = place.column;
+    out->error_offset = place.offset;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(out->error_message, sizeof out->error_message, fmt, ap);
     va_end(ap);
-    xmlStopParser(st->ctxt);
+    XML_StopParser(st->xml, XML_FALSE);
+}
+
+static void px_out_of_memory(px_state *st) {
+    px_fail_at(st, px_event_place(st, PX_AT_END), "out of memory");
 }
 
 static int px_append_text(px_state *st, const char *bytes, size_t len) {
@@ -77,7 +152,7 @@ static int px_append_text(px_state *st, const char *bytes, size_t len) {
         size_t cap = st->text_capacity ? st->text_capacity : 4096;
         while (cap < out->text_length + len) cap *= 2;
         char *grown = realloc(out->text, cap);
-        if (grown == NULL) { st->out_of_memory = 1; px_fail(st, "out of memory"); return 0; }
+        if (grown == NULL) { px_out_of_memory(st); return 0; }
         out->text = grown;
         st->text_capacity = cap;
     }
@@ -86,47 +161,44 @@ static int px_append_text(px_state *st, const char *bytes, size_t len) {
     return 1;
 }
 
-static px_token *px_push_token(px_state *st, uint8_t kind, uint8_t tag) {
+static px_token *px_push_token(px_state *st, uint8_t kind, uint8_t tag, px_place place) {
     px_result *out = st->out;
     if (out->token_count == st->token_capacity) {
         size_t cap = st->token_capacity ? st->token_capacity * 2 : 1024;
         px_token *grown = realloc(out->tokens, cap * sizeof(px_token));
-        if (grown == NULL) { st->out_of_memory = 1; px_fail(st, "out of memory"); return NULL; }
+        if (grown == NULL) { px_out_of_memory(st); return NULL; }
         out->tokens = grown;
         st->token_capacity = cap;
     }
     px_token *t = &out->tokens[out->token_count++];
-    xmlParserInputPtr in = st->ctxt->input;
     t->kind = kind;
     t->tag = tag;
     t->reserved = 0;
-    t->line = (uint32_t)(in ? in->line : 0);
-    t->column = (uint32_t)(in ? in->col : 0);
+    t->line = place.line;
+    t->column = place.column;
     t->text_offset = out->text_length;
     t->text_length = 0;
-    t->byte_offset = in ? (uint64_t)(in->consumed + (uint64_t)(in->cur - in->base)) : 0;
+    t->byte_offset = place.offset;
     return t;
 }
 
-static void px_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
-                     const xmlChar *URI, int nb_namespaces, const xmlChar **namespaces,
-                     int nb_attributes, int nb_defaulted, const xmlChar **attributes) {
-    (void)URI; (void)nb_namespaces; (void)namespaces; (void)nb_attributes;
-    (void)nb_defaulted; (void)attributes;
+static void XMLCALL px_start(void *ctx, const XML_Char *name, const XML_Char **attributes) {
+    (void)attributes;
     px_state *st = ctx;
-    uint8_t tag = px_tag_of(localname, prefix);
-    px_token *t = px_push_token(st, PX_TOKEN_START, tag);
+    if (st->out->failed) return;
+    uint8_t tag = px_tag_of(name);
+    px_token *t = px_push_token(st, PX_TOKEN_START, tag, px_event_place(st, PX_AT_CLOSE));
     if (t == NULL) return;
     if (tag == PX_TAG_OTHER) {
-        size_t len = strlen((const char *)localname);
-        if (!px_append_text(st, (const char *)localname, len)) return;
+        size_t len = strlen(name);
+        if (!px_append_text(st, name, len)) return;
         t = &st->out->tokens[st->out->token_count - 1];
         t->text_length = (uint32_t)len;
     }
     if (st->depth == st->stack_capacity) {
         size_t cap = st->stack_capacity ? st->stack_capacity * 2 : 64;
         uint8_t *grown = realloc(st->stack, cap);
-        if (grown == NULL) { st->out_of_memory = 1; px_fail(st, "out of memory"); return; }
+        if (grown == NULL) { px_out_of_memory(st); return; }
         st->stack = grown;
         st->stack_capacity = cap;
     }
@@ -134,16 +206,16 @@ static void px_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
     st->last_is_text = 0;
 }
 
-static void px_end(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *URI) {
-    (void)URI;
+static void XMLCALL px_end(void *ctx, const XML_Char *name) {
     px_state *st = ctx;
-    uint8_t tag = px_tag_of(localname, prefix);
+    if (st->out->failed) return;
+    uint8_t tag = px_tag_of(name);
     if (st->depth > 0) st->depth--;
-    px_push_token(st, PX_TOKEN_END, tag);
+    px_push_token(st, PX_TOKEN_END, tag, px_event_place(st, PX_AT_END));
     st->last_is_text = 0;
 }
 
-static void px_characters(void *ctx, const xmlChar *ch, int len) {
+static void XMLCALL px_characters(void *ctx, const XML_Char *ch, int len) {
     px_state *st = ctx;
     if (len <= 0 || st->out->failed) return;
     uint8_t parent = st->depth > 0 ? st->stack[st->depth - 1] : PX_TAG_OTHER;
@@ -152,64 +224,55 @@ static void px_characters(void *ctx, const xmlChar *ch, int len) {
         // token so the builder can report it with its position.
         int blank = 1;
         for (int i = 0; i < len; i++) {
-            xmlChar c = ch[i];
+            char c = ch[i];
             if (c != ' ' && c != '\t' && c != '\n' && c != '\r') { blank = 0; break; }
         }
         if (blank) return;
     }
     if (st->last_is_text) {
-        if (!px_append_text(st, (const char *)ch, (size_t)len)) return;
+        if (!px_append_text(st, ch, (size_t)len)) return;
         px_token *t = &st->out->tokens[st->out->token_count - 1];
         uint64_t total = (uint64_t)t->text_length + (uint64_t)len;
-        if (total > UINT32_MAX) { px_fail(st, "text node larger than 4 GiB"); return; }
+        if (total > UINT32_MAX) { px_fail_at(st, px_event_place(st, PX_AT_END), "text node larger than 4 GiB"); return; }
         t->text_length = (uint32_t)total;
         return;
     }
-    px_token *t = px_push_token(st, PX_TOKEN_TEXT, parent);
+    // A text token stands where its text starts.
+    px_token *t = px_push_token(st, PX_TOKEN_TEXT, parent, px_event_place(st, PX_AT_START));
     if (t == NULL) return;
     size_t index = st->out->token_count - 1;
-    if (!px_append_text(st, (const char *)ch, (size_t)len)) return;
+    if (!px_append_text(st, ch, (size_t)len)) return;
     st->out->tokens[index].text_length = (uint32_t)len;
     st->last_is_text = 1;
 }
 
-static void px_entity_decl(void *ctx, const xmlChar *name, int type, const xmlChar *publicId,
-                           const xmlChar *systemId, xmlChar *content) {
-    (void)type; (void)publicId; (void)systemId; (void)content;
-    px_fail(ctx, "entity declaration '%s' is not allowed in a property list", (const char *)name);
-}
-
-static xmlEntityPtr px_get_entity(void *ctx, const xmlChar *name) {
-    (void)ctx;
-    // Only the five predefined entities exist; anything else is an undefined-entity error.
-    return xmlGetPredefinedEntity(name);
-}
-
-static void px_structured_error(void *ctx, xmlErrorPtr error) {
+static void XMLCALL px_entity_decl(void *ctx, const XML_Char *name, int is_parameter_entity,
+                                   const XML_Char *value, int value_length, const XML_Char *base,
+                                   const XML_Char *system_id, const XML_Char *public_id,
+                                   const XML_Char *notation_name) {
+    (void)is_parameter_entity; (void)value; (void)value_length; (void)base; (void)system_id;
+    (void)public_id; (void)notation_name;
     px_state *st = ctx;
-    if (error == NULL || error->level < XML_ERR_ERROR || st->out->failed) return;
-    st->out->failed = 1;
-    st->out->error_line = (uint32_t)(error->line > 0 ? error->line : xmlSAX2GetLineNumber(st->ctxt));
-    st->out->error_column = (uint32_t)(error->int2 > 0 ? error->int2 : xmlSAX2GetColumnNumber(st->ctxt));
-    const char *msg = error->message ? error->message : "malformed XML";
-    snprintf(st->out->error_message, sizeof st->out->error_message, "%s", msg);
-    // libxml2 messages end with a newline and some span two lines: make them one line.
-    for (char *p = st->out->error_message; *p; p++) if (*p == '\n') *p = ' ';
-    size_t n = strlen(st->out->error_message);
-    while (n > 0 && (st->out->error_message[n - 1] == '\n' || st->out->error_message[n - 1] == ' '))
-        st->out->error_message[--n] = 0;
-    xmlStopParser(st->ctxt);
+    px_fail_at(st, px_event_place(st, PX_AT_START), "entity declaration '%s' is not allowed in a property list", name);
 }
 
-/// Most attributes one element may carry. devkit reads one (`<plist version=…>`); libxml2
-/// 2.9 checks each new attribute against all earlier ones of its element, so 200k
-/// attributes cost 17 s (issue 15 §5). `px_scan` refuses more than this before libxml2
-/// sees the piece.
+/// expat skips a reference to an undeclared entity when the document has an external DTD
+/// it does not read (every plist names Apple's): only the five predefined entities exist.
+static void XMLCALL px_skipped_entity(void *ctx, const XML_Char *name, int is_parameter_entity) {
+    (void)is_parameter_entity;
+    px_state *st = ctx;
+    px_fail_at(st, px_event_place(st, PX_AT_START), "undefined entity '%s'", name);
+}
+
+/// Most attributes one element may carry. devkit reads one (`<plist version=…>`); an XML
+/// parser checks each new attribute of an element against the earlier ones, so 200k
+/// attributes can cost seconds (issue 15 §5). `px_scan` refuses more than this before the
+/// parser sees the piece.
 #define PX_MAX_ATTRIBUTES 16
 
-/// Where the attribute scan stands between pieces: a small lexer that finds start tags
-/// (skipping comments, CDATA, processing instructions and declarations) and counts the
-/// `=` outside quotes in each.
+/// Where the markup scan stands between pieces: a small lexer that finds start tags
+/// (skipping comments, CDATA, processing instructions and declarations), counts the `=`
+/// outside quotes in each, and knows where an unfinished construct began.
 typedef enum {
     PX_SCAN_TEXT, PX_SCAN_LT, PX_SCAN_BANG, PX_SCAN_BANG_DASH, PX_SCAN_COMMENT, PX_SCAN_CDATA,
     PX_SCAN_DECL, PX_SCAN_PI, PX_SCAN_END_TAG, PX_SCAN_TAG
@@ -221,13 +284,22 @@ typedef struct {
     uint8_t run;         // '-' before '>' in a comment, ']' in CDATA, '?' in a PI
     uint32_t attributes; // '=' seen in the current start tag
     uint64_t fed;        // bytes scanned in earlier pieces
+    uint64_t markup;     // offset of the '<' of the construct the scan is in (mode != TEXT)
 } px_scan_state;
 
 struct px_parser {
     px_result result;
     px_state state;
-    xmlSAXHandler sax;
     px_scan_state scan;
+    /// Input held back from expat: the bytes from the '<' of a construct the last piece
+    /// ended inside. expat 2.5 re-tokenises an unfinished token from its start at every
+    /// call, so a token fed in many pieces costs quadratic time; held back, each byte is
+    /// tokenised once.
+    char *held;
+    size_t held_length;
+    size_t held_capacity;
+    uint64_t given;      // bytes handed to expat so far
+    int started;
 };
 
 /// True for the bytes a tag's scan must look at: quotes, '=' and '>'.
@@ -249,7 +321,9 @@ static int px_scan(px_parser *p, const unsigned char *bytes, size_t length) {
             if (!lt) break;
             // The '<' and, for the common cases, the byte after it: a start or an end tag.
             s.mode = PX_SCAN_LT;
-            i = (size_t)(lt - bytes) + 1;
+            i = (size_t)(lt - bytes);
+            s.markup = s.fed + i;
+            i++;
             if (i == length) break;
             unsigned char next = bytes[i];
             if (next == '/') {
@@ -330,36 +404,55 @@ static int px_scan(px_parser *p, const unsigned char *bytes, size_t length) {
     return 0;
 }
 
-static void px_silent(void *ctx, const char *msg, ...) {
-    (void)ctx; (void)msg;
-}
-
 px_parser *px_parser_create(void) {
-    // Some encoding errors bypass the structured handler and go to libxml2's generic one,
-    // which prints to stderr; they are reported through serror as well, so mute the printing.
-    xmlSetGenericErrorFunc(NULL, px_silent);
     px_parser *p = calloc(1, sizeof *p);
     if (p == NULL) return NULL;
-    p->sax.initialized = XML_SAX2_MAGIC;
-    p->sax.startElementNs = px_start;
-    p->sax.endElementNs = px_end;
-    p->sax.characters = px_characters;
-    p->sax.cdataBlock = px_characters;
-    p->sax.entityDecl = px_entity_decl;
-    p->sax.getEntity = px_get_entity;
-    p->sax.serror = px_structured_error;
+    // No namespace processing (names arrive whole), no encoding forced (expat reads the
+    // declaration or the byte-order mark: UTF-8, UTF-16, ISO-8859-1, US-ASCII). expat never
+    // reads external entities or DTDs unless given a handler for them; it gets none.
+    XML_Parser xml = XML_ParserCreate(NULL);
+    if (xml == NULL) { free(p); return NULL; }
     p->state.out = &p->result;
-    xmlParserCtxtPtr ctxt = xmlCreatePushParserCtxt(&p->sax, &p->state, NULL, 0, NULL);
-    if (ctxt == NULL) { free(p); return NULL; }
-    p->state.ctxt = ctxt;
-    // NONET: never fetch anything. No NOENT (no entity substitution beyond the predefined
-    // five), no DTDLOAD/DTDATTR/DTDVALID (external DTDs are never read), no HUGE (keep
-    // libxml2's limits on the size of a single text node and name).
-    xmlCtxtUseOptions(ctxt, XML_PARSE_NONET);
-    ctxt->replaceEntities = 0;
-    ctxt->loadsubset = 0;
-    ctxt->validate = 0;
+    p->state.xml = xml;
+    p->state.unit = 1;
+    XML_SetUserData(xml, &p->state);
+    XML_SetElementHandler(xml, px_start, px_end);
+    XML_SetCharacterDataHandler(xml, px_characters);
+    XML_SetEntityDeclHandler(xml, px_entity_decl);
+    XML_SetSkippedEntityHandler(xml, px_skipped_entity);
     return p;
+}
+
+/// Hands `length` bytes to expat; on a failure expat found, records its message and place.
+static void px_give(px_parser *p, const char *bytes, size_t length, int terminate) {
+    px_result *out = &p->result;
+    XML_Parser xml = p->state.xml;
+    enum XML_Status status = XML_Parse(xml, bytes, (int)length, terminate);
+    p->given += length;
+    if (status == XML_STATUS_ERROR && !out->failed) {
+        out->failed = 1;
+        out->error_line = (uint32_t)XML_GetCurrentLineNumber(xml);
+        out->error_column = (uint32_t)XML_GetCurrentColumnNumber(xml) + 1;
+        long index = (long)XML_GetCurrentByteIndex(xml);
+        out->error_offset = index > 0 ? (uint64_t)index : 0;
+        const XML_LChar *message = XML_ErrorString(XML_GetErrorCode(xml));
+        snprintf(out->error_message, sizeof out->error_message, "%s", message ? message : "malformed XML");
+    }
+}
+
+/// Appends to the held-back bytes.
+static int px_hold(px_parser *p, const char *bytes, size_t length) {
+    if (p->held_length + length > p->held_capacity) {
+        size_t cap = p->held_capacity ? p->held_capacity : 4096;
+        while (cap < p->held_length + length) cap *= 2;
+        char *grown = realloc(p->held, cap);
+        if (grown == NULL) return 0;
+        p->held = grown;
+        p->held_capacity = cap;
+    }
+    memcpy(p->held + p->held_length, bytes, length);
+    p->held_length += length;
+    return 1;
 }
 
 int px_parser_feed(px_parser *p, const char *bytes, size_t length, int terminate) {
@@ -370,20 +463,41 @@ int px_parser_feed(px_parser *p, const char *bytes, size_t length, int terminate
         snprintf(out->error_message, sizeof out->error_message, "input piece larger than 2 GiB");
         return -1;
     }
-    if (px_scan(p, (const unsigned char *)bytes, length) != 0) return -1;
-    xmlParserCtxtPtr ctxt = p->state.ctxt;
-    int rc = xmlParseChunk(ctxt, bytes, (int)length, terminate);
-    if (rc != 0 && !out->failed) {
-        out->failed = 1;
-        out->error_line = (uint32_t)xmlSAX2GetLineNumber(ctxt);
-        out->error_column = (uint32_t)xmlSAX2GetColumnNumber(ctxt);
-        snprintf(out->error_message, sizeof out->error_message, "malformed XML (libxml2 error %d)", rc);
+    if (!p->started && length > 0) {
+        p->started = 1;
+        const unsigned char *b = (const unsigned char *)bytes;
+        // UTF-16 (a byte-order mark, or '<' as two bytes): positions step in two-byte units.
+        if (length >= 2 && ((b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF) ||
+                            (b[0] == '<' && b[1] == 0) || (b[0] == 0 && b[1] == '<')))
+            p->state.unit = 2;
     }
-    if (terminate && !out->failed && !ctxt->wellFormed) {
-        out->failed = 1;
-        snprintf(out->error_message, sizeof out->error_message, "malformed XML");
+    if (px_scan(p, (const unsigned char *)bytes, length) != 0) return -1;
+    // Everything before the construct the piece ends inside goes to expat now; that
+    // construct waits for the piece that completes it.
+    uint64_t end = p->given + p->held_length + length;
+    uint64_t ready = (!terminate && p->scan.mode != PX_SCAN_TEXT) ? p->scan.markup : end;
+    if (ready < p->given) ready = p->given;  // cannot happen: the scan only moves forward
+    if (p->held_length > 0) {
+        if (!px_hold(p, bytes, length)) goto out_of_memory;
+        size_t give = (size_t)(ready - p->given);
+        if (give > (size_t)INT32_MAX) goto too_large;
+        px_give(p, p->held, give, terminate);
+        memmove(p->held, p->held + give, p->held_length - give);
+        p->held_length -= give;
+    } else {
+        size_t give = (size_t)(ready - p->given);
+        px_give(p, bytes, give, terminate);
+        if (!out->failed && give < length && !px_hold(p, bytes + give, length - give)) goto out_of_memory;
     }
     return out->failed ? -1 : 0;
+out_of_memory:
+    out->failed = 1;
+    snprintf(out->error_message, sizeof out->error_message, "out of memory");
+    return -1;
+too_large:
+    out->failed = 1;
+    snprintf(out->error_message, sizeof out->error_message, "an XML construct larger than 2 GiB");
+    return -1;
 }
 
 const px_result *px_parser_result(const px_parser *p) {
@@ -409,15 +523,10 @@ void px_parser_discard(px_parser *p, size_t count) {
 
 void px_parser_free(px_parser *p) {
     if (p == NULL) return;
-    // In SAX mode libxml2 makes a stand-in document (myDoc) to hold entity declarations and
-    // does not free it with the context (a leak found by fuzzing).
-    if (p->state.ctxt->myDoc != NULL) {
-        xmlFreeDoc(p->state.ctxt->myDoc);
-        p->state.ctxt->myDoc = NULL;
-    }
-    xmlFreeParserCtxt(p->state.ctxt);
+    XML_ParserFree(p->state.xml);
     free(p->state.stack);
     free(p->result.tokens);
     free(p->result.text);
+    free(p->held);
     free(p);
 }

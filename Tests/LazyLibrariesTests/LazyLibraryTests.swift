@@ -46,12 +46,12 @@ import Testing
         #expect(lazy_library_is_loaded("libyaml-0.so.2"))
     }
 
-    @Test func libxml2TokenisesThroughThePlistShim() {
+    @Test func expatTokenisesThroughThePlistShim() {
         let parser = px_parser_create()
         defer { px_parser_free(parser) }
         let document = "<plist><true/></plist>"
         #expect(px_parser_feed(parser, document, document.utf8.count, 1) == 0)
-        #expect(lazy_library_is_loaded("libxml2.so.2"))
+        #expect(lazy_library_is_loaded("libexpat.so.1"))
     }
 
     @Test func aLibraryNeverOpenedIsNotReportedLoaded() {

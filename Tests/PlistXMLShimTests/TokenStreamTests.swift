@@ -1,21 +1,26 @@
 import PlistXMLShim
 import Testing
 
-/// One token as the tests read it: kind, tag, text, line.
+/// One token as the tests read it: kind, tag, text, place (line, column, byte offset).
 struct Token: Equatable, CustomStringConvertible {
     var kind: Int
     var tag: Int
     var text: String
     var line: Int
-    var description: String { "\(kind)/\(tag)/\(text)@\(line)" }
+    var column: Int = 0
+    var offset: Int = 0
+    var description: String { "\(kind)/\(tag)/\(text)@\(line):\(column)+\(offset)" }
 }
 
 /// The tokens of `xml`, fed in pieces of `chunk` bytes and discarded as they are read, or the
 /// parser's error (line, column, message).
 func tokenize(_ xml: String, chunk: Int = .max) -> (tokens: [Token], error: (line: Int, column: Int, message: String)?) {
+    tokenize(bytes: Array(xml.utf8), chunk: chunk)
+}
+
+func tokenize(bytes: [UInt8], chunk: Int = .max) -> (tokens: [Token], error: (line: Int, column: Int, message: String)?) {
     guard let parser = px_parser_create() else { return ([], (0, 0, "out of memory")) }
     defer { px_parser_free(parser) }
-    let bytes = Array(xml.utf8)
     var tokens: [Token] = []
     var start = 0
     repeat {
@@ -30,7 +35,8 @@ func tokenize(_ xml: String, chunk: Int = .max) -> (tokens: [Token], error: (lin
             if token.text_length > 0, let base = result.text {
                 text = String(decoding: UnsafeRawBufferPointer(start: base + Int(token.text_offset), count: Int(token.text_length)), as: UTF8.self)
             }
-            tokens.append(Token(kind: Int(token.kind), tag: Int(token.tag), text: text, line: Int(token.line)))
+            tokens.append(Token(kind: Int(token.kind), tag: Int(token.tag), text: text, line: Int(token.line),
+                                column: Int(token.column), offset: Int(token.byte_offset)))
         }
         px_parser_discard(parser, result.token_count)
         if status != 0 {
@@ -111,5 +117,54 @@ let start = Int(PX_TOKEN_START.rawValue), end = Int(PX_TOKEN_END.rawValue), text
         #expect(error == nil)
         let blob = tokens.first { $0.kind == start && $0.text == "blob" }
         #expect(blob?.tag == Int(PX_TAG_OTHER.rawValue))
+    }
+
+    /// A start tag stands at its `>` (the `/` of `/>`), an end tag just after its `>`, a text
+    /// at its first character; columns count characters.
+    @Test func tokensStandWhereTheirTagsClose() {
+        let (tokens, error) = tokenize("<plist>\n <array><string>é\u{e9}x</string><true/></array></plist>")
+        #expect(error == nil)
+        #expect(tokens.map(\.description) == [
+            "1/1/@1:7+6", "1/3/@2:8+15", "1/5/@2:16+23", "3/5/ééx@2:17+24",
+            "2/5/@2:29+38", "1/10/@2:34+43", "2/10/@2:36+45", "2/3/@2:44+53", "2/1/@2:52+61",
+        ])
+    }
+
+    /// Whatever the piece size, every tag's place is the same: constructs cut by a piece's end
+    /// are held back and handed to expat whole.
+    @Test(arguments: [1, 3, 16])
+    func placesDoNotDependOnThePieceSize(chunk: Int) {
+        let xml = "<?xml version=\"1.0\"?>\n<!-- a comment\n over lines -->\n<plist version=\"1.0\"><dict>\n"
+            + "<key\n>k</key><string a='>'>v\nw</string><key>n</key><data>AA==</data></dict></plist>\n"
+        func tags(_ tokens: [Token]) -> [String] { tokens.filter { $0.kind != text }.map(\.description) }
+        let whole = tokenize(xml)
+        let pieces = tokenize(xml, chunk: chunk)
+        #expect(whole.error == nil && pieces.error == nil)
+        #expect(tags(pieces.tokens) == tags(whole.tokens))
+        #expect(tags(whole.tokens).count == 12)
+    }
+
+    /// Every plist names Apple's external DTD, which is never read: a reference to any entity
+    /// but the predefined five fails, naming it.
+    @Test func undeclaredEntitiesAreRefused() {
+        let xml = """
+            <?xml version="1.0"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist><string>a &nbsp; b</string></plist>
+            """
+        let error = tokenize(xml).error
+        #expect(error?.message == "undefined entity 'nbsp'")
+        #expect(error?.line == 3)
+    }
+
+    @Test func utf16DocumentsGiveUTF8TextAndCharacterPlaces() {
+        let xml = "<plist>\n<string>caf\u{e9}</string></plist>"
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in xml.utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let (tokens, error) = tokenize(bytes: bytes)
+        #expect(error == nil)
+        let string = tokens.first { $0.kind == start && $0.tag == Int(PX_TAG_STRING.rawValue) }
+        #expect(string.map { "\($0.line):\($0.column)" } == "2:8")
+        #expect(tokens.first { $0.kind == text }?.text == "café")
     }
 }

@@ -15,8 +15,8 @@ import Testing
         do { _ = try read(body); return nil } catch { return error }
     }
 
-    /// A document cut short names what is left open at its end, not libxml2's "Extra content
-    /// at the end of the document"; extra content before the end keeps libxml2's message.
+    /// A document cut short names what is left open at its end, not the XML parser's "no
+    /// element found"; extra content before the end keeps expat's message.
     @Test func aTruncatedDocumentSaysWhatIsLeftOpen() throws {
         let head = "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n"
         let cases: [(String, String)] = [
@@ -30,7 +30,7 @@ import Testing
         }
         let extra = head + "<dict/></plist>\n<plist/>\n"
         let error = #expect(throws: PlistError.self) { try PropertyListCoding.read(Array(extra.utf8), format: .xml) }
-        #expect(error?.message == "Extra content at the end of the document")
+        #expect(error?.message == "junk after document element")
     }
 
     @Test func scalars() throws {
@@ -66,7 +66,7 @@ import Testing
         #expect(Array(d.keys) == ["s", "i", "h", "big", "r", "n", "inf", "t", "f", "d", "data", "cdata", "empty"])
     }
 
-    /// Element positions are where libxml2 stands when it reports the start tag: its `>`.
+    /// An element's position is its start tag's `>`.
     @Test func duplicateKeyNamesBothPositions() {
         let error = Self.failure("<dict>\n<key>a</key><string>1</string>\n<key>a</key><string>2</string>\n</dict>")
         #expect(error?.position == .text(line: 5, column: 5))
@@ -181,8 +181,8 @@ import Testing
     }
 }
 
-/// Issue 15 §5: libxml2 2.9 is quadratic in one element's attributes; the shim refuses an
-/// element with more than 16 before libxml2 parses it.
+/// Issue 15 §5: XML parsers are quadratic in one element's attributes; the shim refuses an
+/// element with more than 16 before expat parses it.
 @Suite struct XMLAttributeFloodTests {
     @Test func twoHundredThousandAttributesAreRefusedWithTheirPosition() {
         var doc = "<?xml version=\"1.0\"?>\n<plist version=\"1.0\""

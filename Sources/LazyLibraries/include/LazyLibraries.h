@@ -1,10 +1,10 @@
 // The shared libraries devkit opens with dlopen at their first call instead of naming them in
-// the executable: libdw and libelf (symbolication, cores), libxml2 (XML property lists) and
+// the executable: libdw and libelf (symbolication, cores), expat (XML property lists) and
 // libyaml (.devkit.yml). Each was linked before, and loading them cost every process at
 // start-up, `devkit --version` included, about 0.7 ms (Scripts/bench/startup).
 //
 // Callers call the libraries' own functions, declared by their own headers (CLibDW,
-// CLibXML2, CLibYAML): this target defines each function devkit uses with the header's exact
+// CLibExpat, CLibYAML): this target defines each function devkit uses with the header's exact
 // signature, and each definition forwards to the library's function, resolved on first use.
 #ifndef DEVKIT_LAZY_LIBRARIES_H
 #define DEVKIT_LAZY_LIBRARIES_H

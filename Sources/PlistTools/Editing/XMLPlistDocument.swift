@@ -4,7 +4,7 @@ import PropertyList
 /// only the bytes of the edited node (an insertion adds lines indented like its siblings, a
 /// deletion takes its line with it), so comments, layout and every other node stay as written.
 ///
-/// Node positions come from `XMLPlistReader.readRecordingRanges` (the same libxml2 token
+/// Node positions come from `XMLPlistReader.readRecordingRanges` (the same expat token
 /// stream as plain reading), recorded for each edit around its path only. After each edit the
 /// bytes are read again, which proves the result is still a valid plist. Only UTF-8 input is
 /// editable.

@@ -1,7 +1,6 @@
-// A flat token stream over an XML property list, produced by libxml2's SAX2 parser.
+// A flat token stream over an XML property list, produced by expat's push parser.
 //
-// This header deliberately names no libxml2 type: Swift code that imports it can also
-// import Foundation (libxml2's headers and Foundation both define ICU's UErrorCode).
+// This header names no expat type: the Swift side sees tokens, not the parser.
 #ifndef PLIST_XML_SHIM_H
 #define PLIST_XML_SHIM_H
 
@@ -38,11 +37,13 @@ typedef struct {
     uint8_t kind;          ///< px_token_kind
     uint8_t tag;           ///< px_tag (start and end tokens)
     uint16_t reserved;
-    uint32_t line;         ///< 1-based line where the parser stood when the token ended
-    uint32_t column;       ///< 1-based column, same place
+    uint32_t line;         ///< 1-based line of the token's place (below)
+    uint32_t column;       ///< 1-based column (characters), same place
     uint32_t text_length;  ///< bytes of UTF-8 text in `text` (text: content; start: element name)
     uint64_t text_offset;  ///< where the text starts in px_result.text
-    uint64_t byte_offset;  ///< input byte offset just after the token
+    /// Input byte offset of the token's place: a start tag's `>` (the `/` of `/>`), just
+    /// after an end tag (or after the `/>` of an empty element), a text's first byte.
+    uint64_t byte_offset;
 } px_token;
 
 typedef struct {
@@ -53,16 +54,17 @@ typedef struct {
     int failed;            ///< non-zero when the document is not well-formed or not allowed
     uint32_t error_line;   ///< 1-based; 0 when only `error_offset` is known
     uint32_t error_column;
-    uint64_t error_offset; ///< input byte offset of the failure, when `error_line` is 0
+    uint64_t error_offset; ///< input byte offset of the failure
     char error_message[512];
 } px_result;
 
 /// A streaming tokenizer: feed input piece by piece, consume the tokens produced so far,
-/// discard them, feed more. Memory stays bounded by one piece's tokens, not the document's.
+/// discard them, feed more. Memory stays bounded by one piece's tokens and the largest
+/// single tag, comment or declaration, not the document.
 ///
-/// It never loads external entities or DTDs, refuses entity declarations, and keeps
-/// libxml2's default size limits. Any encoding libxml2 detects is accepted (UTF-8, UTF-16
-/// with BOM); token text is always UTF-8.
+/// It never loads external entities or DTDs, refuses entity declarations and references to
+/// undeclared entities, and refuses an element with more than 16 attributes. The encodings
+/// expat knows are accepted (UTF-8, UTF-16, ISO-8859-1, US-ASCII); token text is UTF-8.
 typedef struct px_parser px_parser;
 
 /// A new parser, or NULL when out of memory.

@@ -4,14 +4,14 @@ internal import PlistXMLShim
 
 /// Reads Apple XML property lists (`<plist version="1.0">`), strictly.
 ///
-/// libxml2 (through `PlistXMLShim`) does the XML: well-formedness, encodings, entities,
-/// CDATA, its size and depth limits, and refusing DTD loading and entity declarations. This
+/// expat (through `PlistXMLShim`) does the XML: well-formedness, encodings, entities and
+/// CDATA; the shim refuses entity declarations and never loads a DTD. This
 /// type turns the token stream into a `PlistValue` and enforces the plist DTD: a `<plist>`
 /// root with one value, known tags only, keys paired with values, no duplicate keys, and
 /// well-formed integers, reals, dates and base64. Nesting is walked with an explicit stack,
 /// so depth costs heap, not call stack.
 package enum XMLPlistReader {
-    /// Input is fed to libxml2 in pieces of this size; tokens are consumed after each piece,
+    /// Input is fed to expat in pieces of this size; tokens are consumed after each piece,
     /// so memory for tokens stays near one piece's worth whatever the document's size.
     static let pieceSize = 1 << 20
 
@@ -48,7 +48,7 @@ package enum XMLPlistReader {
             offset += n
             guard let result = px_parser_result(parser)?.pointee else { break }
             // Tokens before a failure are still consumed: a plist error there is reported first
-            // only when it comes earlier in the document than libxml2's.
+            // only when it comes earlier in the document than expat's.
             let tokens = UnsafeBufferPointer(start: result.tokens, count: result.token_count)
             let text = UnsafeRawBufferPointer(start: result.text, count: result.text_length)
             if status != 0 {
@@ -58,8 +58,8 @@ package enum XMLPlistReader {
                 let position = result.error_line > 0
                     ? SourcePosition.text(line: Int(result.error_line), column: Int(result.error_column))
                     : textPosition(ofOffset: Int(clamping: result.error_offset), in: bytes)
-                // libxml2 calls a document cut short "Extra content at the end of the document";
-                // at the end of the input, say what is left open instead.
+                // expat calls a document cut short "no element found" (or worse, when the cut
+                // falls inside a tag); at the end of the input, say what is left open instead.
                 if final, isAtEnd(position, of: bytes), (try? builder.consume(tokens: tokens, text: text, final: false)) != nil {
                     throw PlistError(position: textPosition(ofOffset: bytes.count, in: bytes), message: builder.truncationMessage)
                 }
@@ -84,16 +84,21 @@ package enum XMLPlistReader {
         return (line, column) >= (endLine, endColumn)
     }
 
-    /// Line and column (1-based, columns in bytes, as libxml2 counts) of byte `offset`.
+    /// Line and column (1-based, columns in characters, as expat counts) of byte `offset`.
     private static func textPosition(ofOffset offset: Int, in bytes: UnsafeRawBufferPointer) -> SourcePosition {
         let end = min(max(offset, 0), bytes.count)
         var line = 1
-        var lineStart = 0
-        for index in 0..<end where bytes[index] == 0x0A {
-            line += 1
-            lineStart = index + 1
+        var column = 1
+        for index in 0..<end {
+            let byte = bytes[index]
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {  // not a UTF-8 continuation byte
+                column += 1
+            }
         }
-        return .text(line: line, column: end - lineStart + 1)
+        return .text(line: line, column: column)
     }
 
     private struct Frame {
@@ -265,7 +270,7 @@ package enum XMLPlistReader {
                     throw fail(i, "unexpected text \"\(snippet)\" in \(container)")
                 case PX_TOKEN_END:
                     guard let frame = stack.popLast() else {
-                        // The end of <plist>: libxml2 guarantees it matches and nothing follows.
+                        // The end of <plist>: expat guarantees it matches and nothing follows.
                         guard root != nil else { throw fail(i, "<plist> holds no value") }
                         finished = true
                         return tokens.count

@@ -5,7 +5,7 @@ import LintKit
 /// One of the rules whose findings the engine itself produces while reading a file (with
 /// `DuplicateKeyRule` and `ReaderWarningRule`); its `check` does nothing. They are rules so
 /// that they can be configured, suppressed and documented like every other. Their findings
-/// point where the reader stopped (libxml2: the end of the start tag), so their examples
+/// point where the reader stopped (XML: the end of the start tag), so their examples
 /// carry no `↓` markers.
 public struct PlistSyntaxRule: LintRule {
     public static let description = RuleDescription(
@@ -14,7 +14,7 @@ public struct PlistSyntaxRule: LintRule {
         rationale: """
             A property list that does not parse fails the build (Xcode's "The data couldn't be \
             read because it isn't in the correct format") or, in a built product, the App Store \
-            upload. The message names the place libxml2 or devkit's reader stopped at.
+            upload. The message names the place the XML parser or devkit's reader stopped at.
             """,
         kinds: FileKind.all,
         triggering: [
