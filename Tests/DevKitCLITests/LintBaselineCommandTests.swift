@@ -89,6 +89,17 @@ import Testing
         #expect(!text.contains("infoplist.bundle-version-format"))
     }
 
+    /// `-` is standard output for --write-baseline and standard input for --baseline.
+    @Test func standardStreams() throws {
+        let dir = try Self.project()
+        let written = try CLI.run(["lint", "App", "--write-baseline", "-"] + Self.flags, cwd: dir)
+        #expect(written.status == 0)
+        #expect(written.stderr == "<stdout>: 11 findings written to the baseline\n")
+        #expect(written.stdout == (try String(contentsOf: dir.appendingPathComponent("baseline.json"), encoding: .utf8)))
+        let read = try CLI.run(["lint", "App", "--baseline", "-"] + Self.flags, stdin: written.stdoutBytes, cwd: dir)
+        #expect(read.status == 0 && read.stdout.isEmpty, "\(read.stdout)\(read.stderr)")
+    }
+
     /// A path that cannot be linted leaves the baseline unwritten: it would miss its findings.
     @Test func noBaselineFromAnIncompleteRun() throws {
         let dir = try CLI.temporaryDirectory()

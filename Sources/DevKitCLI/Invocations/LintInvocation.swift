@@ -92,7 +92,8 @@ struct LintInvocation: DirectlyParsed {
         for path in result.fixedFiles { FileHandleOutput.standardError("fixed \(path)\n") }
         if !result.inputErrors.isEmpty { throw CommandFailure.input(result.inputErrors.joined(separator: "\n")) }
         try LintBaseline(findings: result.findings).write(to: path)
-        FileHandleOutput.standardError("\(path): \(result.findings.count) finding\(result.findings.count == 1 ? "" : "s") written to the baseline\n")
+        let name = path == "-" ? "<stdout>" : path
+        FileHandleOutput.standardError("\(name): \(result.findings.count) finding\(result.findings.count == 1 ? "" : "s") written to the baseline\n")
     }
 
     /// The format's reporter; text in colour as --color says.
