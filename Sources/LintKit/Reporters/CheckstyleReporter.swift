@@ -15,8 +15,9 @@ public struct CheckstyleReporter: Reporter {
     public init() {}
 
     public func render(_ findings: [Finding]) -> String {
-        // 4.3 is the format version that Checkstyle's own XML logger writes and that other
-        // linters emitting this format use; readers do not depend on it.
+        // Checkstyle writes its own release number here; linters that borrow the format
+        // commonly write 4.3. Readers do not depend on it, and a fixed value keeps the report
+        // the same from one devkit release to the next.
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<checkstyle version=\"4.3\">\n"
         for (file, inFile) in FindingGroups.byFile(findings) {
             out += "  <file name=\"\(MarkupText.escape(file))\">\n"
