@@ -31,6 +31,29 @@ import Testing
         }
     }
 
+    /// Findings in a binary plist have byte offsets, not lines: the XML formats still validate
+    /// (no line attribute; the offset in the message), GitLab points them at line 1.
+    @Test func binaryPlistFindingsInEveryCIFormat() throws {
+        let dir = try CLI.temporaryDirectory()
+        let binary = dir.appendingPathComponent("Info.plist").path
+        #expect(try CLI.run(["plist", "convert", "Samples/lint/App/Info.plist", "--to", "binary", "-o", binary]).status == 0)
+        for (format, schema) in [("junit", "junit.xsd"), ("checkstyle", "checkstyle.xsd")] {
+            let r = try CLI.run(["lint", "--no-config", binary, "--format", format])
+            #expect(r.status == 1)
+            #expect(r.stdout.contains("offset 0x163"), "\(r.stdout)")
+            if let check = try XMLSchemaCheck.validate(r.stdout, against: schema) { #expect(check.status == 0, "\(check.stderr)") }
+        }
+        let checkstyle = try CLI.run(["lint", "--no-config", binary, "--format", "checkstyle"]).stdout
+        #expect(!checkstyle.contains("line="), "\(checkstyle)")
+        let gitlab = try CLI.run(["lint", "--no-config", binary, "--format", "gitlab"])
+        let issues = try #require(try JSONSerialization.jsonObject(with: gitlab.stdoutBytes) as? [[String: Any]])
+        #expect(!issues.isEmpty)
+        for issue in issues {
+            #expect((issue["description"] as? String)?.hasPrefix("offset 0x") == true, "\(issue)")
+            #expect(((issue["location"] as? [String: Any])?["lines"] as? [String: Any])?["begin"] as? Int == 1)
+        }
+    }
+
     /// GitLab tells findings apart by fingerprint: unique in the samples' report.
     @Test func gitlabFingerprintsAreUnique() throws {
         let r = try CLI.run(Self.all + ["--format", "gitlab"])
