@@ -291,8 +291,9 @@ let package = Package(
             dependencies: ["PropertyList", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
         // The lint engine: suppressions, positions in binary files, globs, .gitignore (over the
-        // plist pack's rules).
-        .testTarget(name: "LintKitTests", dependencies: ["LintKit", "PlistChecks", "PropertyList", "PlistTools"]),
+        // plist pack's rules); the reporters, JUnit and Checkstyle against the XSDs in Fixtures.
+        .testTarget(name: "LintKitTests", dependencies: ["LintKit", "PlistChecks", "PropertyList", "PlistTools", "DevKitTestSupport"],
+                    exclude: ["Fixtures"]),
         // `.devkit.yml` parsing, precedence and its errors; --config/--no-config/--enable/--disable.
         .testTarget(name: "LintConfigFileTests", dependencies: ["LintConfigFile", "LintKit", "PlistChecks", "PropertyList"]),
         // Every plist rule's examples; every rule on generated values; `devkit lint`'s front end.

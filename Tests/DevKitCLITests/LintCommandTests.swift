@@ -9,12 +9,85 @@ import Testing
     static let all = ["lint", "Samples/lint", "--no-config", "--project-dir", "Samples/lint/App",
                       "--configuration", "release", "--app", "Samples/lint/App/Info.plist"]
 
-    @Test(arguments: [("text", "txt"), ("json", "json"), ("sarif", "sarif"), ("github", "txt")])
+    @Test(arguments: [("text", "txt"), ("json", "json"), ("sarif", "sarif"), ("github", "txt"), ("junit", "xml"),
+                      ("checkstyle", "xml"), ("gitlab", "json")])
     func goldenOutput(_ format: String, _ ext: String) throws {
         let r = try CLI.run(Self.all + ["--format", format])
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.stderr.isEmpty)
         try CLI.assertSnapshot(r.stdout, named: "devkit-lint-\(format).\(ext)")
+    }
+
+    /// The JUnit and Checkstyle reports of the samples pass xmllint's check against the XSDs
+    /// of Tests/LintKitTests/Fixtures; a clean run is a valid, empty report.
+    @Test(arguments: [("junit", "junit.xsd"), ("checkstyle", "checkstyle.xsd")])
+    func xmlFormatsValidate(_ format: String, _ schema: String) throws {
+        for arguments in [Self.all, ["lint", "--no-config", "Samples/lint/Clean"]] {
+            let r = try CLI.run(arguments + ["--format", format])
+            guard let check = try XMLSchemaCheck.validate(r.stdout, against: schema) else {
+                return print("skipped: xmllint missing (Scripts/install-deps installs libxml2-utils)")
+            }
+            #expect(check.status == 0, "\(check.stderr)")
+        }
+    }
+
+    /// Findings in a binary plist have byte offsets, not lines: the XML formats still validate
+    /// (no line attribute; the offset in the message), GitLab points them at line 1.
+    @Test func binaryPlistFindingsInEveryCIFormat() throws {
+        let dir = try CLI.temporaryDirectory()
+        let binary = dir.appendingPathComponent("Info.plist").path
+        #expect(try CLI.run(["plist", "convert", "Samples/lint/App/Info.plist", "--to", "binary", "-o", binary]).status == 0)
+        for (format, schema) in [("junit", "junit.xsd"), ("checkstyle", "checkstyle.xsd")] {
+            let r = try CLI.run(["lint", "--no-config", binary, "--format", format])
+            #expect(r.status == 1)
+            #expect(r.stdout.contains("offset 0x163"), "\(r.stdout)")
+            if let check = try XMLSchemaCheck.validate(r.stdout, against: schema) { #expect(check.status == 0, "\(check.stderr)") }
+        }
+        let checkstyle = try CLI.run(["lint", "--no-config", binary, "--format", "checkstyle"]).stdout
+        #expect(!checkstyle.contains("line="), "\(checkstyle)")
+        let gitlab = try CLI.run(["lint", "--no-config", binary, "--format", "gitlab"])
+        let issues = try #require(try JSONSerialization.jsonObject(with: gitlab.stdoutBytes) as? [[String: Any]])
+        #expect(!issues.isEmpty)
+        for issue in issues {
+            #expect((issue["description"] as? String)?.hasPrefix("offset 0x") == true, "\(issue)")
+            #expect(((issue["location"] as? [String: Any])?["lines"] as? [String: Any])?["begin"] as? Int == 1)
+        }
+    }
+
+    /// GitLab tells findings apart by fingerprint: unique in the samples' report.
+    @Test func gitlabFingerprintsAreUnique() throws {
+        let r = try CLI.run(Self.all + ["--format", "gitlab"])
+        let issues = try #require(try JSONSerialization.jsonObject(with: r.stdoutBytes) as? [[String: Any]])
+        let prints = issues.compactMap { $0["fingerprint"] as? String }
+        #expect(prints.count == issues.count && Set(prints).count == prints.count, "\(prints)")
+        #expect(issues.count > 10)
+    }
+
+    /// --color: always and never as told (always wins over NO_COLOR, which the harness sets);
+    /// auto colours only a terminal without NO_COLOR (run under script(1) for a terminal).
+    @Test func colorChoice() throws {
+        let file = "Samples/lint/App/App.entitlements"
+        let plain = try CLI.run(["lint", "--no-config", file])
+        #expect(!plain.stdout.contains("\u{1B}") && plain.status == 1)
+        let always = try CLI.run(["lint", "--no-config", "--color", "always", file])
+        #expect(always.status == 1)
+        #expect(always.stdout.hasPrefix("\u{1B}[1mSamples/lint/App/App.entitlements:7:2:\u{1B}[0m \u{1B}[1;31merror:\u{1B}[0m aps-environment"), "\(always.stdout)")
+        #expect(always.stdout.replacing(/\x{1B}\[[0-9;]*m/, with: "") == plain.stdout)
+        #expect(try CLI.run(["lint", "--no-config", "--color", "never", file]).stdout == plain.stdout)
+        // Only the text format is coloured.
+        #expect(!(try CLI.run(["lint", "--no-config", "--color", "always", "--format", "json", file]).stdout.contains("\u{1B}")))
+
+        guard let script = TestProcess.find("script") else { return print("skipped: script(1) missing") }
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = nil
+        environment["TERM"] = "xterm-256color"
+        let command = "'\(CLI.binary.path)' lint --no-config \(file)"
+        let terminal = try TestProcess.run(script, ["-qec", command, "/dev/null"], environment: environment, cwd: CLI.repoRoot)
+        #expect(terminal.stdout.contains("\u{1B}[1;31merror:"), "\(terminal.stdout)")
+        environment["NO_COLOR"] = "1"
+        let noColor = try TestProcess.run(script, ["-qec", command, "/dev/null"], environment: environment, cwd: CLI.repoRoot)
+        #expect(noColor.stdout.contains("error: aps-environment"), "\(noColor.stdout)")
+        #expect(!noColor.stdout.contains("\u{1B}"), "\(noColor.stdout)")
     }
 
     @Test func cleanFileExitsZero() throws {

@@ -43,6 +43,17 @@ import Testing
         let log = try JSONSerialization.jsonObject(with: sarif.stdoutBytes) as? [String: Any]
         let results = ((log?["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]]) ?? []
         #expect(Set(results.compactMap { $0["ruleId"] as? String }) == ["app.bundle-identifier-mismatch", "app.entitlement-not-granted"])
+        // The formats of issue 21 are there too: Checkstyle (checked against its XSD), JUnit, GitLab.
+        let checkstyle = try CLI.run(["provision", "lint", "--format", "checkstyle"] + Self.now + ["Demo.ipa"], cwd: factory.directory)
+        #expect(checkstyle.status == 1)
+        #expect(checkstyle.stdout.contains(#"source="app.bundle-identifier-mismatch"/>"#), "\(checkstyle.stdout)")
+        if let check = try XMLSchemaCheck.validate(checkstyle.stdout, against: "checkstyle.xsd") { #expect(check.status == 0, "\(check.stderr)") }
+        let junit = try CLI.run(["provision", "lint", "--format", "junit"] + Self.now + ["Demo.ipa"], cwd: factory.directory)
+        #expect(junit.stdout.contains(#"<testcase classname="app.entitlement-not-granted""#), "\(junit.stdout)")
+        if let check = try XMLSchemaCheck.validate(junit.stdout, against: "junit.xsd") { #expect(check.status == 0, "\(check.stderr)") }
+        let gitlab = try CLI.run(["provision", "lint", "--format", "gitlab"] + Self.now + ["Demo.ipa"], cwd: factory.directory)
+        let issues = try JSONSerialization.jsonObject(with: gitlab.stdoutBytes) as? [[String: Any]] ?? []
+        #expect(Set(issues.compactMap { $0["check_name"] as? String }) == ["app.bundle-identifier-mismatch", "app.entitlement-not-granted"])
     }
 
     /// devkit lint's Info.plist rules run on the app's Info.plist (a built product).

@@ -28,6 +28,8 @@ struct Lint: ParsableCommand {
               devkit lint build/Release-iphoneos/App.app
               devkit lint --configuration release App.entitlements
               devkit lint --explain infoplist.short-version-format
+              devkit lint --write-baseline .devkit-baseline.json   # accept today's findings
+              devkit lint --baseline .devkit-baseline.json         # report only new ones
             """
     )
 
@@ -52,11 +54,21 @@ struct Lint: ParsableCommand {
     @Option(help: ArgumentHelp("Print a rule's documentation and examples, and exit.", valueName: "rule"))
     var explain: String?
 
+    @Option(help: ArgumentHelp("Report only findings this baseline file does not hold (keyed by rule, file and key path, not line).", valueName: "file"))
+    var baseline: String?
+
+    @Option(help: ArgumentHelp("Write every finding to this baseline file (atomically) instead of reporting them, and exit 0.", valueName: "file"))
+    var writeBaseline: String?
+
+    @Option(help: "Colour the text format: auto (when standard output is a terminal and NO_COLOR is unset), always, never.")
+    var color: ColorChoice = .auto
+
     var invocation: LintInvocation {
         LintInvocation(paths: paths, format: report.format, enabled: rules.enabled, disabled: rules.disabled,
                        configPath: rules.configPath, noConfig: rules.noConfig, builtProduct: rules.builtProduct,
                        configuration: rules.configuration, projectDir: rules.projectDir, app: rules.app,
-                       strict: strict, fix: fix, jobs: jobs, listRules: listRules, explain: explain)
+                       strict: strict, fix: fix, jobs: jobs, listRules: listRules, explain: explain,
+                       baseline: baseline, writeBaseline: writeBaseline, color: color)
     }
 
     func validate() throws { try invocation.validate() }

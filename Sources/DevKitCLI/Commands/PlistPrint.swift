@@ -26,10 +26,8 @@ extension Plist {
 
         @OptionGroup var input: InputOptions
 
-        enum ColorChoice: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
-
         func run() throws {
-            let showsTypes = color == .always || (color == .auto && FileHandleOutput.standardOutputWantsColor)
+            let showsTypes = color.enabled
             let printer = PlistPrinter(style: keypaths ? .keyPaths : .tree, showsTypes: showsTypes)
             for file in files {
                 let document = try PlistLoader.load(file, format: input.format)

@@ -25,6 +25,9 @@ struct LintInvocation: DirectlyParsed {
     var jobs = Processors.online
     var listRules = false
     var explain: String?
+    var baseline: String?
+    var writeBaseline: String?
+    var color: ColorChoice = .auto
 
     static func read(_ arguments: inout DirectArguments) -> LintInvocation? {
         var lint = LintInvocation()
@@ -44,6 +47,9 @@ struct LintInvocation: DirectlyParsed {
             case "--project-dir": arguments.read(into: &lint.projectDir)
             case "--app": arguments.read(into: &lint.app)
             case "--explain": arguments.read(into: &lint.explain)
+            case "--baseline": arguments.read(into: &lint.baseline)
+            case "--write-baseline": arguments.read(into: &lint.writeBaseline)
+            case "--color": arguments.read(into: &lint.color)
             default: false
             }
             guard read else { return nil }
@@ -54,23 +60,45 @@ struct LintInvocation: DirectlyParsed {
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1.") }
+        // --write-baseline records every finding; filtering them through another baseline
+        // first would silently drop the old entries from the new file.
+        if baseline != nil && writeBaseline != nil { throw ValidationError("--baseline and --write-baseline cannot be used together.") }
     }
 
     func run() throws {
         let registry = BundleRules.lintRegistry
-        let result: LintResult
+        var result: LintResult
         do {
             if listRules { return try FileHandleOutput.standardOutput(RuleDocumentation.list(registry.descriptions)) }
             if let explain { return try FileHandleOutput.standardOutput(RuleDocumentation.explain(ruleID: explain, in: registry)) }
+            // Read before linting, so a broken baseline stops the run at once.
+            let accepted = try baseline.map(LintBaseline.read)
             result = try frontend.lint(paths, jobs: jobs, fix: fix)
+            if let accepted { result = accepted.apply(to: result) }
         } catch let error as LintConfigurationError {
             throw CommandFailure.input(error.description)
         }
         for warning in result.warnings { FileHandleOutput.standardError(warning + "\n") }
-        try FileHandleOutput.standardOutput(format.reporter.render(result.findings, rules: result.activeRules))
+        if let writeBaseline { return try write(result, toBaseline: writeBaseline) }
+        try FileHandleOutput.standardOutput(reporter.render(result.findings, rules: result.activeRules))
         for path in result.fixedFiles { FileHandleOutput.standardError("fixed \(path)\n") }
         if !result.inputErrors.isEmpty { throw CommandFailure.input(result.inputErrors.joined(separator: "\n")) }
         if result.hasFailures(strict: strict) { throw CommandFailure.findings() }
+    }
+
+    /// --write-baseline: every finding into the baseline, nothing on standard output, exit 0.
+    /// Not written when a path could not be linted: that baseline would miss its findings.
+    private func write(_ result: LintResult, toBaseline path: String) throws {
+        for path in result.fixedFiles { FileHandleOutput.standardError("fixed \(path)\n") }
+        if !result.inputErrors.isEmpty { throw CommandFailure.input(result.inputErrors.joined(separator: "\n")) }
+        try LintBaseline(findings: result.findings).write(to: path)
+        let name = path == "-" ? "<stdout>" : path
+        FileHandleOutput.standardError("\(name): \(result.findings.count) finding\(result.findings.count == 1 ? "" : "s") written to the baseline\n")
+    }
+
+    /// The format's reporter; text in colour as --color says.
+    private var reporter: any Reporter {
+        format == .text ? TextReporter(colored: color.enabled) : format.reporter
     }
 
     /// The plist pack's front end for these flags, with the bundle pack's rules and its

@@ -1,10 +1,11 @@
 import ArgumentParser
 import LintKit
 
-/// Output format for rule-engine findings: the report formats plus SARIF and GitHub
-/// annotations (`plist diff` shares `ReportFormat` and has no use for those).
+/// Output format for rule-engine findings: the report formats plus SARIF, GitHub
+/// annotations, JUnit, Checkstyle and GitLab Code Quality (`plist diff` shares `ReportFormat`
+/// and has no use for those).
 enum FindingFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, sarif, github
+    case text, json, sarif, github, junit, checkstyle, gitlab
 
     var reporter: any Reporter {
         switch self {
@@ -12,6 +13,9 @@ enum FindingFormat: String, ExpressibleByArgument, CaseIterable {
         case .json: JSONReporter()
         case .sarif: SARIFReporter(toolVersion: DevKit.version)
         case .github: GitHubReporter()
+        case .junit: JUnitReporter()
+        case .checkstyle: CheckstyleReporter()
+        case .gitlab: GitLabReporter()
         }
     }
 }

@@ -146,7 +146,8 @@ public struct LintEngine: Sendable {
             let rule = active[index]
             if !scopes.isEmpty, Suppressions.silences(scopes, ruleID: rule.description.id, path: pending.path.components) { continue }
             findings.append(Finding(file: file.path, location: map.flatMap { Self.location(of: pending.path, in: $0) },
-                                    severity: rule.severity, ruleID: rule.description.id, message: pending.message, fix: pending.fix))
+                                    severity: rule.severity, ruleID: rule.description.id, message: pending.message, fix: pending.fix,
+                                    keyPath: pending.path))
         }
         return findings.sorted(by: Self.inFileOrder)
     }
