@@ -18,8 +18,7 @@
     X(XML_Size, XML_GetCurrentLineNumber, (XML_Parser parser), (parser))                                  \
     X(XML_Size, XML_GetCurrentColumnNumber, (XML_Parser parser), (parser))                                \
     X(XML_Index, XML_GetCurrentByteIndex, (XML_Parser parser), (parser))                                  \
-    X(int, XML_GetCurrentByteCount, (XML_Parser parser), (parser))                                        \
-    X(const char *, XML_GetInputContext, (XML_Parser parser, int *offset, int *size), (parser, offset, size))
+    X(int, XML_GetCurrentByteCount, (XML_Parser parser), (parser))
 
 LAZY_LIBRARY(expat, "libexpat.so.1", "libexpat1", EXPAT_FUNCTIONS);
 

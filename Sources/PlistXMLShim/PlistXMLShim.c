@@ -56,85 +56,21 @@ static uint8_t px_tag_of(const XML_Char *name) {
     }
 }
 
-/// A place in the input: 1-based line and column (columns count characters, as expat's do)
-/// and the byte offset.
-typedef struct {
-    uint32_t line;
-    uint32_t column;
-    uint64_t offset;
-} px_place;
-
-/// Where in the current event a token stands.
-typedef enum {
-    PX_AT_START,     ///< the event's first byte (text, declarations)
-    PX_AT_CLOSE,     ///< a start tag's `>`, or the `/` of `/>`
-    PX_AT_END,       ///< just after the event (end tags)
-} px_anchor;
-
-/// True when the current event is an empty-element tag (`<dict/>`): its last two code
-/// units are `/>`.
-static int px_event_is_empty_element(const px_state *st, const char *event, size_t count) {
-    unsigned u = st->unit;
-    if (event == NULL || count < 2 * u) return 0;
-    const char *slash = event + count - 2 * u;
-    // UTF-16: the character's byte is first in little-endian input, last in big-endian.
-    char c = u == 1 ? slash[0] : (slash[0] ? slash[0] : slash[1]);
-    return c == '/';
+/// The byte offset where the current event starts.
+static uint64_t px_event_start(const px_state *st) {
+    long index = (long)XML_GetCurrentByteIndex(st->xml);
+    return index > 0 ? (uint64_t)index : 0;
 }
 
-/// The place of `anchor` in the current event. expat knows where the event starts; the
-/// event's own bytes, still in its buffer, give the rest (a tag rarely spans lines, so this
-/// walks a few bytes).
-static px_place px_event_place(const px_state *st, px_anchor anchor) {
-    XML_Parser xml = st->xml;
-    px_place place;
-    long start = (long)XML_GetCurrentByteIndex(xml);
-    int count = XML_GetCurrentByteCount(xml);
-    uint64_t line = XML_GetCurrentLineNumber(xml);
-    uint64_t column = XML_GetCurrentColumnNumber(xml);  // 0-based
-    if (start < 0) start = 0;
-    if (count < 0) count = 0;
-    int context_offset = 0, context_size = 0;
-    const char *context = XML_GetInputContext(xml, &context_offset, &context_size);
-    const char *event = NULL;
-    if (context != NULL && context_offset >= 0 && (size_t)context_offset + (size_t)count <= (size_t)context_size)
-        event = context + context_offset;
-    size_t walk = 0;
-    if (anchor == PX_AT_END) walk = (size_t)count;
-    if (anchor == PX_AT_CLOSE) {
-        size_t back = (px_event_is_empty_element(st, event, (size_t)count) ? 2 : 1) * st->unit;
-        walk = (size_t)count >= back ? (size_t)count - back : 0;
-    }
-    if (event == NULL) walk = 0;
-    if (walk > 0) {
-        const unsigned char *bytes = (const unsigned char *)event;
-        if (st->unit == 1) {
-            for (size_t i = 0; i < walk; i++) {
-                if (bytes[i] == '\n') { line++; column = 0; }
-                else if ((bytes[i] & 0xC0) != 0x80) column++;  // a character's first byte
-            }
-        } else {
-            for (size_t i = 0; i + 1 < walk; i += 2) {
-                unsigned unit = bytes[i] | bytes[i + 1];  // the zero byte of an ASCII unit
-                if (unit == '\n' && (bytes[i] == 0 || bytes[i + 1] == 0)) { line++; column = 0; }
-                else column++;
-            }
-        }
-    }
-    place.line = line > UINT32_MAX ? UINT32_MAX : (uint32_t)line;
-    place.column = column + 1 > UINT32_MAX ? UINT32_MAX : (uint32_t)(column + 1);
-    place.offset = (uint64_t)start + walk;
-    return place;
-}
-
-/// Records the first failure at `place` and halts expat.
-static void px_fail_at(px_state *st, px_place place, const char *fmt, ...) {
+/// Records the first failure at byte `offset` (the reader turns it into line:column) and
+/// halts expat.
+static void px_fail_at(px_state *st, uint64_t offset, const char *fmt, ...) {
     px_result *out = st->out;
     if (out->failed) return;
     out->failed = 1;
-    out->error_line = place.line;
-    out->error_column = place.column;
-    out->error_offset = place.offset;
+    out->error_line = 0;
+    out->error_column = 0;
+    out->error_offset = offset;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(out->error_message, sizeof out->error_message, fmt, ap);
@@ -143,7 +79,7 @@ static void px_fail_at(px_state *st, px_place place, const char *fmt, ...) {
 }
 
 static void px_out_of_memory(px_state *st) {
-    px_fail_at(st, px_event_place(st, PX_AT_END), "out of memory");
+    px_fail_at(st, px_event_start(st), "out of memory");
 }
 
 static int px_append_text(px_state *st, const char *bytes, size_t len) {
@@ -161,7 +97,7 @@ static int px_append_text(px_state *st, const char *bytes, size_t len) {
     return 1;
 }
 
-static px_token *px_push_token(px_state *st, uint8_t kind, uint8_t tag, px_place place) {
+static px_token *px_push_token(px_state *st, uint8_t kind, uint8_t tag, uint64_t offset) {
     px_result *out = st->out;
     if (out->token_count == st->token_capacity) {
         size_t cap = st->token_capacity ? st->token_capacity * 2 : 1024;
@@ -174,11 +110,9 @@ static px_token *px_push_token(px_state *st, uint8_t kind, uint8_t tag, px_place
     t->kind = kind;
     t->tag = tag;
     t->reserved = 0;
-    t->line = place.line;
-    t->column = place.column;
     t->text_offset = out->text_length;
     t->text_length = 0;
-    t->byte_offset = place.offset;
+    t->byte_offset = offset;
     return t;
 }
 
@@ -187,7 +121,9 @@ static void XMLCALL px_start(void *ctx, const XML_Char *name, const XML_Char **a
     px_state *st = ctx;
     if (st->out->failed) return;
     uint8_t tag = px_tag_of(name);
-    px_token *t = px_push_token(st, PX_TOKEN_START, tag, px_event_place(st, PX_AT_CLOSE));
+    // The token stands at the tag's `>`; an empty element's end moves it to the `/` of `/>`.
+    uint64_t end = px_event_start(st) + (uint64_t)XML_GetCurrentByteCount(st->xml);
+    px_token *t = px_push_token(st, PX_TOKEN_START, tag, end >= st->unit ? end - st->unit : 0);
     if (t == NULL) return;
     if (tag == PX_TAG_OTHER) {
         size_t len = strlen(name);
@@ -211,7 +147,15 @@ static void XMLCALL px_end(void *ctx, const XML_Char *name) {
     if (st->out->failed) return;
     uint8_t tag = px_tag_of(name);
     if (st->depth > 0) st->depth--;
-    px_push_token(st, PX_TOKEN_END, tag, px_event_place(st, PX_AT_END));
+    // expat reports an empty element's end as an event of no bytes at the end of its tag,
+    // right after its start: whose token then stands at the `/` of `/>`.
+    int count = XML_GetCurrentByteCount(st->xml);
+    uint64_t end = px_event_start(st) + (uint64_t)(count > 0 ? count : 0);
+    if (count == 0 && st->out->token_count > 0) {
+        px_token *start = &st->out->tokens[st->out->token_count - 1];
+        if (start->kind == PX_TOKEN_START && start->byte_offset >= st->unit) start->byte_offset -= st->unit;
+    }
+    px_push_token(st, PX_TOKEN_END, tag, end);
     st->last_is_text = 0;
 }
 
@@ -233,12 +177,12 @@ static void XMLCALL px_characters(void *ctx, const XML_Char *ch, int len) {
         if (!px_append_text(st, ch, (size_t)len)) return;
         px_token *t = &st->out->tokens[st->out->token_count - 1];
         uint64_t total = (uint64_t)t->text_length + (uint64_t)len;
-        if (total > UINT32_MAX) { px_fail_at(st, px_event_place(st, PX_AT_END), "text node larger than 4 GiB"); return; }
+        if (total > UINT32_MAX) { px_fail_at(st, px_event_start(st), "text node larger than 4 GiB"); return; }
         t->text_length = (uint32_t)total;
         return;
     }
     // A text token stands where its text starts.
-    px_token *t = px_push_token(st, PX_TOKEN_TEXT, parent, px_event_place(st, PX_AT_START));
+    px_token *t = px_push_token(st, PX_TOKEN_TEXT, parent, px_event_start(st));
     if (t == NULL) return;
     size_t index = st->out->token_count - 1;
     if (!px_append_text(st, ch, (size_t)len)) return;
@@ -253,7 +197,7 @@ static void XMLCALL px_entity_decl(void *ctx, const XML_Char *name, int is_param
     (void)is_parameter_entity; (void)value; (void)value_length; (void)base; (void)system_id;
     (void)public_id; (void)notation_name;
     px_state *st = ctx;
-    px_fail_at(st, px_event_place(st, PX_AT_START), "entity declaration '%s' is not allowed in a property list", name);
+    px_fail_at(st, px_event_start(st), "entity declaration '%s' is not allowed in a property list", name);
 }
 
 /// expat skips a reference to an undeclared entity when the document has an external DTD
@@ -261,7 +205,7 @@ static void XMLCALL px_entity_decl(void *ctx, const XML_Char *name, int is_param
 static void XMLCALL px_skipped_entity(void *ctx, const XML_Char *name, int is_parameter_entity) {
     (void)is_parameter_entity;
     px_state *st = ctx;
-    px_fail_at(st, px_event_place(st, PX_AT_START), "undefined entity '%s'", name);
+    px_fail_at(st, px_event_start(st), "undefined entity '%s'", name);
 }
 
 /// Most attributes one element may carry. devkit reads one (`<plist version=…>`); an XML

@@ -1,15 +1,13 @@
 import PlistXMLShim
 import Testing
 
-/// One token as the tests read it: kind, tag, text, place (line, column, byte offset).
+/// One token as the tests read it: kind, tag, text, place (byte offset).
 struct Token: Equatable, CustomStringConvertible {
     var kind: Int
     var tag: Int
     var text: String
-    var line: Int
-    var column: Int = 0
-    var offset: Int = 0
-    var description: String { "\(kind)/\(tag)/\(text)@\(line):\(column)+\(offset)" }
+    var offset: Int
+    var description: String { "\(kind)/\(tag)/\(text)@\(offset)" }
 }
 
 /// The tokens of `xml`, fed in pieces of `chunk` bytes and discarded as they are read, or the
@@ -35,8 +33,7 @@ func tokenize(bytes: [UInt8], chunk: Int = .max) -> (tokens: [Token], error: (li
             if token.text_length > 0, let base = result.text {
                 text = String(decoding: UnsafeRawBufferPointer(start: base + Int(token.text_offset), count: Int(token.text_length)), as: UTF8.self)
             }
-            tokens.append(Token(kind: Int(token.kind), tag: Int(token.tag), text: text, line: Int(token.line),
-                                column: Int(token.column), offset: Int(token.byte_offset)))
+            tokens.append(Token(kind: Int(token.kind), tag: Int(token.tag), text: text, offset: Int(token.byte_offset)))
         }
         px_parser_discard(parser, result.token_count)
         if status != 0 {
@@ -76,7 +73,9 @@ let start = Int(PX_TOKEN_START.rawValue), end = Int(PX_TOKEN_END.rawValue), text
         // Entities decoded, CDATA included, pieces of text merged into one token.
         #expect(structural[6].text == "café & <bar>")
         #expect(structural[3].text == "Name")
-        #expect(structural[3].line == 4)
+        // "<key>" on line 4 after a tab: the text starts just after its '>'.
+        let keyStart = Array(document.utf8).firstRange(of: Array("<key>Name".utf8))!.lowerBound
+        #expect(structural[3].offset == keyStart + 5)
     }
 
     /// Fed in pieces (and discarded between them), a text may arrive as several text tokens;
@@ -120,13 +119,12 @@ let start = Int(PX_TOKEN_START.rawValue), end = Int(PX_TOKEN_END.rawValue), text
     }
 
     /// A start tag stands at its `>` (the `/` of `/>`), an end tag just after its `>`, a text
-    /// at its first character; columns count characters.
+    /// at its first byte.
     @Test func tokensStandWhereTheirTagsClose() {
         let (tokens, error) = tokenize("<plist>\n <array><string>é\u{e9}x</string><true/></array></plist>")
         #expect(error == nil)
         #expect(tokens.map(\.description) == [
-            "1/1/@1:7+6", "1/3/@2:8+15", "1/5/@2:16+23", "3/5/ééx@2:17+24",
-            "2/5/@2:29+38", "1/10/@2:34+43", "2/10/@2:36+45", "2/3/@2:44+53", "2/1/@2:52+61",
+            "1/1/@6", "1/3/@15", "1/5/@23", "3/5/ééx@24", "2/5/@38", "1/10/@43", "2/10/@45", "2/3/@53", "2/1/@61",
         ])
     }
 
@@ -154,17 +152,23 @@ let start = Int(PX_TOKEN_START.rawValue), end = Int(PX_TOKEN_END.rawValue), text
             """
         let error = tokenize(xml).error
         #expect(error?.message == "undefined entity 'nbsp'")
-        #expect(error?.line == 3)
     }
 
-    @Test func utf16DocumentsGiveUTF8TextAndCharacterPlaces() {
-        let xml = "<plist>\n<string>caf\u{e9}</string></plist>"
-        var bytes: [UInt8] = [0xFF, 0xFE]
-        for unit in xml.utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+    /// UTF-16 text arrives as UTF-8; places stay byte offsets of the input, a tag's `>` (or
+    /// `/`) one two-byte unit before its end.
+    @Test(arguments: [false, true])
+    func utf16DocumentsGiveUTF8TextAndByteOffsets(bigEndian: Bool) {
+        let xml = "<plist>\n<array><string>caf\u{e9}</string><true/></array></plist>"
+        var bytes: [UInt8] = bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]
+        for unit in xml.utf16 {
+            bytes += bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+        }
         let (tokens, error) = tokenize(bytes: bytes)
         #expect(error == nil)
-        let string = tokens.first { $0.kind == start && $0.tag == Int(PX_TAG_STRING.rawValue) }
-        #expect(string.map { "\($0.line):\($0.column)" } == "2:8")
+        let utf8 = tokenize(xml).tokens
+        // Each UTF-8 offset o (one byte per character here but é) is 2 + 2·characters before it.
+        func utf16Offset(_ utf8Offset: Int) -> Int { 2 + 2 * String(decoding: Array(xml.utf8)[..<utf8Offset], as: UTF8.self).utf16.count }
+        #expect(tokens.filter { $0.kind != text }.map(\.offset) == utf8.filter { $0.kind != text }.map { utf16Offset($0.offset) })
         #expect(tokens.first { $0.kind == text }?.text == "café")
     }
 }

@@ -73,6 +73,20 @@ import Testing
         #expect(error?.message == "duplicate key \"a\" (first defined at 4:5)")
     }
 
+    /// Positions count characters, in UTF-8 and in UTF-16 alike: the same document gives the
+    /// same line and column in either.
+    @Test func positionsCountCharactersInEveryEncoding() throws {
+        let xml = "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict>\n<key>é</key><string>ü</string><key>é</key><integer>1</integer>\n</dict></plist>\n"
+        var utf16 = [UInt8(0xFF), 0xFE]
+        for unit in xml.utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        for bytes in [Array(xml.utf8), utf16] {
+            let error = #expect(throws: PlistError.self) { try PropertyListCoding.read(bytes, format: .xml) }
+            // The second <key>'s '>' is the 35th character of line 4.
+            #expect(error?.position == .text(line: 4, column: 35))
+            #expect(error?.message == "duplicate key \"é\" (first defined at 4:5)")
+        }
+    }
+
     @Test(arguments: [
         ("<integer>9223372036854775808</integer>", nil as String?),
         ("<integer>18446744073709551616</integer>", "out of range"),

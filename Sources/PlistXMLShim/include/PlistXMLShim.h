@@ -37,12 +37,12 @@ typedef struct {
     uint8_t kind;          ///< px_token_kind
     uint8_t tag;           ///< px_tag (start and end tokens)
     uint16_t reserved;
-    uint32_t line;         ///< 1-based line of the token's place (below)
-    uint32_t column;       ///< 1-based column (characters), same place
     uint32_t text_length;  ///< bytes of UTF-8 text in `text` (text: content; start: element name)
     uint64_t text_offset;  ///< where the text starts in px_result.text
     /// Input byte offset of the token's place: a start tag's `>` (the `/` of `/>`), just
-    /// after an end tag (or after the `/>` of an empty element), a text's first byte.
+    /// after an end tag (or after the `/>` of an empty element), a text's first byte. No
+    /// line and column: counting them for every token cost more than the parse; the reader
+    /// counts them from the offset for the one it reports.
     uint64_t byte_offset;
 } px_token;
 
@@ -52,8 +52,8 @@ typedef struct {
     char *text;            ///< all text contents back to back (UTF-8, not NUL-separated)
     size_t text_length;
     int failed;            ///< non-zero when the document is not well-formed or not allowed
-    uint32_t error_line;   ///< 1-based; 0 when only `error_offset` is known
-    uint32_t error_column;
+    uint32_t error_line;   ///< 1-based (expat's errors); 0 when only `error_offset` is known
+    uint32_t error_column; ///< 1-based, in characters
     uint64_t error_offset; ///< input byte offset of the failure
     char error_message[512];
 } px_result;

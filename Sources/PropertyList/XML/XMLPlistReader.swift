@@ -35,6 +35,7 @@ package enum XMLPlistReader {
     }
 
     private static func parse(_ bytes: UnsafeRawBufferPointer, into builder: inout Builder) throws(PlistError) -> PlistValue {
+        builder.input = bytes
         guard let parser = px_parser_create() else {
             throw PlistError(position: nil, message: "cannot create an XML parser (out of memory)")
         }
@@ -84,11 +85,27 @@ package enum XMLPlistReader {
         return (line, column) >= (endLine, endColumn)
     }
 
-    /// Line and column (1-based, columns in characters, as expat counts) of byte `offset`.
-    private static func textPosition(ofOffset offset: Int, in bytes: UnsafeRawBufferPointer) -> SourcePosition {
+    /// Line and column (1-based, columns in characters, as expat counts) of byte `offset`:
+    /// counted only for a position that is reported, never for every token.
+    static func textPosition(ofOffset offset: Int, in bytes: UnsafeRawBufferPointer) -> SourcePosition {
         let end = min(max(offset, 0), bytes.count)
         var line = 1
         var column = 1
+        if bytes.count >= 2, let bigEndian = utf16ByteOrder(bytes) {
+            var index = 0
+            while index + 1 < end {
+                let unit = bigEndian ? UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1])
+                                     : UInt16(bytes[index + 1]) << 8 | UInt16(bytes[index])
+                if unit == 0x0A {
+                    line += 1
+                    column = 1
+                } else if !(0xDC00...0xDFFF).contains(unit) {  // not a surrogate pair's second half
+                    column += 1
+                }
+                index += 2
+            }
+            return .text(line: line, column: column)
+        }
         for index in 0..<end {
             let byte = bytes[index]
             if byte == 0x0A {
@@ -101,16 +118,28 @@ package enum XMLPlistReader {
         return .text(line: line, column: column)
     }
 
+    /// For UTF-16 input (a byte-order mark, or `<` as two bytes), whether it is big-endian;
+    /// nil for any other encoding. The same test the shim makes.
+    private static func utf16ByteOrder(_ bytes: UnsafeRawBufferPointer) -> Bool? {
+        switch (bytes[0], bytes[1]) {
+        case (0xFE, 0xFF), (0x00, UInt8(ascii: "<")): true
+        case (0xFF, 0xFE), (UInt8(ascii: "<"), 0x00): false
+        default: nil
+        }
+    }
+
+    /// Places are byte offsets of the input (a token's `byte_offset`), turned into line and
+    /// column only when an error reports one.
     private struct Frame {
         /// Where the container's start tag is.
-        var start: SourcePosition
+        var start: Int
         var isDictionary: Bool
         var array: [PlistValue] = []
         var dictionary: OrderedDictionary<String, PlistValue> = [:]
-        /// Line and column of each key (packed), parallel to `dictionary`, to name both places of a duplicate.
-        var keyPositions: [UInt64] = []
+        /// Where each key is, parallel to `dictionary`, to name both places of a duplicate.
+        var keyPositions: [Int] = []
         var pendingKey: String?
-        var pendingKeyPosition = SourcePosition.text(line: 0, column: 0)
+        var pendingKeyPosition = 0
         /// Recording ranges only: the container's key-path components, the offset of its
         /// start tag's `<`, and the pending key's element range.
         var path: [String] = []
@@ -134,7 +163,7 @@ package enum XMLPlistReader {
         var ranges: [[String]: XMLNodeRange]?
         /// Recording only: restricts it to the nodes around one path (see `readRecordingRanges`).
         var focus: [String]?
-        /// The whole input (recording only), to find each start tag's `<`.
+        /// The whole input: positions of errors, and (recording) each start tag's `<`.
         var input = UnsafeRawBufferPointer(start: nil, count: 0)
 
         /// What a document that ends too early leaves open: the innermost container, or the
@@ -144,7 +173,7 @@ package enum XMLPlistReader {
                 return "the document ends before </plist> (truncated?)"
             }
             let name = open.isDictionary ? "dict" : "array"
-            return "the document ends inside the <\(name)> at \(open.start) (truncated?)"
+            return "the document ends inside the <\(name)> at \(textPosition(open.start)) (truncated?)"
         }
 
         /// The offset of the `<` that opens the tag ending at token `index`. Invariant: a
@@ -185,13 +214,21 @@ package enum XMLPlistReader {
             return .dictionary(frame.dictionary)
         }
 
-        func position(_ index: Int) -> SourcePosition {
-            let t = tokens[index]
-            return .text(line: Int(t.line), column: Int(t.column))
+        /// The byte offset of token `index`.
+        func position(_ index: Int) -> Int {
+            Int(tokens[index].byte_offset)
+        }
+
+        func textPosition(_ offset: Int) -> SourcePosition {
+            XMLPlistReader.textPosition(ofOffset: offset, in: input)
         }
 
         func fail(_ index: Int, _ message: String) -> PlistError {
-            PlistError(position: position(index), message: message)
+            fail(at: position(index), message)
+        }
+
+        func fail(at offset: Int, _ message: String, code: PlistError.Code? = nil) -> PlistError {
+            PlistError(position: textPosition(offset), message: message, code: code)
         }
 
         func bytes(_ index: Int) -> UnsafeRawBufferPointer {
@@ -231,7 +268,7 @@ package enum XMLPlistReader {
                 i += 1
             }
             guard i < tokens.count else {
-                if final { throw .plist(PlistError(position: position(index), message: "<\(tagName(index))> is not closed")) }
+                if final { throw .plist(fail(index, "<\(tagName(index))> is not closed")) }
                 throw .needMore
             }
             guard tokens[i].kind == UInt8(PX_TOKEN_END.rawValue) else {
@@ -276,7 +313,7 @@ package enum XMLPlistReader {
                         return tokens.count
                     }
                     if let key = frame.pendingKey {
-                        throw PlistError(position: frame.pendingKeyPosition, message: "key \"\(key)\" has no value")
+                        throw fail(at: frame.pendingKeyPosition, "key \"\(key)\" has no value")
                     }
                     if ranges != nil {
                         let end = Int(token.byte_offset)
@@ -331,7 +368,7 @@ package enum XMLPlistReader {
                     throw fail(i, "<key> outside a <dict>")
                 }
                 if let pending = top.pendingKey {
-                    throw PlistError(position: top.pendingKeyPosition, message: "key \"\(pending)\" has no value (another <key> follows)")
+                    throw fail(at: top.pendingKeyPosition, "key \"\(pending)\" has no value (another <key> follows)")
                 }
                 guard let (textIndex, end) = try leaf() else { return nil }
                 stack[stack.count - 1].pendingKey = textIndex.map { string($0) } ?? ""
@@ -396,9 +433,9 @@ package enum XMLPlistReader {
             }
         }
 
-        mutating func deliver(_ value: PlistValue, at position: SourcePosition, tagToken: Int?) throws(PlistError) {
+        mutating func deliver(_ value: PlistValue, at position: Int, tagToken: Int?) throws(PlistError) {
             guard !stack.isEmpty else {
-                if root != nil { throw PlistError(position: position, message: "<plist> holds more than one value") }
+                if root != nil { throw fail(at: position, "<plist> holds more than one value") }
                 root = value
                 return
             }
@@ -408,20 +445,17 @@ package enum XMLPlistReader {
                 return
             }
             guard let key = stack[top].pendingKey else {
-                throw PlistError(position: position, message: "<\(tagToken.map { tagName($0) } ?? "value")> in a <dict> has no <key> before it")
+                throw fail(at: position, "<\(tagToken.map { tagName($0) } ?? "value")> in a <dict> has no <key> before it")
             }
             let keyPosition = stack[top].pendingKeyPosition
             stack[top].pendingKey = nil
             // A duplicate overwrites before it is reported; the error discards the dictionary.
             if stack[top].dictionary.updateValue(value, forKey: key) != nil {
                 let existing = stack[top].dictionary.index(forKey: key) ?? 0
-                let packed = stack[top].keyPositions[existing]
-                let first = SourcePosition.text(line: Int(packed >> 32), column: Int(packed & 0xFFFF_FFFF))
-                throw PlistError(position: keyPosition, message: "duplicate key \"\(key)\" (first defined at \(first))", code: .duplicateKey)
+                let first = textPosition(stack[top].keyPositions[existing])
+                throw fail(at: keyPosition, "duplicate key \"\(key)\" (first defined at \(first))", code: .duplicateKey)
             }
-            if case .text(let line, let column) = keyPosition {
-                stack[top].keyPositions.append(UInt64(line) << 32 | UInt64(column))
-            }
+            stack[top].keyPositions.append(keyPosition)
         }
     }
 }
