@@ -46,7 +46,8 @@ public enum BundleInventory {
         }
         let manifest = resources + "/PrivacyInfo.xcprivacy"
         return NestedBundle(path: path, name: name, kind: kind, binaries: binaries,
-                            privacyManifest: DirectoryWalk.type(of: manifest) == .missing ? nil : manifest)
+                            privacyManifest: DirectoryWalk.type(of: manifest) == .missing ? nil : manifest,
+                            infoPlist: resources + "/Info.plist")
     }
 
     /// `CFBundleExecutable` of the Info.plist at `path`; nil when there is none.

@@ -13,4 +13,6 @@ public struct NestedBundle: Sendable, Equatable {
     public var binaries: [String]
     /// `PrivacyInfo.xcprivacy` when the bundle has one.
     public var privacyManifest: String?
+    /// Where its Info.plist is (it may be missing).
+    public var infoPlist: String
 }

@@ -1,7 +1,7 @@
 import LintKit
 
-/// devkit's built-in rule pack: plist hygiene, Info.plist, entitlements, privacy manifests,
-/// OTA manifests.
+/// devkit's built-in rule pack: plist hygiene, Info.plist, app extensions, entitlements,
+/// privacy manifests, OTA manifests.
 public enum PlistRules {
     public static let all: [any LintRule.Type] = [
         // Plist hygiene
@@ -10,6 +10,7 @@ public enum PlistRules {
         RequiredKeys.self, BundleIdentifierFormat.self, ShortVersionFormat.self, BundleVersionFormat.self,
         PackageType.self, UsageDescription.self, UnexpandedVariable.self, MainInterfaceFile.self,
         ArbitraryLoads.self, DeviceCapabilities.self, QueriesSchemesLimit.self, DeprecatedKey.self,
+    ] + appExtensionRules + [
         // Entitlements
         GetTaskAllow.self, APSEnvironment.self, TeamPrefix.self, UnknownEntitlement.self,
         // Privacy manifests (PrivacyInfo.xcprivacy)
@@ -17,6 +18,11 @@ public enum PlistRules {
         PrivacyCollectedDataPurpose.self, PrivacyAccessedAPICategory.self, PrivacyAccessedAPIReason.self,
         // Over-the-air install manifests
         OTAItems.self, OTASoftwarePackage.self, OTAImages.self, OTAMetadata.self, OTAMatchesApp.self,
+    ]
+
+    /// App extensions' Info.plists against their app's (--app, or inside an .app).
+    public static let appExtensionRules: [any LintRule.Type] = [
+        ExtensionIdentifierPrefix.self, ExtensionPoint.self, ExtensionVersionMatch.self, ExtensionMinimumOS.self,
     ]
 
     /// The rules whose findings the engine itself reports while reading a file.

@@ -11,4 +11,6 @@ extension RuleCategory {
     public static let otaManifest = RuleCategory(rawValue: "ota-manifest")
     /// Rules for privacy manifests and the required-reason APIs they declare.
     public static let privacy = RuleCategory(rawValue: "privacy")
+    /// An app extension's Info.plist against its app's.
+    public static let appExtension = RuleCategory(rawValue: "app-extension")
 }

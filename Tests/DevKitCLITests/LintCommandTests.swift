@@ -133,6 +133,11 @@ import Testing
         let good = try CLI.run(["lint", "--no-config", try PrivacyApp.path("Good.app")])
         #expect(good.status == 0, "\(good.stdout)")
         #expect(good.stdout.isEmpty)
+        // Each extension's Info.plist against its app's, at the key.
+        let extensions = try CLI.run(["lint", "--no-config", try PrivacyApp.path("Extensions.app")])
+        #expect(extensions.status == 1)
+        #expect(extensions.stdout.contains("/Extensions.app/PlugIns/Stale.appex/Info.plist:15:2: warning: CFBundleVersion \"20\" differs from the app's \"21\" (App Store Connect: CFBundleVersion Mismatch) [extension.version-match]"))
+        #expect(!extensions.stdout.contains("Share.appex"))
     }
 
     @Test func listAndExplain() throws {

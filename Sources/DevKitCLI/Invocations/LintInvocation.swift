@@ -106,6 +106,6 @@ struct LintInvocation: DirectlyParsed {
     private var frontend: PlistLintFrontend {
         PlistLintFrontend(selection: RuleSelection(enabled: enabled, disabled: disabled, configPath: configPath, ignoresConfigFiles: noConfig),
                           isBuiltProduct: builtProduct, configuration: configuration, projectDirectory: projectDir, appInfoPath: app,
-                          registry: BundleRules.lintRegistry, directoryChecks: [RequiredReasonCheck()])
+                          registry: BundleRules.lintRegistry, directoryChecks: [RequiredReasonCheck(), AppExtensionCheck()])
     }
 }
