@@ -72,6 +72,7 @@ let package = Package(
         .target(
             name: "PlistTools",
             dependencies: [
+                "Diagnostics",
                 "JSONWriter",
                 "PropertyList",
                 "System",

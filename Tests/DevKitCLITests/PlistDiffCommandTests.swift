@@ -35,6 +35,23 @@ import PropertyList
         try CLI.assertSnapshot(r.stdout, named: "diff-Info-text.txt")
     }
 
+    /// --color always colours each line as git diff does; without the codes it is the plain
+    /// report. Not a terminal (the test's pipe): auto and never print no codes.
+    @Test func diffInColour() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let modified = try Self.modifiedInfo(in: dir)
+        let plain = try CLI.run(["plist", "diff", "Samples/Info.plist", modified.path])
+        let coloured = try CLI.run(["plist", "diff", "--color", "always", "Samples/Info.plist", modified.path], environment: ["NO_COLOR": "1"])
+        #expect(coloured.status == 1)
+        #expect(coloured.stdout.contains("\u{1B}[32m+ ") && coloured.stdout.contains("\u{1B}[31m- ") && coloured.stdout.contains("\u{1B}[33m~ "))
+        let stripped = ["\u{1B}[32m", "\u{1B}[31m", "\u{1B}[33m", "\u{1B}[0m"].reduce(coloured.stdout) { $0.replacing($1, with: "") }
+        #expect(stripped == plain.stdout)
+        for choice in ["auto", "never"] {
+            #expect(try CLI.run(["plist", "diff", "--color", choice, "Samples/Info.plist", modified.path]).stdout == plain.stdout)
+        }
+    }
+
     @Test func diffJSON() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -192,4 +192,23 @@ import PropertyList
             """)
         #expect(PlistDifference.jsonReport([]) == "[]\n")
     }
+
+    /// In colour each line takes its kind's colour, as git diff's; removing the codes gives the
+    /// plain report, and a key holding ESC cannot add codes of its own.
+    @Test func colouredReportOnlyAddsCodes() {
+        let differences: [PlistDifference] = [
+            .added(path: Self.path("a"), value: .int(1)),
+            .removed(path: Self.path("b"), value: .string("x")),
+            .changed(path: Self.path("c"), old: .int(1), new: .int(2)),
+            .added(path: Self.path("evil\u{1B}[2J"), value: .bool(true)),
+        ]
+        let coloured = PlistDifference.textReport(differences, colored: true)
+        let lines = coloured.split(separator: "\n").map(String.init)
+        #expect(lines[0].hasPrefix("\u{1B}[32m+ a") && lines[0].hasSuffix("\u{1B}[0m"))
+        #expect(lines[1].hasPrefix("\u{1B}[31m- b"))
+        #expect(lines[2].hasPrefix("\u{1B}[33m~ c"))
+        #expect(lines[3] == "\u{1B}[32m+ evil\\x1B[2J = true\u{1B}[0m")
+        let stripped = ["\u{1B}[32m", "\u{1B}[31m", "\u{1B}[33m", "\u{1B}[0m"].reduce(coloured) { $0.replacing($1, with: "") }
+        #expect(stripped == PlistDifference.textReport(Array(differences.prefix(3))) + "+ evil\\x1B[2J = true\n")
+    }
 }

@@ -32,6 +32,9 @@ extension Plist {
         @Option(name: .long, help: "How to print differences (text|json).")
         var format: ReportFormat = .text
 
+        @Option(name: .long, help: "Colour the text lines as git diff does (auto|always|never; auto: on a terminal, unless NO_COLOR is set).")
+        var color: ColorChoice = .auto
+
         @OptionGroup var input: InputOptions
 
         func validate() throws {
@@ -44,7 +47,7 @@ extension Plist {
             let differences = old.differences(to: new)
             guard !differences.isEmpty else { return }
             switch format {
-            case .text: try FileHandleOutput.standardOutput(PlistDifference.textReport(differences))
+            case .text: try FileHandleOutput.standardOutput(PlistDifference.textReport(differences, colored: color.enabled))
             case .json: try FileHandleOutput.standardOutput(PlistDifference.jsonReport(differences))
             }
             throw CommandFailure.findings()

@@ -1,3 +1,4 @@
+import Diagnostics
 import JSONWriter
 import OrderedCollections
 import PropertyList
@@ -198,9 +199,20 @@ extension PlistDifference: CustomStringConvertible {
         }
     }
 
-    /// The differences one per line, as `description` spells them; empty for none.
-    public static func textReport(_ differences: [PlistDifference]) -> String {
-        differences.map { $0.description + "\n" }.joined()
+    /// The differences one per line, as `description` spells them; empty for none. With
+    /// `colored`, each line in the colour `git diff` gives its kind (added green, removed red,
+    /// changed yellow) with its text escaped by `TerminalText`, so only the codes are added
+    /// and no key or value can add codes of its own.
+    public static func textReport(_ differences: [PlistDifference], colored: Bool = false) -> String {
+        guard colored else { return differences.map { $0.description + "\n" }.joined() }
+        return differences.map { difference in
+            let colour = switch difference {
+            case .added: "\u{1B}[32m"
+            case .removed: "\u{1B}[31m"
+            case .changed: "\u{1B}[33m"
+            }
+            return colour + TerminalText.escaped(difference.description) + "\u{1B}[0m\n"
+        }.joined()
     }
 
     /// A JSON array with one object per line:
