@@ -111,7 +111,7 @@ let package = Package(
 
         // Whole-bundle checks for `devkit lint App.app`: the required-reason APIs each Mach-O
         // imports (ObjectFile) against its bundle's privacy manifest, commonly used SDKs' manifests.
-        .target(name: "BundleChecks", dependencies: ["BinaryReading", "Diagnostics", "LintKit", "ObjectFile", "PlistChecks", "PropertyList", "System"]),
+        .target(name: "BundleChecks", dependencies: ["BinaryReading", "Diagnostics", "LintKit", "ObjectFile", "PlistChecks", "PropertyList", "Provisioning", "System"]),
 
         // libunwind (local unwinding) as a pkg-config system library, for the heap recorder.
         .systemLibrary(

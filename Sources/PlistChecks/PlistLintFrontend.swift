@@ -24,10 +24,12 @@ public struct PlistLintFrontend: Sendable {
     /// Checks of whole directories named on the command line (an `.app`'s required-reason
     /// APIs), run after the files inside are linted.
     public var directoryChecks: [any DirectoryCheck]
+    /// Archives named on the command line that are linted as the directory they unpack to.
+    public var archiveUnpackers: [any ArchiveUnpacker]
 
     public init(selection: RuleSelection = RuleSelection(), isBuiltProduct: Bool = false, configuration: BuildConfiguration? = nil,
                 projectDirectory: String? = nil, appInfoPath: String? = nil, registry: RuleRegistry = PlistRules.registry,
-                directoryChecks: [any DirectoryCheck] = []) {
+                directoryChecks: [any DirectoryCheck] = [], archiveUnpackers: [any ArchiveUnpacker] = []) {
         self.selection = selection
         self.isBuiltProduct = isBuiltProduct
         self.configuration = configuration
@@ -35,6 +37,7 @@ public struct PlistLintFrontend: Sendable {
         self.appInfoPath = appInfoPath
         self.registry = registry
         self.directoryChecks = directoryChecks
+        self.archiveUnpackers = archiveUnpackers
     }
 
     /// Lints `paths` (files or directories; none: the current directory) on `jobs` threads,
@@ -43,7 +46,40 @@ public struct PlistLintFrontend: Sendable {
     public func lint(_ paths: [String], jobs: Int, fix: Bool) throws(LintConfigurationError) -> LintResult {
         var warnings: [String] = []
         let run = try makeRun(warnings: &warnings)
-        let roots = paths.isEmpty ? ["."] : paths
+        var unpacked: [UnpackedArchive] = []
+        defer { for archive in unpacked { archive.directory.removeAll() } }
+        var unpackErrors: [String] = []
+        var roots: [String] = []
+        for root in paths.isEmpty ? ["."] : paths {
+            guard let unpacker = archiveUnpackers.first(where: { $0.applies(to: root) }), DirectoryWalk.type(of: root) == .file else {
+                roots.append(root)
+                continue
+            }
+            // Fixes would be written into the unpacked copy and thrown away with it.
+            if fix { throw LintConfigurationError(source: root, message: "--fix cannot change files inside an archive; unpack it and lint the app") }
+            do {
+                let directory = try TemporaryDirectory(prefix: "devkit-lint-")
+                do {
+                    let (app, name) = try unpacker.unpack(root, into: directory.path)
+                    unpacked.append(UnpackedArchive(directory: directory, root: app, shownAs: "\(root)!\(name)"))
+                    roots.append(app)
+                } catch {
+                    directory.removeAll()
+                    unpackErrors.append(error.inFile(root).description)
+                }
+            } catch {
+                unpackErrors.append("\(error.path): error: \(error.reason)")
+            }
+        }
+        var result = try lint(roots: roots, run: run, jobs: jobs, fix: fix)
+        result.inputErrors = unpackErrors + result.inputErrors
+        result.warnings = warnings
+        for archive in unpacked { archive.rename(&result) }
+        return result
+    }
+
+    /// Lints `roots` (files and directories) with `run`, directory checks included.
+    private func lint(roots: [String], run: LintRun, jobs: Int, fix: Bool) throws(LintConfigurationError) -> LintResult {
         let (files, walkErrors) = run.files(for: roots)
         var result = run.lint(files, jobs: jobs)
         if fix { result = run.fix(result, roots: roots) }
@@ -55,7 +91,6 @@ public struct PlistLintFrontend: Sendable {
             }
         }
         result.inputErrors = walkErrors + result.inputErrors
-        result.warnings = warnings
         return result
     }
 

@@ -140,6 +140,44 @@ import Testing
         #expect(!extensions.stdout.contains("Share.appex"))
     }
 
+    /// An .ipa is linted as the app inside it, bundle checks included; findings name the
+    /// archive, the unpacked copy is gone afterwards, and a hostile archive is one line, exit 2.
+    @Test func ipaArchive() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scratch = dir.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let app = try PrivacyApp.path("Extensions.app")
+        let ipa = dir.appendingPathComponent("Extensions.ipa").path
+        let hostile = dir.appendingPathComponent("Hostile.ipa").path
+        let python = try #require(TestProcess.find("python3"))
+        let zip = try TestProcess.run(python, ["-c", """
+            import os, sys, zipfile
+            app, ipa, hostile = sys.argv[1:4]
+            with zipfile.ZipFile(ipa, "w", zipfile.ZIP_DEFLATED) as z:
+                for folder, _, files in os.walk(app):
+                    for f in files:
+                        path = os.path.join(folder, f)
+                        z.write(path, "Payload/Extensions.app/" + os.path.relpath(path, app))
+            with zipfile.ZipFile(hostile, "w") as z:
+                z.writestr("Payload/Evil.app/Info.plist", "<plist/>")
+                z.writestr("Payload/Evil.app/../../escape.txt", "x")
+            """, app, ipa, hostile])
+        #expect(zip.status == 0, "\(zip.stderr)")
+        let r = try CLI.run(["lint", "--no-config", ipa], environment: ["TMPDIR": scratch.path])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stdout.contains("\(ipa)!Payload/Extensions.app/PlugIns/Stale.appex/Info.plist:15:2: warning: CFBundleVersion \"20\" differs from the app's \"21\""), "\(r.stdout)")
+        #expect(r.stdout.split(separator: "\n").count == 5)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty, "the unpacked copy was left behind")
+        let bad = try CLI.run(["lint", "--no-config", hostile], environment: ["TMPDIR": scratch.path])
+        #expect(bad.status == 2)
+        #expect(bad.stderr == "\(hostile): error: entry \"Payload/Evil.app/../../escape.txt\" has an unsafe path (absolute or with ../); refusing the archive\n")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("escape.txt").path))
+        let fix = try CLI.run(["lint", "--no-config", "--fix", ipa])
+        #expect(fix.status == 2)
+        #expect(fix.stderr.contains("--fix cannot change files inside an archive"))
+    }
+
     @Test func listAndExplain() throws {
         let list = try CLI.run(["lint", "--list-rules"])
         #expect(list.status == 0)

@@ -26,7 +26,17 @@ public enum IPAReader {
         public init() {}
     }
 
-    public static func read(_ path: String, limits: Limits = Limits()) throws(ProvisioningError) -> AppBundle {
+    /// An archive whose central directory passed the checks: its entries by name and the
+    /// app's folder (`Payload/App.app/`). The archive keeps the mapped file alive.
+    struct OpenedArchive {
+        var archive: ZipArchive
+        var entries: [String: ZipEntry]
+        var appRoot: String
+    }
+
+    /// Opens the archive at `path` and checks every entry's name (one pass over the central
+    /// directory); finds the app's folder.
+    static func open(_ path: String, limits: Limits) throws(ProvisioningError) -> OpenedArchive {
         let file: MappedFile
         do { file = try MappedFile(path: path) } catch { throw ProvisioningError(file: path, message: error.reason) }
         // Invariant: an empty file is not an archive (libzip would open it as an empty one).
@@ -60,6 +70,12 @@ public enum IPAReader {
         guard let root = appRoot else {
             throw ProvisioningError(file: path, message: "no Payload/*.app in the archive (not an .ipa?)")
         }
+        return OpenedArchive(archive: archive, entries: entries, appRoot: root)
+    }
+
+    public static func read(_ path: String, limits: Limits = Limits()) throws(ProvisioningError) -> AppBundle {
+        let opened = try open(path, limits: limits)
+        let (archive, entries, root) = (opened.archive, opened.entries, opened.appRoot)
         let location = "\(path)!\(root.dropLast())"
         // macOS apps in an archive keep their Contents/ layout.
         let contents = entries[root + "Contents/Info.plist"] != nil ? root + "Contents/" : root

@@ -1,0 +1,23 @@
+import Diagnostics
+import LintKit
+import Provisioning
+
+/// `devkit lint App.ipa`: the app inside the archive, unpacked by `IPAUnpacker` (the
+/// archive's names, sizes and inflation checked as for `devkit provision`), linted as
+/// `devkit lint App.app` would lint it, bundle checks included.
+public struct IPAArchiveUnpacker: ArchiveUnpacker {
+    public init() {}
+
+    public func applies(to path: String) -> Bool {
+        path.hasSuffix(".ipa")
+    }
+
+    public func unpack(_ path: String, into directory: String) throws(Diagnostic) -> (root: String, nameInArchive: String) {
+        do {
+            let (app, name) = try IPAUnpacker.unpackApp(path, into: directory)
+            return (app, name)
+        } catch {
+            throw error.diagnostic
+        }
+    }
+}
