@@ -11,8 +11,8 @@ import System
 /// (`_swift_backtrace_demangle`). The sugared full form needs its C++ entry point with an
 /// options structure whose layout has no public header (`RuntimeDemangler` restates Swift
 /// 6.3's), reachable only when the runtime is linked statically, as in a release devkit. So:
-/// that entry point when compiled by Swift 6.3 and when its simplified output equals the
-/// runtime's own on a probe name (a wrong layout shows there); else the toolchain's
+/// that entry point when compiled by Swift 6.3 and when, on two probe names, its outputs equal
+/// the runtime's own C entry points' (a wrong layout shows there); else the toolchain's
 /// `libswiftDemangle.so` beside the shared runtime (a debug build runs on a toolchain); else
 /// `swift_demangle`, unsugared.
 final class FullNameDemangler: Sendable {
