@@ -198,8 +198,12 @@ let package = Package(
         // The symbol cache's records and header offsets (header only, C): their layout is fixed
         // and checked at compile time; Symbolication writes and maps them.
         .target(name: "SymbolCacheFormat"),
+        // The Swift runtime's C++ demangler called with display options (C++, no public header
+        // for them): full Swift names with sugar, as swift-demangle prints them. Reachable when
+        // the runtime is linked statically (release); see RuntimeDemangler.cpp.
+        .target(name: "RuntimeDemangler"),
         // Address -> frames (function, file, line, column, inlined chain) through a per-image index.
-        .target(name: "Symbolication", dependencies: ["Diagnostics", "FrameModel", "JSONWriter", "SymbolCacheFormat", "ObjectFile", "ElfUtils", "BinaryReading", "System"]),
+        .target(name: "Symbolication", dependencies: ["Diagnostics", "FrameModel", "JSONWriter", "SymbolCacheFormat", "ObjectFile", "ElfUtils", "BinaryReading", "System", "RuntimeDemangler"]),
         // Crash logs (Apple .crash text, .ips JSON, Swift backtraces, sanitizer reports, address
         // lists) read into one model, images as FrameModel references; no symbolication.
         .target(

@@ -24,6 +24,8 @@ public struct SymbolicateRequest: Sendable {
     public var outputStyle: FrameOutputStyle = .llvm
     /// Show demangled names (`--no-demangle` turns it off).
     public var demangle = true
+    /// The form of Swift names (`--names`); nil: `defaultNames`.
+    public var names: NameForm?
     /// Only the outermost function of an inlined chain (`--no-inlines`).
     public var outermostOnly = false
     /// Report index build time, lookup rate and cache use (`--stats`).
@@ -58,11 +60,16 @@ public struct SymbolicateRequest: Sendable {
         return addressFiles.isEmpty ? .addresses(binary: binary) : .crashLogs(addressFiles)
     }
 
+    /// Without `--names`: full names for `--binary`'s addresses and address lists, as
+    /// llvm-symbolizer prints them; Xcode's short names for crash logs, as Xcode shows them.
+    public var defaultNames: NameForm { binary == nil ? .short : .full }
+
     /// Does what was asked, writing results to standard output (or `output`) and every
     /// warning, error and statistic line to `diagnostics`.
     public func run(diagnostics: (String) -> Void) throws(SymbolicateFailure) {
         var options = SymbolicationOptions()
         options.demangle = demangle
+        options.names = names ?? defaultNames
         options.debugDirectories = debugDirectories
         options.architecture = architecture
         options.cacheDirectory = usesCache ? SymbolicationOptions.defaultCacheDirectory : nil

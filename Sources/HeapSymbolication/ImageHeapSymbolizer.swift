@@ -14,9 +14,11 @@ public final class ImageHeapSymbolizer: HeapSymbolizer {
     /// One line per module that could not be symbolicated.
     public private(set) var problems: [String] = []
 
-    public init(debugDirectories: [String] = []) {
+    /// `names`: the form of Swift names in frames and type names (`heapdiff --names`).
+    public init(debugDirectories: [String] = [], names: NameForm = .full) {
         var options = SymbolicationOptions()
         options.debugDirectories = debugDirectories
+        options.names = names
         self.options = options
     }
 
@@ -39,7 +41,7 @@ public final class ImageHeapSymbolizer: HeapSymbolizer {
     private func dataSymbols(for module: ModuleMapping) -> DataSymbolTable? {
         let key = module.path + "\u{0}" + module.buildID
         if let known = dataTables[key] { return known }
-        let table = image(for: module).flatMap { _ in try? DataSymbolTable(path: module.path) }
+        let table = image(for: module).flatMap { _ in try? DataSymbolTable(path: module.path, names: options.names) }
         dataTables[key] = .some(table)
         return table
     }

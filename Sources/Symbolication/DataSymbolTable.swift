@@ -20,8 +20,9 @@ public struct DataSymbolTable: Sendable {
     private let entries: [Entry]
     private let demangler: Demangler
 
-    /// Reads the symbol table of the ELF file at `path`; names are demangled.
-    public init(path: String) throws(SymbolicationError) {
+    /// Reads the symbol table of the ELF file at `path`; names are demangled, Swift names in
+    /// `names`' form.
+    public init(path: String, names: NameForm = .full) throws(SymbolicationError) {
         let file: MappedFile
         do { file = try MappedFile(path: path) } catch {
             throw SymbolicationError(kind: .unreadable, path: path, message: error.reason)
@@ -32,7 +33,7 @@ public struct DataSymbolTable: Sendable {
         let symbols: [ELFSymbol]
         do { symbols = try ELFFile(file).symbols() } catch { throw .malformed(error, path: path) }
         let objectType: UInt8 = 1  // STT_OBJECT
-        let demangler = Demangler()
+        let demangler = Demangler(names: names)
         var entries: [Entry] = []
         for symbol in symbols where symbol.type == objectType && symbol.sectionIndex != 0 && !symbol.name.isEmpty {
             // A zero-size object covers only its own address.

@@ -1,17 +1,28 @@
 // libc directly (not through System): the demanglers' C entry points allocate with malloc.
 internal import Glibc
 
-/// The Swift runtime's demangler, resolved by the linker (see `Demangler.init`).
+/// The Swift runtime's demangler, resolved by the linker (see `Demangler.init`): full names
+/// without sugar.
 @_silgen_name("swift_demangle")
 private func linkedSwiftDemangle(
     _ mangledName: UnsafePointer<CChar>?, _ length: Int, _ outputBuffer: UnsafeMutablePointer<CChar>?,
     _ outputLength: UnsafeMutablePointer<Int>?, _ flags: UInt32
 ) -> UnsafeMutablePointer<CChar>?
 
+/// The Swift runtime's demangler as its backtracer calls it: the simplified form, with the
+/// same options as `swift-demangle --simplified`. Exported by the shared runtime and linked
+/// from the static one alike.
+@_silgen_name("_swift_backtrace_demangle")
+private func linkedSimplifiedDemangle(
+    _ mangledName: UnsafePointer<CChar>?, _ length: Int, _ outputBuffer: UnsafeMutablePointer<CChar>?,
+    _ outputLength: UnsafeMutablePointer<Int>?
+) -> UnsafeMutablePointer<CChar>?
+
 /// Demangles Swift and C++ symbol names with the demanglers already in the process: the Swift
-/// runtime's `swift_demangle` (exported by libswiftCore, which every Swift program on Linux
-/// loads, or links statically) and the C++ ABI's `__cxa_demangle` (libstdc++, found with
-/// `dlsym` once); a name neither understands is returned unchanged.
+/// runtime's (exported by libswiftCore, which every Swift program on Linux loads, or links
+/// statically) and the C++ ABI's `__cxa_demangle` (libstdc++, found with `dlsym` once); a
+/// name neither understands is returned unchanged. Swift names come in `names`' form: short
+/// from `_swift_backtrace_demangle`, full from `FullNameDemangler` (see `fullNameSource`).
 public struct Demangler: Sendable {
     private typealias SwiftDemangle = @convention(c) (
         UnsafePointer<CChar>?, Int, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int>?, UInt32
@@ -20,11 +31,14 @@ public struct Demangler: Sendable {
         UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<Int32>?
     ) -> UnsafeMutablePointer<CChar>?
 
+    /// The form of Swift names.
+    public let names: NameForm
     private let swiftDemangle: SwiftDemangle?
     private let cxaDemangle: CXADemangle?
 
-    /// Looks the two demanglers up in the running process.
-    public init() {
+    /// Looks the demanglers up in the running process.
+    public init(names: NameForm = .full) {
+        self.names = names
         let process = dlopen(nil, RTLD_NOW)
         // Linked directly, not looked up: a release build links the Swift runtime statically
         // (--static-swift-stdlib), and then the runtime's symbols are not in the dynamic
@@ -38,11 +52,20 @@ public struct Demangler: Sendable {
     /// True when the C++ ABI demangler was found.
     public var canDemangleCPlusPlus: Bool { cxaDemangle != nil }
 
+    /// Where full Swift names come from in this process; `.unsugared` means they lack the sugar
+    /// `swift-demangle` prints.
+    public static var fullNameSource: FullNameSource { FullNameDemangler.shared.source }
+
     /// The demangled form of `name`, or `name` itself if it is not a Swift or Itanium C++ name.
     public func demangle(_ name: String) -> String {
-        if Self.looksLikeSwift(name), let swiftDemangle {
+        if Self.looksLikeSwift(name) {
             return name.withCString { text in
-                guard let result = swiftDemangle(text, strlen(text), nil, nil, 0) else { return name }
+                let length = strlen(text)
+                let result = switch names {
+                case .short: linkedSimplifiedDemangle(text, length, nil, nil)
+                case .full: FullNameDemangler.shared.demangle(text, length: length)
+                }
+                guard let result else { return name }
                 defer { free(result) }
                 return String(cString: result)
             }
@@ -56,6 +79,17 @@ public struct Demangler: Sendable {
             }
         }
         return name
+    }
+
+    /// The runtime's simplified form of a Swift name (`FullNameDemangler` checks its own
+    /// against it); nil when it does not demangle.
+    static func simplified(_ text: UnsafePointer<CChar>, length: Int) -> UnsafeMutablePointer<CChar>? {
+        linkedSimplifiedDemangle(text, length, nil, nil)
+    }
+
+    /// The runtime's `swift_demangle`: full names without sugar.
+    static func unsugared(_ text: UnsafePointer<CChar>, length: Int) -> UnsafeMutablePointer<CChar>? {
+        linkedSwiftDemangle(text, length, nil, nil, 0)
     }
 
     /// Swift 4+ manglings (`$s`, `$S`, `$e`, with or without a leading underscore) and Swift 3's `_T0`.

@@ -108,7 +108,7 @@ public final class ImageSymbolizer: Sendable {
                 }
             }
         }
-        demangler = options.demangle ? Demangler() : nil
+        demangler = options.demangle ? Demangler(names: options.names) : nil
         nameCache = Mutex([String?](repeating: nil, count: index.strings.spans.count))
         fileCache = Mutex([String?](repeating: nil, count: index.strings.spans.count))
         statistics = Statistics(indexSeconds: MonotonicClock.seconds() - started, lineRows: index.lines.count,

@@ -4,6 +4,9 @@ import System
 public struct SymbolicationOptions: Sendable {
     /// Demangle Swift and C++ names (default true).
     public var demangle = true
+    /// The form of demangled Swift names (`--names`): full, as llvm-symbolizer and
+    /// `swift-demangle` print them, unless asked for Xcode's short form.
+    public var names: NameForm = .full
     /// Extra directories searched for separate debug files (`--debug-dir`), before `/usr/lib/debug`.
     public var debugDirectories: [String] = []
     /// The build-id or UUID the caller expects (hex, dashes allowed). A different or missing

@@ -68,6 +68,7 @@ import Testing
 
         var options = SymbolicationOptions()
         options.cacheDirectory = nil
+        options.names = .short
         let symbolicator = CrashSymbolicator(resolver: ImageResolver(catalog: ImageCatalog(searchPaths: [])), options: options)
         let crash = symbolicator.symbolicate(raw)
         let image = try #require(raw.binaryImages.firstIndex { $0.name == "crasher" })
@@ -93,11 +94,8 @@ import Testing
         #expect(actual.count == expected.count, "\(actual) vs \(expected.map { ($0.symbol, $0.sourceLocation) })")
         for (mine, theirs) in zip(actual, expected) {
             #expect(mine.location == theirs.sourceLocation, "\(mine) vs \(theirs.symbol ?? "?")")
-            // The runtime prints short names (`level3(_:)`); devkit the full demangling
-            // (`crasher.level3(Swift.UnsafeMutablePointer<Swift.Int>) -> Swift.Int`).
-            if let short = theirs.symbol?.split(separator: "(").first, !short.contains(" ") {
-                #expect(mine.name?.contains(String(short)) == true, "\(mine.name ?? "nil") vs \(theirs.symbol ?? "nil")")
-            }
+            // The runtime prints short names (`level3(_:)`), and so does devkit asked for them.
+            #expect(mine.name == theirs.symbol, "\(mine.name ?? "nil") vs \(theirs.symbol ?? "nil")")
         }
         // The decoding rules say what happened in plain words.
         let messages = crash.decodings.map(\.message)
@@ -108,5 +106,22 @@ import Testing
         case "force-unwrap": #expect(messages.contains { $0.hasPrefix("Swift runtime error: Fatal error: Unexpectedly found nil while unwrapping an Optional value") })
         default: #expect(messages.contains { $0.hasPrefix("Swift runtime error: arithmetic overflow") })
         }
+    }
+
+    /// Every Swift symbol of the program: devkit's short names equal `swift-demangle
+    /// --simplified`, its full names `swift-demangle` (as SymbolicationTests' SwiftNameTests
+    /// checks for the other Swift test programs).
+    @Test(arguments: NameForm.allCases)
+    func namesEqualSwiftDemangle(_ form: NameForm) throws {
+        guard let program = Self.program, SwiftDemangleOracle.tool != nil else {
+            print("skipped: swiftc, setarch or swift-demangle missing, or the program did not build")
+            return
+        }
+        let names = try SwiftDemangleOracle.swiftSymbols(of: program)
+        #expect(names.count > 20)
+        let expected = try SwiftDemangleOracle.demangle(names, simplified: form == .short)
+        let demangler = Demangler(names: form)
+        let differing = zip(names, expected).filter { demangler.demangle($0.0) != $0.1 }
+        #expect(differing.isEmpty, "\(differing.count) of \(names.count) differ: \(differing.prefix(10))")
     }
 }

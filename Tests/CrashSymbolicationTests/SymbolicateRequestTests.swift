@@ -1,6 +1,7 @@
 import CrashSymbolication
 import DevKitTestSupport
 import Foundation
+import Symbolication
 import Testing
 
 /// How `devkit symbolicate` decides what its arguments are.
@@ -27,5 +28,15 @@ import Testing
         var request = SymbolicateRequest(inputs: ["0x1000", list, directory.path])
         request.binary = "app"
         #expect(request.route == .crashLogs([list]))
+    }
+
+    /// Without `--names`: crash logs get Xcode's short names, `--binary` (addresses and
+    /// address lists alike) llvm-symbolizer's full ones.
+    @Test func defaultNamesFollowTheBinary() {
+        var request = SymbolicateRequest(inputs: ["a.crash"])
+        #expect(request.defaultNames == .short)
+        request.binary = "app"
+        #expect(request.defaultNames == .full)
+        #expect(request.names == nil)
     }
 }

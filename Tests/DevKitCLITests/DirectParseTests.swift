@@ -59,6 +59,8 @@ import Testing
         ["symbolicate", "--binary", "a.out", "--build-id", "abcd", "--force", "--debug-dir", "d1", "--debug-dir", "d2", "0x10"],
         ["symbolicate", "crash.ips", "--search-path", "dsyms", "--format", "json", "--output", "out"],
         ["symbolicate", "core", "--executable", "prog", "--uuid", "1234"],
+        ["symbolicate", "--names", "full", "crash.ips", "--search-path", "dsyms"],
+        ["symbolicate", "--binary", "a.out", "--names=short", "0x10"],
     ]
 
     static let leftToArgumentParser: [[String]] = [
@@ -90,6 +92,8 @@ import Testing
         ["symbolicate", "--binary", "a.out", "-o", "out", "0x10"],
         ["symbolicate", "--binary", "a.out", "--load-address", "zz", "0x10"],
         ["symbolicate", "--output-style", "fancy", "--binary", "a", "0x1"],
+        ["symbolicate", "--names", "simplified", "crash.ips"],
+        ["symbolicate", "--names"],
         ["symbolicate"],
         ["plist", "print", "Samples/Info.plist"],
         ["--version"],

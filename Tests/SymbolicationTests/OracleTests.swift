@@ -82,7 +82,7 @@ import Testing
         try expectSame(image, expected, binary: binary)
     }
 
-    /// Swift names are demangled by the runtime's `swift_demangle`.
+    /// Swift names are demangled by the runtime's demangler, in full by default (`SwiftNameTests` checks every form).
     @Test func swiftNamesAreDemangled() throws {
         let directory = try Toolchain.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -2,6 +2,7 @@ import ArgumentParser
 import System
 import HeapAnalysis
 import HeapSymbolication
+import Symbolication
 
 /// `devkit heapdiff`: generations of one recording, or two recordings compared.
 struct Heapdiff: ParsableCommand {
@@ -25,6 +26,7 @@ struct Heapdiff: ParsableCommand {
               devkit heapdiff app.dkheap --html heap.html
               devkit heapdiff app.dkheap --until peak --format collapsed | flamegraph.pl > peak.svg
               devkit heapdiff app.dkheap --leaks
+              devkit heapdiff app.dkheap --group-by function --names full
 
             With --leaks (a recording made with `devkit heap record --scan-at-exit`), each \
             generation's blocks alive at exit are split by the recorder's \
@@ -66,6 +68,9 @@ struct Heapdiff: ParsableCommand {
     @Flag(name: .long, help: "Show frames as module+0xOFFSET without reading symbols.")
     var noSymbolicate = false
 
+    @Option(name: .long, help: "Swift names: short (Xcode's, as swift-demangle --simplified; the default) or full (swift-demangle's).")
+    var names: NameForm = .short
+
     @Option(name: .long, help: "A directory searched for separate debug files (repeatable).")
     var debugDir: [String] = []
 
@@ -80,7 +85,7 @@ struct Heapdiff: ParsableCommand {
     }
 
     func run() throws {
-        let symbolizer = ImageHeapSymbolizer(debugDirectories: debugDir)
+        let symbolizer = ImageHeapSymbolizer(debugDirectories: debugDir, names: names)
         defer { symbolizer.problems.forEach { FileHandleOutput.standardError("warning: not symbolicated: \($0)\n") } }
         let options = HeapdiffSession.Options(groupBy: groupBy.key, depth: depth, horizon: until.horizon,
                                               top: top, leaks: leaks)

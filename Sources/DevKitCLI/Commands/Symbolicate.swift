@@ -39,6 +39,7 @@ struct Symbolicate: ParsableCommand {
               devkit symbolicate --format json crash.txt
               devkit symbolicate core.1234 --executable ./server
               devkit symbolicate --binary app 0x401136 0x4011a0
+              devkit symbolicate --names full MyApp.crash -s build/
               devkit symbolicate --binary libfoo.so --load-address 0x7f3a12000000 0x7f3a12001234
               devkit symbolicate --binary app --uuid 3f2a…  --output-style json < addresses.txt
             """
@@ -68,6 +69,9 @@ struct Symbolicate: ParsableCommand {
     @Flag(name: .long, help: "Show names as stored (mangled).")
     var noDemangle = false
 
+    @Option(name: .long, help: "Swift names: short (Xcode's, as swift-demangle --simplified) or full (swift-demangle's). Default: short for crash logs, full with --binary.")
+    var names: NameForm?
+
     @Flag(name: .long, help: "Show only the outermost function of an inlined chain.")
     var noInlines = false
 
@@ -94,7 +98,7 @@ struct Symbolicate: ParsableCommand {
 
     var invocation: SymbolicateInvocation {
         SymbolicateInvocation(binary: binary, arch: arch, loadAddress: loadAddress, debugDir: debugDir, uuid: uuid,
-                              force: force, outputStyle: outputStyle, noDemangle: noDemangle, noInlines: noInlines,
+                              force: force, outputStyle: outputStyle, noDemangle: noDemangle, names: names, noInlines: noInlines,
                               stats: stats, noCache: noCache, format: format, searchPath: searchPath,
                               executable: executable, output: output, inputs: inputs)
     }
@@ -107,3 +111,5 @@ struct Symbolicate: ParsableCommand {
 extension FrameOutputStyle: ExpressibleByArgument {}
 
 extension CrashLogFormat: ExpressibleByArgument {}
+
+extension NameForm: ExpressibleByArgument {}

@@ -15,6 +15,7 @@ struct SymbolicateInvocation: DirectlyParsed {
     var force = false
     var outputStyle = FrameOutputStyle.llvm
     var noDemangle = false
+    var names: NameForm?
     var noInlines = false
     var stats = false
     var noCache = false
@@ -34,6 +35,7 @@ struct SymbolicateInvocation: DirectlyParsed {
             case "--stats": arguments.set(&symbolicate.stats)
             case "--no-cache": arguments.set(&symbolicate.noCache)
             case "--output-style": arguments.read(into: &symbolicate.outputStyle)
+            case "--names": arguments.read(into: &symbolicate.names)
             case "--format": arguments.read(into: &symbolicate.format)
             case "--binary": arguments.read(into: &symbolicate.binary)
             case "--arch": arguments.read(into: &symbolicate.arch)
@@ -80,6 +82,7 @@ struct SymbolicateInvocation: DirectlyParsed {
         request.allowIdentifierMismatch = force
         request.outputStyle = outputStyle
         request.demangle = !noDemangle
+        request.names = names
         request.outermostOnly = noInlines
         request.stats = stats
         request.usesCache = !noCache
