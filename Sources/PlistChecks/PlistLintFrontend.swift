@@ -60,7 +60,8 @@ public struct PlistLintFrontend: Sendable {
             do {
                 let directory = try TemporaryDirectory(prefix: "devkit-lint-")
                 do {
-                    let (app, name) = try unpacker.unpack(root, into: directory.path)
+                    let classifier = registry.classifier
+                    let (app, name) = try unpacker.unpack(root, into: directory.path) { classifier.kind(forName: $0) != nil }
                     unpacked.append(UnpackedArchive(directory: directory, root: app, shownAs: "\(root)!\(name)"))
                     roots.append(app)
                 } catch {

@@ -6,7 +6,8 @@ import Diagnostics
 public protocol ArchiveUnpacker: Sendable {
     /// Whether `path` (a file) is an archive this unpacker opens, by name.
     func applies(to path: String) -> Bool
-    /// Unpacks `path` into `directory` (new and empty); returns the directory to lint inside
+    /// Unpacks `path` into `directory` (new and empty): at least the files `lintable` accepts
+    /// (by name) and whatever the directory checks read. Returns the directory to lint inside
     /// it and that directory's name inside the archive (`Payload/App.app`).
-    func unpack(_ path: String, into directory: String) throws(Diagnostic) -> (root: String, nameInArchive: String)
+    func unpack(_ path: String, into directory: String, lintable: (String) -> Bool) throws(Diagnostic) -> (root: String, nameInArchive: String)
 }

@@ -1,7 +1,8 @@
 import System
 
 /// Unpacks the app of an `.ipa` into a directory, so that what reads apps from disk
-/// (`devkit lint`'s walk and bundle checks) reads the one inside an archive.
+/// (`devkit lint`'s walk and bundle checks) reads the one inside an archive. Entries the
+/// caller does not want are never inflated (nor their bytes read).
 ///
 /// The archive is checked as `IPAReader` checks it (no unsafe entry names, bounded entry
 /// count, each entry bounded by size and by inflation ratio) and, since everything is
@@ -12,13 +13,16 @@ public enum IPAUnpacker {
     /// Most bytes written for one archive.
     public static let maximumUnpackedSize: UInt64 = 4 << 30
 
-    /// Unpacks the app of the archive at `path` into `directory`; returns the unpacked app's
-    /// path and its name inside the archive (`Payload/App.app`).
-    public static func unpackApp(_ path: String, into directory: String, limits: IPAReader.Limits = IPAReader.Limits()) throws(ProvisioningError) -> (app: String, nameInArchive: String) {
+    /// Unpacks the files of the archive's app that `wanted` accepts (by entry name) into
+    /// `directory`; returns the unpacked app's path and its name inside the archive
+    /// (`Payload/App.app`).
+    public static func unpackApp(_ path: String, into directory: String, limits: IPAReader.Limits = IPAReader.Limits(),
+                                 wanted: (String) -> Bool = { _ in true }) throws(ProvisioningError) -> (app: String, nameInArchive: String) {
         let opened = try IPAReader.open(path, limits: limits)
         let root = opened.appRoot
         var written: UInt64 = 0
-        for name in opened.entries.keys.sorted() where name.hasPrefix(root) {
+        try? FileIO.createDirectories(directory + "/" + root)
+        for name in opened.entries.keys.sorted() where name.hasPrefix(root) && (name.hasSuffix("/") || wanted(name)) {
             let target = directory + "/" + name
             do {
                 if name.hasSuffix("/") {
