@@ -59,6 +59,9 @@ import Testing
         ["symbolicate", "--binary", "a.out", "--build-id", "abcd", "--force", "--debug-dir", "d1", "--debug-dir", "d2", "0x10"],
         ["symbolicate", "crash.ips", "--search-path", "dsyms", "--format", "json", "--output", "out"],
         ["symbolicate", "core", "--executable", "prog", "--uuid", "1234"],
+        ["symbolicate", "--binary", "a.out", "--debuginfod", "http://127.0.0.1:8002", "0x10"],
+        ["symbolicate", "--binary", "a.out", "--offline", "--debug-dir", "d", "0x10", "0x20"],
+        ["symbolicate", "crash.ips", "--debuginfod", "http://a.example http://b.example", "--offline"],
     ]
 
     static let leftToArgumentParser: [[String]] = [
@@ -91,6 +94,8 @@ import Testing
         ["symbolicate", "--binary", "a.out", "--load-address", "zz", "0x10"],
         ["symbolicate", "--output-style", "fancy", "--binary", "a", "0x1"],
         ["symbolicate"],
+        ["symbolicate", "--binary", "a.out", "--debuginfod"],
+        ["symbolicate", "--binary", "a.out", "--offline=yes", "0x10"],
         ["plist", "print", "Samples/Info.plist"],
         ["--version"],
         ["help", "lint"],

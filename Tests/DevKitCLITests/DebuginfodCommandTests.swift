@@ -1,0 +1,167 @@
+import DevKitTestSupport
+import Foundation
+import Testing
+
+/// `devkit symbolicate --binary` on a stripped binary whose debug file only a debuginfod
+/// server has: elfutils' own `debuginfod` started here on a free port, serving the separate
+/// debug file of Tests/SymbolicationTests/Fixtures/inline.c compiled here (`objcopy
+/// --only-keep-debug`; the binary itself `strip --strip-debug`, its symbol table kept).
+/// Fetched, the answers are exactly the unstripped binary's; with the server gone (or never
+/// answering), symbol-table names and one warning, quickly; `--offline` never asks.
+@Suite(.serialized) struct DebuginfodCommandTests {
+    static let source = CLI.repoRoot.appendingPathComponent("Tests/SymbolicationTests/Fixtures/inline.c")
+
+    struct Fixture {
+        var directory: URL
+        /// Built with -g: the output the fetched debug file must reproduce.
+        var full: String
+        /// The same binary without DWARF, and no debuglink: nothing local describes it.
+        var stripped: String
+        /// Holds only the separate debug file: what the server serves.
+        var served: URL
+        var buildID: String
+        /// Every byte of `compute` (three inlined levels) and `main`, as hex arguments.
+        var addresses: [String]
+
+        /// A fresh directory for libdebuginfod's cache (`DEBUGINFOD_CACHE_PATH`).
+        func clientCache(_ name: String) -> String { directory.appendingPathComponent("client-cache-\(name)").path }
+
+        /// The environment of every run: devkit's index cache kept in the test's directory.
+        func environment(_ extra: [String: String]) -> [String: String] {
+            extra.merging(["XDG_CACHE_HOME": directory.appendingPathComponent("xdg").path]) { a, _ in a }
+        }
+    }
+
+    /// The binaries and the served directory; nil (skipped, said why) without debuginfod or the
+    /// binutils that split debug files.
+    static func fixture() throws -> Fixture? {
+        guard DebuginfodServer.program != nil else {
+            print("skipped: debuginfod not installed")
+            return nil
+        }
+        guard let compiler = TestProcess.find("cc", "clang", "gcc"), let objcopy = TestProcess.find("objcopy"),
+              let strip = TestProcess.find("strip"), let readelf = TestProcess.find("readelf"), let nm = TestProcess.find("nm") else {
+            print("skipped: no C compiler or binutils")
+            return nil
+        }
+        let directory = try CLI.temporaryDirectory()
+        let served = directory.appendingPathComponent("served")
+        try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
+        let full = directory.appendingPathComponent("inline-full").path
+        let stripped = directory.appendingPathComponent("inline").path
+        let build = try TestProcess.run(compiler, ["-O2", "-g", "-Wl,--build-id", "-fdebug-prefix-map=\(source.deletingLastPathComponent().path)=/src",
+                                                   source.path, "-o", full])
+        try #require(build.status == 0, "\(build.stderr)")
+        try #require(try TestProcess.run(objcopy, ["--only-keep-debug", full, served.appendingPathComponent("inline.debug").path]).status == 0)
+        try FileManager.default.copyItem(atPath: full, toPath: stripped)
+        try #require(try TestProcess.run(strip, ["--strip-debug", stripped]).status == 0)
+
+        let notes = try TestProcess.run(readelf, ["-n", full]).stdout
+        let buildID = try #require(notes.split(separator: "\n").compactMap { line -> String? in
+            guard let range = line.range(of: "Build ID: ") else { return nil }
+            return String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces)
+        }.first)
+        var addresses: [String] = []
+        for line in try TestProcess.run(nm, ["-S", full]).stdout.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 4, ["compute", "main"].contains(fields[3]),
+                  let start = UInt64(fields[0], radix: 16), let size = UInt64(fields[1], radix: 16) else { continue }
+            addresses += (start..<(start + size)).map { "0x" + String($0, radix: 16) }
+        }
+        try #require(addresses.count > 40)
+        return Fixture(directory: directory, full: full, stripped: stripped, served: served, buildID: buildID, addresses: addresses)
+    }
+
+    /// Fetched by build-id, the stripped binary answers exactly as the unstripped one
+    /// (functions, file:line:column, inlined calls), from DEBUGINFOD_URLS or --debuginfod; the
+    /// copy in libdebuginfod's cache answers with the server gone; without it, symbol-table
+    /// names and one warning naming the build-id and the server's error, exit status 0.
+    @Test func aFetchedDebugFileAnswersAsTheUnstrippedBinary() throws {
+        guard let fixture = try Self.fixture() else { return }
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        guard let server = try DebuginfodServer.start(serving: fixture.served, work: fixture.directory) else { return }
+        defer { server.stop() }
+
+        let expected = try CLI.run(["symbolicate", "--no-cache", "--binary", fixture.full] + fixture.addresses)
+        #expect(expected.status == 0 && expected.stderr.isEmpty, "\(expected.stderr)")
+        // What the debug file adds: inlined calls and source positions.
+        #expect(expected.stdout.contains("hash_step\n/src/inline.c:"))
+        let offline = try CLI.run(["symbolicate", "--offline", "--binary", fixture.stripped] + fixture.addresses,
+                                  environment: fixture.environment(["DEBUGINFOD_URLS": server.url]))
+        #expect(offline.status == 0 && offline.stderr.isEmpty, "\(offline.stderr)")
+        #expect(offline.stdout != expected.stdout)
+        #expect(offline.stdout.contains("compute\n") && !offline.stdout.contains("hash_step") && !offline.stdout.contains("inline.c"))
+
+        let cache = fixture.clientCache("shared")
+        let fetched = try CLI.run(["symbolicate", "--binary", fixture.stripped] + fixture.addresses,
+                                  environment: fixture.environment(["DEBUGINFOD_URLS": server.url, "DEBUGINFOD_CACHE_PATH": cache]))
+        #expect(fetched.status == 0)
+        #expect(fetched.stderr == "")
+        #expect(fetched.stdout == expected.stdout)
+        #expect(server.requests(of: "debuginfo") == 1)
+        #expect(FileManager.default.fileExists(atPath: "\(cache)/\(fixture.buildID)/debuginfo"))
+
+        // --debuginfod names the server when DEBUGINFOD_URLS does not.
+        let named = try CLI.run(["symbolicate", "--debuginfod", server.url, "--binary", fixture.stripped] + fixture.addresses,
+                                environment: fixture.environment(["DEBUGINFOD_URLS": "", "DEBUGINFOD_CACHE_PATH": fixture.clientCache("named")]))
+        #expect(named.status == 0 && named.stderr.isEmpty, "\(named.stderr)")
+        #expect(named.stdout == expected.stdout)
+        #expect(server.requests(of: "debuginfo") == 2)
+
+        server.stop()
+        let cached = try CLI.run(["symbolicate", "--binary", fixture.stripped] + fixture.addresses,
+                                 environment: fixture.environment(["DEBUGINFOD_URLS": server.url, "DEBUGINFOD_CACHE_PATH": cache]))
+        #expect(cached.status == 0 && cached.stderr.isEmpty, "\(cached.stderr)")
+        #expect(cached.stdout == expected.stdout)
+
+        let started = Date()
+        let down = try CLI.run(["symbolicate", "--binary", fixture.stripped] + fixture.addresses,
+                               environment: fixture.environment(["DEBUGINFOD_URLS": server.url, "DEBUGINFOD_CACHE_PATH": fixture.clientCache("down")]))
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(down.status == 0)
+        #expect(down.stdout == offline.stdout)
+        #expect(down.stderr == "\(fixture.stripped): warning: no debug info for build-id \(fixture.buildID) from debuginfod (\(server.url)): Connection refused; symbol-table names only\n")
+    }
+
+    /// `--offline`: the server is never asked (its request counter stays at 0, libdebuginfod's
+    /// cache is never made) although DEBUGINFOD_URLS names it.
+    @Test func offlineNeverAsksTheServer() throws {
+        guard let fixture = try Self.fixture() else { return }
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        guard let server = try DebuginfodServer.start(serving: fixture.served, work: fixture.directory) else { return }
+        defer { server.stop() }
+        let cache = fixture.clientCache("offline")
+        let result = try CLI.run(["symbolicate", "--offline", "--binary", fixture.stripped] + fixture.addresses,
+                                 environment: fixture.environment(["DEBUGINFOD_URLS": server.url, "DEBUGINFOD_CACHE_PATH": cache]))
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        #expect(result.stdout.contains("compute\n") && !result.stdout.contains("hash_step"))
+        #expect(server.requests(of: "debuginfo") == 0)
+        #expect(!FileManager.default.fileExists(atPath: cache))
+        // The same run without --offline does ask: the counter can move.
+        _ = try CLI.run(["symbolicate", "--binary", fixture.stripped, fixture.addresses[0]],
+                        environment: fixture.environment(["DEBUGINFOD_URLS": server.url, "DEBUGINFOD_CACHE_PATH": cache]))
+        #expect(server.requests(of: "debuginfo") == 1)
+    }
+
+    /// A server that accepts connections and never answers costs DEBUGINFOD_TIMEOUT (here the
+    /// user's 2 s), then the same fallback: symbol-table names and one warning.
+    @Test func aServerThatNeverAnswersCostsOnlyTheTimeout() throws {
+        guard let fixture = try Self.fixture() else { return }
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let silent = try LoopbackSocket()
+        defer { silent.close() }
+        let url = "http://127.0.0.1:\(silent.port)"
+        let started = Date()
+        let result = try CLI.run(["symbolicate", "--binary", fixture.stripped, fixture.addresses[0]],
+                                 environment: fixture.environment(["DEBUGINFOD_URLS": url, "DEBUGINFOD_TIMEOUT": "2",
+                                                                   "DEBUGINFOD_CACHE_PATH": fixture.clientCache("silent")]))
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(elapsed < 9, "took \(elapsed) s")
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("compute\n"))
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("\(fixture.stripped): warning: no debug info for build-id \(fixture.buildID) from debuginfod (\(url)): "))
+        #expect(result.stderr.hasSuffix("; symbol-table names only\n"))
+    }
+}
