@@ -28,11 +28,16 @@ public struct DebuginfodSettings: Sendable, Equatable {
 
     /// The servers to ask: `option` (`--debuginfod URL`) when given, else a non-empty
     /// `DEBUGINFOD_URLS`; nil (nothing fetched, libdebuginfod never opened) when `offline`
-    /// or neither names a server.
+    /// or neither names a server. A positive `DEVKIT_DEBUGINFOD_DEADLINE` (seconds) replaces
+    /// the default deadline.
     public static func resolve(option: String?, offline: Bool) -> DebuginfodSettings? {
         if offline { return nil }
         let servers = option ?? Environment.value("DEBUGINFOD_URLS") ?? ""
         guard servers.contains(where: { $0 != " " && $0 != "\t" }) else { return nil }
-        return DebuginfodSettings(servers: servers)
+        var settings = DebuginfodSettings(servers: servers)
+        if let text = Environment.nonEmptyValue("DEVKIT_DEBUGINFOD_DEADLINE"), let seconds = Double(text), seconds > 0, seconds.isFinite {
+            settings.deadline = seconds
+        }
+        return settings
     }
 }

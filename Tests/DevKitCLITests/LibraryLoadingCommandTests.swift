@@ -87,7 +87,6 @@ import Testing
                                          (["--offline"], ["XDG_CACHE_HOME": cache, "DEBUGINFOD_URLS": "http://127.0.0.1:9"])] {
             let (result, loaded) = try Self.loadedLibraries(["symbolicate"] + arguments + ["--binary", binary.path, "0x1000"], environment: environment)
             #expect(result.status == 0, "\(result.stderr.suffix(400))")
-            #expect(Self.loaded("libdw.so.1", in: loaded))
             #expect(!Self.loaded("libdebuginfod.so.1", in: loaded), "\(arguments) loaded libdebuginfod")
             #expect(!Self.loaded("libcurl", in: loaded), "\(arguments) loaded libcurl")
         }
