@@ -22,6 +22,10 @@ public struct DebuginfodError: Error, Equatable, Sendable, CustomStringConvertib
         self.reason = reason
     }
 
+    /// Every server answered that it has no such file (ENOENT), as opposed to a server that
+    /// failed (refused, timed out, cancelled).
+    public var isNotFound: Bool { code == 2 }
+
     public var description: String { "no \(artifact) for build-id \(buildID) from debuginfod (\(servers)): \(reason)" }
 
     public var diagnostic: Diagnostic { Diagnostic(severity: .warning, message: description, kind: .io) }

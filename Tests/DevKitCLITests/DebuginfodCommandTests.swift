@@ -123,6 +123,59 @@ import Testing
         #expect(down.stderr == "\(fixture.stripped): warning: no debug info for build-id \(fixture.buildID) from debuginfod (\(server.url)): Connection refused; symbol-table names only\n")
     }
 
+    /// A Swift backtrace (Linux) naming the binary at a path where it is not: its executable
+    /// and debug file are fetched by build-id, and the crashed thread reads exactly as with the
+    /// unstripped binary found through --search-path; with the server gone, the image is
+    /// missing and one warning says why.
+    @Test func aCrashLogsMissingImageIsFetchedByBuildID() throws {
+        guard let fixture = try Self.fixture() else { return }
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        // The server also has the stripped executable; --search-path has the unstripped one.
+        try FileManager.default.copyItem(atPath: fixture.stripped, toPath: fixture.served.appendingPathComponent("inline").path)
+        let local = fixture.directory.appendingPathComponent("local")
+        try FileManager.default.createDirectory(at: local, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: fixture.full, toPath: local.appendingPathComponent("inline").path)
+        guard let server = try DebuginfodServer.start(serving: fixture.served, work: fixture.directory) else { return }
+        defer { server.stop() }
+
+        // Loaded at 0x555555554000 (the binary is position-independent, linked at 0); the
+        // first address is the PC, the others return addresses.
+        let base: UInt64 = 0x5555_5555_4000
+        let frames = fixture.addresses.enumerated().map { index, address in
+            let runtime = base + UInt64(address.dropFirst(2), radix: 16)!
+            let hex = String(runtime, radix: 16)
+            return "  \(index) \(index == 0 ? "    " : "[ra]") 0x\(String(repeating: "0", count: 16 - hex.count) + hex) in inline"
+        }
+        let log = fixture.directory.appendingPathComponent("crash.txt")
+        try ("*** Program crashed: Bad pointer dereference at 0x0000000000000000 ***\n\n"
+             + "Platform: x86_64 Linux (Debian GNU/Linux 12 (bookworm))\n\nThread 0 crashed:\n\n"
+             + frames.joined(separator: "\n")
+             + "\n\nImages:\n\n0x0000555555554000–0x0000555555558000 \(fixture.buildID) inline /nonexistent/inline\n")
+            .write(to: log, atomically: true, encoding: .utf8)
+
+        // --format same: every frame, inlined calls as extra lines.
+        let expected = try CLI.run(["symbolicate", "--format", "same", log.path, "-s", local.path], environment: fixture.environment([:]))
+        #expect(expected.status == 0 && expected.stderr.isEmpty, "\(expected.stderr)")
+        #expect(expected.stdout.contains("[inlined]") && expected.stdout.contains(" at /src/inline.c:"))
+
+        let cache = fixture.clientCache("crash")
+        let environment = fixture.environment(["DEBUGINFOD_URLS": server.url, "DEBUGINFOD_CACHE_PATH": cache])
+        let fetched = try CLI.run(["symbolicate", "--format", "same", log.path], environment: environment)
+        #expect(fetched.status == 0 && fetched.stderr.isEmpty, "\(fetched.stderr)")
+        #expect(fetched.stdout == expected.stdout)
+        #expect(server.requests(of: "executable") == 1 && server.requests(of: "debuginfo") == 1)
+        let summary = try CLI.run(["symbolicate", log.path], environment: environment)
+        #expect(summary.stdout.contains("found      inline \(fixture.buildID): \(cache)/\(fixture.buildID)/debuginfo (binary \(cache)/\(fixture.buildID)/executable)"),
+                "\(summary.stdout)")
+
+        server.stop()
+        let down = try CLI.run(["symbolicate", log.path],
+                               environment: fixture.environment(["DEBUGINFOD_URLS": server.url, "DEBUGINFOD_CACHE_PATH": fixture.clientCache("crash-down")]))
+        #expect(down.status == 0)
+        #expect(down.stdout.contains("images: 0 found, 0 mismatched, 1 missing"))
+        #expect(down.stderr == "\(log.path): warning: inline: no executable for build-id \(fixture.buildID) from debuginfod (\(server.url)): Connection refused\n")
+    }
+
     /// `--offline`: the server is never asked (its request counter stays at 0, libdebuginfod's
     /// cache is never made) although DEBUGINFOD_URLS names it.
     @Test func offlineNeverAsksTheServer() throws {
