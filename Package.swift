@@ -341,8 +341,9 @@ let package = Package(
         .testTarget(name: "ProvisioningLintTests", dependencies: ["ProvisioningLint", "LintKit", "LintConfigFile", "Provisioning", "PropertyList"]),
         // ByteCursor: byte orders, LEB128, bounded sub-cursors, errors with offsets.
         .testTarget(name: "BinaryReadingTests", dependencies: ["BinaryReading"]),
-        // libdw through DWARFReader on a C file compiled at test time (Fixtures/inlined.c).
-        .testTarget(name: "ElfUtilsTests", dependencies: ["ElfUtils", "DevKitTestSupport"], exclude: ["Fixtures"]),
+        // libdw through DWARFReader on a C file compiled at test time (Fixtures/inlined.c); the
+        // debuginfod settings and errors (fetching is tested end to end in DevKitCLITests).
+        .testTarget(name: "ElfUtilsTests", dependencies: ["ElfUtils", "Diagnostics", "DevKitTestSupport"], exclude: ["Fixtures"]),
         // ELF headers and the Mach-O reader on the Mach-O fixtures (Fixtures/macho, made by
         // Scripts/fixtures/make-macho; SymbolicationTests symbolicates them too); damaged files.
         .testTarget(name: "ObjectFileTests", dependencies: ["ObjectFile", "BinaryReading", "System", "DevKitTestSupport"], exclude: ["Fixtures"]),
