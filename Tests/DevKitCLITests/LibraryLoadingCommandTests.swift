@@ -72,6 +72,16 @@ import Testing
         #expect(Self.loaded("libdw.so.1", in: loaded))
         #expect(!Self.loaded("libexpat.so.1", in: loaded))
         #expect(!Self.loaded("libdebuginfod.so.1", in: loaded))
+
+        // A server named, but the binary's own DWARF is enough: nothing is fetched, and
+        // neither devkit nor libdw opens libdebuginfod.
+        let (named, namedLoaded) = try Self.loadedLibraries(
+            ["symbolicate", "--no-cache", "--binary", binary.path, "0x1000"],
+            environment: ["XDG_CACHE_HOME": directory.appendingPathComponent("cache").path, "DEBUGINFOD_URLS": "http://127.0.0.1:9"])
+        #expect(named.status == 0, "\(named.stderr.suffix(400))")
+        #expect(Self.loaded("libdw.so.1", in: namedLoaded))
+        #expect(!Self.loaded("libdebuginfod.so.1", in: namedLoaded))
+        #expect(!Self.loaded("libcurl", in: namedLoaded))
     }
 
     /// A binary with no DWARF anywhere here is what a debuginfod server would be asked for:
