@@ -176,6 +176,27 @@ import Testing
         #expect(down.stderr == "\(log.path): warning: inline: no executable for build-id \(fixture.buildID) from debuginfod (\(server.url)): Connection refused\n")
     }
 
+    /// A build-id the server does not have (the same source built at -O1, stripped, never
+    /// served): the server answers 404, and the warning says so.
+    @Test func aBuildIDTheServerLacksIsOneWarning() throws {
+        guard let fixture = try Self.fixture() else { return }
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        guard let server = try DebuginfodServer.start(serving: fixture.served, work: fixture.directory) else { return }
+        defer { server.stop() }
+        let other = fixture.directory.appendingPathComponent("other").path
+        let compiler = try #require(TestProcess.find("cc", "clang", "gcc"))
+        try #require(try TestProcess.run(compiler, ["-O1", "-g", "-Wl,--build-id", Self.source.path, "-o", other]).status == 0)
+        try #require(try TestProcess.run(try #require(TestProcess.find("strip")), ["--strip-debug", other]).status == 0)
+        let notes = try TestProcess.run(try #require(TestProcess.find("readelf")), ["-n", other]).stdout
+        let buildID = try #require(notes.components(separatedBy: "Build ID: ").dropFirst().first?.prefix { $0.isHexDigit })
+        #expect(buildID != fixture.buildID)
+        let result = try CLI.run(["symbolicate", "--binary", other, "0x0"],
+                                 environment: fixture.environment(["DEBUGINFOD_URLS": server.url, "DEBUGINFOD_CACHE_PATH": fixture.clientCache("absent")]))
+        #expect(result.status == 0)
+        #expect(result.stderr == "\(other): warning: no debug info for build-id \(buildID) from debuginfod (\(server.url)): not found on the server (No such file or directory); symbol-table names only\n")
+        #expect(server.requests(of: "debuginfo") == 1)
+    }
+
     /// `--offline`: the server is never asked (its request counter stays at 0, libdebuginfod's
     /// cache is never made) although DEBUGINFOD_URLS names it.
     @Test func offlineNeverAsksTheServer() throws {
