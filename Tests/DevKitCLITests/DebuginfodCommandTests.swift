@@ -32,18 +32,18 @@ import Testing
         }
     }
 
-    /// The binaries and the served directory; nil (skipped, said why) without debuginfod or the
-    /// binutils that split debug files.
+    /// The binaries and the served directory; nil (skipped, said so) only without the
+    /// `debuginfod` program. The compiler and binutils are required (Scripts/install-deps).
     static func fixture() throws -> Fixture? {
         guard DebuginfodServer.program != nil else {
             print("skipped: debuginfod not installed")
             return nil
         }
-        guard let compiler = TestProcess.find("cc", "clang", "gcc"), let objcopy = TestProcess.find("objcopy"),
-              let strip = TestProcess.find("strip"), let readelf = TestProcess.find("readelf"), let nm = TestProcess.find("nm") else {
-            print("skipped: no C compiler or binutils")
-            return nil
-        }
+        let compiler = try #require(TestProcess.find("cc", "clang", "gcc"), "no C compiler")
+        let objcopy = try #require(TestProcess.find("objcopy"), "no objcopy (binutils)")
+        let strip = try #require(TestProcess.find("strip"), "no strip (binutils)")
+        let readelf = try #require(TestProcess.find("readelf"), "no readelf (binutils)")
+        let nm = try #require(TestProcess.find("nm"), "no nm (binutils)")
         let directory = try CLI.temporaryDirectory()
         let served = directory.appendingPathComponent("served")
         try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
