@@ -1,4 +1,5 @@
 import CrashReport
+import Diagnostics
 import Symbolication
 
 /// Symbolicates crash reports: finds each image (`ImageResolver`), looks every frame up in
@@ -58,9 +59,11 @@ public final class CrashSymbolicator {
                 if reported.insert(path).inserted { warnings.append("\(error)") }
                 return resolved
             }
-            // A debug file a debuginfod server did not give: said once per image.
-            if !symbolizer.warnings.isEmpty, reported.insert(path).inserted {
-                warnings += symbolizer.warnings.map { "\($0.file ?? path): \($0.message)" }
+            // A debug file a debuginfod server failed to give: said once per image. One it does
+            // not have is not: a log's system libraries without DWARF would each say so, every run.
+            let failures = symbolizer.warnings.filter { $0.kind != .fileNotFound }
+            if !failures.isEmpty, reported.insert(path).inserted {
+                warnings += failures.map { "\($0.file ?? path): \($0.message)" }
             }
             // The file address of the instruction: a return address is looked up one byte
             // back, inside the call, so the line is the call's and not the next statement's.

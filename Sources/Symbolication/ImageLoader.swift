@@ -51,7 +51,10 @@ enum ImageLoader {
             switch fetchedDebugFile(client, buildID: buildID) {
             case .success(let debug): debugImage = debug
             case .failure(let problem):
-                warnings.append(Diagnostic(file: path, severity: .warning, message: "\(problem.description); symbol-table names only", kind: .io))
+                // .fileNotFound: the server answered that it has no such file (callers listing
+                // many images may leave that to their own "missing"); .io: the server failed.
+                warnings.append(Diagnostic(file: path, severity: .warning, message: "\(problem.description); symbol-table names only",
+                                           kind: problem.isNotFound ? .fileNotFound : .io))
             }
         }
         let lineTable = debugImage?.section(named: ".debug_line") ?? debugImage?.section(named: ".zdebug_line")

@@ -177,7 +177,8 @@ import Testing
     }
 
     /// A build-id the server does not have (the same source built at -O1, stripped, never
-    /// served): the server answers 404, and the warning says so.
+    /// served): the server answers 404, and the warning says so; in a crash log that is left
+    /// unsaid, while a server that fails is still one warning.
     @Test func aBuildIDTheServerLacksIsOneWarning() throws {
         guard let fixture = try Self.fixture() else { return }
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
@@ -195,6 +196,24 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stderr == "\(other): warning: no debug info for build-id \(buildID) from debuginfod (\(server.url)): not found on the server (No such file or directory); symbol-table names only\n")
         #expect(server.requests(of: "debuginfo") == 1)
+
+        // In a crash log, whose system libraries often have no DWARF anywhere, a debug file
+        // the server lacks is no warning (the frames show symbol names); a failing server is.
+        let log = fixture.directory.appendingPathComponent("other-crash.txt")
+        try ("*** Program crashed: Bad pointer dereference at 0x0000000000000000 ***\n\n"
+             + "Platform: x86_64 Linux (Debian GNU/Linux 12 (bookworm))\n\nThread 0 crashed:\n\n"
+             + "  0      0x0000555555555140 in other\n\nImages:\n\n"
+             + "0x0000555555554000–0x0000555555558000 \(buildID) other \(other)\n").write(to: log, atomically: true, encoding: .utf8)
+        let quiet = try CLI.run(["symbolicate", log.path],
+                                environment: fixture.environment(["DEBUGINFOD_URLS": server.url, "DEBUGINFOD_CACHE_PATH": fixture.clientCache("absent-log")]))
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
+        #expect(quiet.stdout.contains("images: 1 found, 0 mismatched, 0 missing"))
+        #expect(server.requests(of: "debuginfo") == 2)
+        server.stop()
+        let failing = try CLI.run(["symbolicate", log.path],
+                                  environment: fixture.environment(["DEBUGINFOD_URLS": server.url, "DEBUGINFOD_CACHE_PATH": fixture.clientCache("absent-down")]))
+        #expect(failing.status == 0)
+        #expect(failing.stderr == "\(log.path): warning: \(other): no debug info for build-id \(buildID) from debuginfod (\(server.url)): Connection refused; symbol-table names only\n")
     }
 
     /// `--offline`: the server is never asked (its request counter stays at 0, libdebuginfod's
