@@ -176,6 +176,68 @@ import Testing
         #expect(down.stderr == "\(log.path): warning: inline: no executable for build-id \(fixture.buildID) from debuginfod (\(server.url)): Connection refused\n")
     }
 
+    /// A core whose program is gone from the path its notes name: the executable (stripped)
+    /// and its debug file come from the server by build-id, and the crashed thread reads
+    /// exactly as with the unstripped program given as --executable.
+    @Test func aCoresMissingExecutableIsFetchedByBuildID() throws {
+        guard DebuginfodServer.program != nil else {
+            print("skipped: debuginfod not installed")
+            return
+        }
+        let compiler = try #require(TestProcess.find("cc", "clang", "gcc"), "no C compiler")
+        let gdb = try #require(TestProcess.find("gdb"), "no gdb (it makes the core)")
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let served = directory.appendingPathComponent("served"), local = directory.appendingPathComponent("local"),
+            run = directory.appendingPathComponent("run")
+        for made in [served, local, run] { try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true) }
+        let source = directory.appendingPathComponent("segv.c")
+        try """
+            __attribute__((noinline)) int read_field(int *p) { return p[4]; }
+            __attribute__((noinline)) int handle(int *p) { return read_field(p) + 1; }
+            int main(void) { return handle((int *)0); }
+
+            """.write(to: source, atomically: true, encoding: .utf8)
+        let full = local.appendingPathComponent("segv").path, program = run.appendingPathComponent("segv").path
+        try #require(try TestProcess.run(compiler, ["-g", "-O0", "-Wl,--build-id", source.path, "-o", full]).status == 0)
+        let objcopy = try #require(TestProcess.find("objcopy")), strip = try #require(TestProcess.find("strip"))
+        try #require(try TestProcess.run(objcopy, ["--only-keep-debug", full, served.appendingPathComponent("segv.debug").path]).status == 0)
+        try FileManager.default.copyItem(atPath: full, toPath: program)
+        try #require(try TestProcess.run(strip, ["--strip-debug", program]).status == 0)
+        try FileManager.default.copyItem(atPath: program, toPath: served.appendingPathComponent("segv").path)
+        let core = directory.appendingPathComponent("core").path
+        let timeout = TestProcess.find("timeout") ?? "/usr/bin/timeout"
+        try TestProcess.runWithSignalsUnblocked(timeout, ["-s", "KILL", "60", gdb, "-nx", "-batch", "-ex", "run",
+                                                          "-ex", "generate-core-file \(core)", "--args", program])
+        try #require(FileManager.default.fileExists(atPath: core), "gdb wrote no core")
+        try FileManager.default.removeItem(atPath: program)
+
+        func thread(_ output: String) -> String { output.components(separatedBy: "\nimages:").first ?? output }
+        let environment = ["XDG_CACHE_HOME": directory.appendingPathComponent("xdg").path]
+        let expected = try CLI.run(["symbolicate", core, "--executable", full], environment: environment)
+        #expect(expected.status == 0, "\(expected.stderr)")
+        #expect(expected.stdout.contains("read_field + 12 (segv.c:1:"), "\(expected.stdout)")
+        let unfetched = try CLI.run(["symbolicate", core], environment: environment)
+        #expect(!unfetched.stdout.contains("read_field"))
+
+        guard let server = try DebuginfodServer.start(serving: served, work: directory) else { return }
+        defer { server.stop() }
+        let cache = directory.appendingPathComponent("client-cache").path
+        let fetched = try CLI.run(["symbolicate", core],
+                                  environment: environment.merging(["DEBUGINFOD_URLS": server.url, "DEBUGINFOD_CACHE_PATH": cache]) { a, _ in a })
+        #expect(fetched.status == 0)
+        #expect(thread(fetched.stdout) == thread(expected.stdout))
+        // libdwfl unwinds before images are resolved, so without the program's CFI it may say
+        // where the stack ended ("unwinding stopped" after _start); nothing else, and no
+        // debuginfod warning (the vDSO, which the server lacks, is asked for and not warned of).
+        #expect(fetched.stderr.split(separator: "\n").allSatisfy { $0.contains(": warning: tid ") && $0.contains("unwinding stopped") },
+                "\(fetched.stderr)")
+        let buildID = try #require(fetched.stdout.components(separatedBy: "found      segv ").dropFirst().first?.prefix { $0.isHexDigit })
+        #expect(fetched.stdout.contains("found      segv \(buildID): \(cache)/\(buildID)/debuginfo (binary \(cache)/\(buildID)/executable)"),
+                "\(fetched.stdout)")
+        #expect(FileManager.default.fileExists(atPath: "\(cache)/\(buildID)/executable"))
+    }
+
     /// A build-id the server does not have (the same source built at -O1, stripped, never
     /// served): the server answers 404, and the warning says so; in a crash log that is left
     /// unsaid, while a server that fails is still one warning.
