@@ -12,8 +12,7 @@
     X(int, debuginfod_find_executable, (debuginfod_client * client, const unsigned char *build_id, int build_id_len, char **path), (client, build_id, build_id_len, path)) \
     V(debuginfod_set_progressfn, (debuginfod_client * client, debuginfod_progressfn_t fn), (client, fn))  \
     V(debuginfod_set_user_data, (debuginfod_client * client, void *value), (client, value))               \
-    X(void *, debuginfod_get_user_data, (debuginfod_client * client), (client))                           \
-    X(const char *, debuginfod_get_url, (debuginfod_client * client), (client))
+    X(void *, debuginfod_get_user_data, (debuginfod_client * client), (client))
 
 LAZY_LIBRARY(libdebuginfod, "libdebuginfod.so.1", "libdebuginfod1", LIBDEBUGINFOD_FUNCTIONS);
 
