@@ -38,11 +38,11 @@ let package = Package(
             name: "CLibExpat",
             providers: [.apt(["libexpat1-dev"])]
         ),
-        // libdw, libelf, expat and libyaml opened with dlopen at their first call: one
-        // forwarder per function devkit calls, with the library header's own signature.
+        // libdw, libelf, expat, libyaml and libdebuginfod opened with dlopen at their first
+        // call: one forwarder per function devkit calls, with the library header's own signature.
         .target(
             name: "LazyLibraries",
-            dependencies: ["CLibDW", "CLibExpat", "CLibYAML"]
+            dependencies: ["CLibDW", "CLibDebuginfod", "CLibExpat", "CLibYAML"]
         ),
         // Plain-C tokenizer over expat's push parser; its public header names no expat type.
         .target(
@@ -189,8 +189,16 @@ let package = Package(
             name: "CLibDW",
             providers: [.apt(["libdw-dev", "libelf-dev"])]
         ),
-        // libdw wrapped in Swift types: units, line tables, functions and inlined calls.
-        .target(name: "ElfUtils", dependencies: ["CLibDW", "LazyLibraries", "Diagnostics"]),
+        // elfutils' debuginfod client header as a system library (functions from
+        // LazyLibraries: linked, libdebuginfod would load libcurl in every devkit process);
+        // imported only by ElfUtils' DebuginfodCalls.
+        .systemLibrary(
+            name: "CLibDebuginfod",
+            providers: [.apt(["libdebuginfod-dev"])]
+        ),
+        // libdw wrapped in Swift types: units, line tables, functions and inlined calls; and
+        // the debuginfod client (debug files and executables fetched by build-id).
+        .target(name: "ElfUtils", dependencies: ["CLibDW", "CLibDebuginfod", "LazyLibraries", "Diagnostics", "System"]),
         // The vocabulary of symbolication, without libdw: a symbolicated frame (function, source
         // position, inlined or not) and a reference to a loaded image. Shared by Symbolication,
         // the crash readers and heap analysis.
@@ -221,7 +229,7 @@ let package = Package(
         // `devkit symbolicate` front end (address lookups, crash logs, cores, address lists).
         .target(
             name: "CrashSymbolication",
-            dependencies: ["CrashReport", "CoreDump", "Diagnostics", "FrameModel", "Symbolication", "ObjectFile", "System", "PropertyList", "BinaryReading",
+            dependencies: ["CrashReport", "CoreDump", "Diagnostics", "ElfUtils", "FrameModel", "Symbolication", "ObjectFile", "System", "PropertyList", "BinaryReading",
                            .product(name: "OrderedCollections", package: "swift-collections")]
         ),
 
@@ -276,7 +284,7 @@ let package = Package(
 
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
         // Each lazily opened library loads at its first call and answers through its forwarders.
-        .testTarget(name: "LazyLibrariesTests", dependencies: ["LazyLibraries", "CLibDW", "CLibYAML", "PlistXMLShim"]),
+        .testTarget(name: "LazyLibrariesTests", dependencies: ["LazyLibraries", "CLibDW", "CLibDebuginfod", "CLibYAML", "PlistXMLShim"]),
         // The expat tokenizer's C API: tokens and their places, pieces, errors, refused entities.
         .testTarget(name: "PlistXMLShimTests", dependencies: ["PlistXMLShim"]),
         .testTarget(name: "SystemTests", dependencies: ["System", "Diagnostics"]),
@@ -338,8 +346,9 @@ let package = Package(
         .testTarget(name: "ProvisioningLintTests", dependencies: ["ProvisioningLint", "LintKit", "LintConfigFile", "Provisioning", "PropertyList"]),
         // ByteCursor: byte orders, LEB128, bounded sub-cursors, errors with offsets.
         .testTarget(name: "BinaryReadingTests", dependencies: ["BinaryReading"]),
-        // libdw through DWARFReader on a C file compiled at test time (Fixtures/inlined.c).
-        .testTarget(name: "ElfUtilsTests", dependencies: ["ElfUtils", "DevKitTestSupport"], exclude: ["Fixtures"]),
+        // libdw through DWARFReader on a C file compiled at test time (Fixtures/inlined.c); the
+        // debuginfod settings and errors (fetching is tested end to end in DevKitCLITests).
+        .testTarget(name: "ElfUtilsTests", dependencies: ["ElfUtils", "Diagnostics", "DevKitTestSupport"], exclude: ["Fixtures"]),
         // ELF headers and the Mach-O reader on the Mach-O fixtures (Fixtures/macho, made by
         // Scripts/fixtures/make-macho; SymbolicationTests symbolicates them too); damaged files.
         .testTarget(name: "ObjectFileTests", dependencies: ["ObjectFile", "BinaryReading", "System", "DevKitTestSupport"], exclude: ["Fixtures"]),

@@ -52,7 +52,9 @@ public struct CrashLogSession {
     public func symbolicate(_ paths: [String], diagnostics: (String) -> Void) throws(FileIOError) -> Int {
         let catalog = ImageCatalog(searchPaths: searchPaths)
         for problem in catalog.problems { diagnostics("warning: --search-path \(problem)\n") }
-        let symbolicator = CrashSymbolicator(resolver: ImageResolver(catalog: catalog), options: options)
+        var resolver = ImageResolver(catalog: catalog)
+        resolver.debuginfod = options.debuginfod
+        let symbolicator = CrashSymbolicator(resolver: resolver, options: options)
         if let output, paths.count > 1 { try FileIO.createDirectories(output) }
         var failures = 0
         var written = OutputBuffer()

@@ -1,4 +1,5 @@
 import CrashReport
+import Diagnostics
 import Symbolication
 
 /// Symbolicates crash reports: finds each image (`ImageResolver`), looks every frame up in
@@ -28,11 +29,14 @@ public final class CrashSymbolicator {
 
     public func symbolicate(_ report: CrashReport) -> SymbolicatedCrash {
         var warnings: [String] = []
+        // Only ELF reports carry GNU build-ids a debuginfod server may know.
+        let fetchesELF = report.format == .swiftBacktrace || report.format == .coreDump
         let images = report.binaryImages.map { image in
             let key = ResolutionKey(name: image.name, identifier: image.uuid, path: image.path, architecture: image.arch ?? report.architecture)
             if let known = resolutions[key] { return known }
-            let resolution = resolver.resolve(image, reportArchitecture: report.architecture)
+            let resolution = resolver.resolve(image, reportArchitecture: report.architecture, fetchesELF: fetchesELF)
             resolutions[key] = resolution
+            if let problem = resolution.fetchProblem { warnings.append("\(image.name): \(problem)") }
             return resolution
         }
         let ranges = BinaryImageMap(report.binaryImages)
@@ -54,6 +58,12 @@ public final class CrashSymbolicator {
             } catch {
                 if reported.insert(path).inserted { warnings.append("\(error)") }
                 return resolved
+            }
+            // A debug file a debuginfod server failed to give: said once per image. One it does
+            // not have is not: a log's system libraries without DWARF would each say so, every run.
+            let failures = symbolizer.warnings.filter { $0.kind != .fileNotFound }
+            if !failures.isEmpty, reported.insert(path).inserted {
+                warnings += failures.map { "\($0.file ?? path): \($0.message)" }
             }
             // The file address of the instruction: a return address is looked up one byte
             // back, inside the call, so the line is the call's and not the next statement's.

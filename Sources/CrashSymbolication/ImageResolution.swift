@@ -24,6 +24,18 @@ public struct ImageResolution: Sendable, Equatable {
     public var architecture: String?
     /// False when the log gave no identifier to check the file against.
     public var verified: Bool
+    /// Why a debuginfod server did not give the image (refused, timed out): one line for
+    /// the report's warnings. Nil when nothing was asked or the server said it has no such file.
+    public var fetchProblem: String?
 
     public static let missing = ImageResolution(status: .missing, symbolsPath: nil, binaryPath: nil, architecture: nil, verified: false)
+
+    public init(status: Status, symbolsPath: String?, binaryPath: String?, architecture: String?, verified: Bool, fetchProblem: String? = nil) {
+        self.status = status
+        self.symbolsPath = symbolsPath
+        self.binaryPath = binaryPath
+        self.architecture = architecture
+        self.verified = verified
+        self.fetchProblem = fetchProblem
+    }
 }

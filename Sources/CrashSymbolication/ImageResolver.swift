@@ -1,9 +1,11 @@
 import CrashReport
+import ElfUtils
 import System
 import Symbolication
 
 /// Finds each image of a report: by identifier in the catalog of `--search-path`s, then at
-/// the path the log names (checked against the identifier), then in `/usr/lib/debug/.build-id`.
+/// the path the log names (checked against the identifier), then in `/usr/lib/debug/.build-id`,
+/// then (an ELF report's image, with `debuginfod`) from debuginfod servers by build-id.
 public struct ImageResolver: Sendable {
     public let catalog: ImageCatalog
     /// Also look at the paths the log names (on by default: a Linux crash on the machine
@@ -11,10 +13,15 @@ public struct ImageResolver: Sendable {
     public var useLoggedPaths = true
     /// Roots of `.build-id/xx/rest.debug` trees.
     public var debugRoots = ["/usr/lib/debug"]
+    /// Asks debuginfod servers for the executable and debug file of an ELF image found
+    /// nowhere here; nil: never.
+    public var debuginfod: DebuginfodClient?
 
     public init(catalog: ImageCatalog) { self.catalog = catalog }
 
-    public func resolve(_ image: CrashBinaryImage, reportArchitecture: String?) -> ImageResolution {
+    /// `fetchesELF`: the report is an ELF one (a Swift backtrace from Linux, a core), whose
+    /// identifiers are GNU build-ids a debuginfod server may know; Apple's UUIDs are not asked.
+    public func resolve(_ image: CrashBinaryImage, reportArchitecture: String?, fetchesELF: Bool = false) -> ImageResolution {
         let architecture = Self.machOArchitecture(image.arch ?? reportArchitecture)
         guard let identifier = image.uuid.flatMap(normalizedIdentifier), identifier.count >= 8 else {
             return resolveUnidentified(image, architecture: architecture)
@@ -38,18 +45,66 @@ public struct ImageResolver: Sendable {
                 if ObjectIdentity.read(path: candidate).contains(where: { $0.identifier == identifier }) { symbols = candidate; break }
             }
         }
+        var fetchProblem: String?
+        if binary == nil, symbols == nil, fetchesELF, let debuginfod, let buildID = Self.bytes(hex: identifier) {
+            (binary, symbols, fetchProblem) = Self.fetch(buildID, identifier: identifier, from: debuginfod)
+        }
         if binary != nil || symbols != nil {
             return ImageResolution(status: .found, symbolsPath: symbols ?? binary, binaryPath: binary,
-                                   architecture: slice ?? architecture, verified: true)
+                                   architecture: slice ?? architecture, verified: true, fetchProblem: fetchProblem)
         }
         // A file with the image's name but another identity is reported, never used.
         var candidates = catalog.entries(named: image.name)
         if useLoggedPaths, let path = image.path, !path.isEmpty { candidates += ObjectIdentity.read(path: path) }
         if let other = candidates.first(where: { architecture == nil || $0.architecture == nil || $0.architecture == architecture }) {
             return ImageResolution(status: .mismatched(path: other.path, identifier: other.identifier),
-                                   symbolsPath: nil, binaryPath: nil, architecture: architecture, verified: false)
+                                   symbolsPath: nil, binaryPath: nil, architecture: architecture, verified: false,
+                                   fetchProblem: fetchProblem)
         }
-        return .missing
+        var missing = ImageResolution.missing
+        missing.fetchProblem = fetchProblem
+        return missing
+    }
+
+    /// The executable and debug file a debuginfod server has for `buildID` (libdebuginfod's
+    /// cached copies), each checked to carry that build-id, and why either was not given when
+    /// the reason is a failing server: a file the server does not have is what "missing" says.
+    private static func fetch(_ buildID: [UInt8], identifier: String,
+                              from client: DebuginfodClient) -> (binary: String?, symbols: String?, problem: String?) {
+        var binary: String?, symbols: String?, problem: String?
+        for artifact in [DebuginfodClient.Artifact.executable, .debugInfo] {
+            switch client.fetch(artifact, buildID: buildID) {
+            case .success(let path):
+                guard ObjectIdentity.read(path: path).contains(where: { $0.identifier == identifier }) else {
+                    problem = problem ?? "debuginfod (\(client.settings.servers)) gave \(path) for build-id \(identifier), which has another or none"
+                    continue
+                }
+                if artifact == .executable { binary = path } else { symbols = path }
+            case .failure(let error):
+                if !error.isNotFound { problem = problem ?? error.description }
+            }
+        }
+        return (binary, symbols, problem)
+    }
+
+    /// Lowercase hex (as `normalizedIdentifier` gives) as bytes; nil for anything else.
+    static func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard !digits.isEmpty, digits.count % 2 == 0 else { return nil }
+        func value(_ digit: UInt8) -> UInt8? {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+            default: nil
+            }
+        }
+        var result: [UInt8] = []
+        result.reserveCapacity(digits.count / 2)
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
+            result.append(high << 4 | low)
+        }
+        return result
     }
 
     /// A log without identifiers (sanitizer reports, address lists): the named path, else a

@@ -1,4 +1,5 @@
 import Diagnostics
+import ElfUtils
 import Symbolication
 import System
 
@@ -40,6 +41,11 @@ public struct SymbolicateRequest: Sendable {
     public var executable: String?
     /// A file (one crash log) or directory (several) to write to (`--output`).
     public var output: String?
+    /// debuginfod servers to fetch missing debug files from (`--debuginfod URL`); nil: those
+    /// of `DEBUGINFOD_URLS`, if any.
+    public var debuginfodServers: String?
+    /// Never ask a debuginfod server (`--offline`), whatever `DEBUGINFOD_URLS` says.
+    public var offline = false
 
     /// A request with devkit's defaults for everything but the inputs.
     public init(inputs: [String]) { self.inputs = inputs }
@@ -73,6 +79,7 @@ public struct SymbolicateRequest: Sendable {
         options.debugDirectories = debugDirectories
         options.architecture = architecture
         options.cacheDirectory = usesCache ? SymbolicationOptions.defaultCacheDirectory : nil
+        options.debuginfod = DebuginfodSettings.resolve(option: debuginfodServers, offline: offline).map(DebuginfodClient.init)
         switch route {
         case .addresses(let binary):
             options.expectedIdentifier = identifier
@@ -84,6 +91,7 @@ public struct SymbolicateRequest: Sendable {
             } catch {
                 throw SymbolicateFailure(problem: error.diagnostic)
             }
+            for warning in session.image.warnings { diagnostics("\(warning)\n") }
             session.answer(inputs, diagnostics: diagnostics)
             if stats { diagnostics(session.statisticsText) }
             if session.badInputs > 0 { throw SymbolicateFailure(problem: nil) }

@@ -1,4 +1,6 @@
 import BinaryReading
+import Diagnostics
+import ElfUtils
 import System
 import ObjectFile
 
@@ -44,6 +46,17 @@ enum ImageLoader {
         if debugImage == nil {
             debugImage = try separateDebugFile(for: image, path: path, buildID: buildID, directories: options.debugDirectories)
         }
+        var warnings: [Diagnostic] = []
+        if debugImage == nil, let buildID, !buildID.isEmpty, let client = options.debuginfod {
+            switch fetchedDebugFile(client, buildID: buildID) {
+            case .success(let debug): debugImage = debug
+            case .failure(let problem):
+                // .fileNotFound: the server answered that it has no such file (callers listing
+                // many images may leave that to their own "missing"); .io: the server failed.
+                warnings.append(Diagnostic(file: path, severity: .warning, message: "\(problem.description); symbol-table names only",
+                                           kind: problem.isNotFound ? .fileNotFound : .io))
+            }
+        }
         let lineTable = debugImage?.section(named: ".debug_line") ?? debugImage?.section(named: ".zdebug_line")
         let separate = debugImage.flatMap { $0.file === file ? nil : $0 }
         return LoadedImage(
@@ -64,7 +77,24 @@ enum ImageLoader {
                 } catch {
                     throw .malformed(error, path: path)
                 }
-            })
+            },
+            warnings: warnings)
+    }
+
+    /// The debug file a debuginfod server has for `buildID` (libdebuginfod's cached copy),
+    /// checked like a local one: DWARF and the same build-id.
+    private static func fetchedDebugFile(_ client: DebuginfodClient, buildID: [UInt8]) -> Result<ELFFile, DebuginfodError> {
+        switch client.fetch(.debugInfo, buildID: buildID) {
+        case .failure(let error):
+            return .failure(error)
+        case .success(let fetched):
+            guard let debug = try? openELF(fetched), debug.hasDWARF, (try? debug.buildID()) == buildID else {
+                return .failure(DebuginfodError(buildID: hexString(buildID), artifact: DebuginfodClient.Artifact.debugInfo.rawValue,
+                                                servers: client.settings.servers, code: 0,
+                                                reason: "the file it gave (\(fetched)) has no DWARF or another build-id"))
+            }
+            return .success(debug)
+        }
     }
 
     /// A separate debug file found by build-id or debuglink whose identity matches the image:

@@ -1,4 +1,5 @@
 import BinaryReading
+import Diagnostics
 import ElfUtils
 import FrameModel
 import System
@@ -30,6 +31,9 @@ public final class ImageSymbolizer: Sendable {
     public let imageBase: UInt64
     /// How the index was obtained.
     public let statistics: Statistics
+    /// Problems that left the image usable but poorer (a debuginfod server that did not give
+    /// the debug file: symbol-table names only), each naming the image, for the caller to show.
+    public let warnings: [Diagnostic]
 
     public struct Statistics: Sendable {
         /// Seconds spent reading DWARF and building (or loading) the index.
@@ -73,6 +77,7 @@ public final class ImageSymbolizer: Sendable {
         isVerified = try Self.checkIdentity(identifier, options: options, path: path)
         imageBase = image.imageBase
         debugInfoPath = image.debugInfoPath
+        warnings = image.warnings
 
         let identity = IndexFile.Identity(
             identifier: Array((image.identifier ?? []).prefix(64)), imageSize: UInt64(file.bytes.count), imageModified: file.modificationTime,

@@ -1,3 +1,4 @@
+import Diagnostics
 import ObjectFile
 import System
 
@@ -20,4 +21,7 @@ struct LoadedImage {
     var lineTableSize: UInt64
     /// The image's own symbol table, and a stripped image's separate debug file's (else empty).
     var symbols: () throws(SymbolicationError) -> (image: [ELFSymbol], debug: [ELFSymbol])
+    /// What went wrong finding the DWARF without stopping the image being used (a debuginfod
+    /// server that did not answer): warnings naming the image.
+    var warnings: [Diagnostic] = []
 }

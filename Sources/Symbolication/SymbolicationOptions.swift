@@ -1,3 +1,4 @@
+import ElfUtils
 import System
 
 /// How to open an image for symbolication.
@@ -21,6 +22,10 @@ public struct SymbolicationOptions: Sendable {
     /// The slice of a fat Mach-O file: `arm64`, `arm64e`, `x86_64`, `armv7`, `i386`, … Needed
     /// when the file has more than one.
     public var architecture: String?
+    /// Asks debuginfod servers for an ELF image's debug file when none is found here (by
+    /// build-id); nil: never (no servers, or `--offline`). One client for a whole run, so its
+    /// deadline bounds every fetch together.
+    public var debuginfod: DebuginfodClient?
 
     public init() {}
 

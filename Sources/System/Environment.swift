@@ -15,6 +15,13 @@ public enum Environment {
         return value
     }
 
+    /// Sets the variable (`setenv`), or leaves a value already there when `overwrite` is
+    /// false. For settings a C library reads only from the environment (libdebuginfod's
+    /// `DEBUGINFOD_URLS` and `DEBUGINFOD_TIMEOUT`); call it before that library starts threads.
+    public static func set(_ name: String, to value: String, overwrite: Bool = true) {
+        setenv(name, value, overwrite ? 1 : 0)
+    }
+
     /// Every `NAME=value` entry of the process environment (`environ`), in its order: the
     /// start of a child's environment.
     public static func entries() -> [String] {

@@ -61,6 +61,9 @@ import Testing
         ["symbolicate", "core", "--executable", "prog", "--uuid", "1234"],
         ["symbolicate", "--names", "full", "crash.ips", "--search-path", "dsyms"],
         ["symbolicate", "--binary", "a.out", "--names=short", "0x10"],
+        ["symbolicate", "--binary", "a.out", "--debuginfod", "http://127.0.0.1:8002", "0x10"],
+        ["symbolicate", "--binary", "a.out", "--offline", "--debug-dir", "d", "0x10", "0x20"],
+        ["symbolicate", "crash.ips", "--debuginfod", "http://a.example http://b.example", "--offline"],
     ]
 
     static let leftToArgumentParser: [[String]] = [
@@ -95,6 +98,8 @@ import Testing
         ["symbolicate", "--names", "simplified", "crash.ips"],
         ["symbolicate", "--names"],
         ["symbolicate"],
+        ["symbolicate", "--binary", "a.out", "--debuginfod"],
+        ["symbolicate", "--binary", "a.out", "--offline=yes", "0x10"],
         ["plist", "print", "Samples/Info.plist"],
         ["--version"],
         ["help", "lint"],

@@ -6,7 +6,7 @@ import Testing
 /// libyaml open at their first call; `--version` loads none of them), read from the dynamic
 /// loader's own trace (`LD_DEBUG=files`). A library that cannot be loaded is one line, exit 2.
 @Suite struct LibraryLoadingCommandTests {
-    static let lazyLibraries = ["libdw.so.1", "libelf.so.1", "libexpat.so.1", "libyaml-0.so.2", "libzip.so"]
+    static let lazyLibraries = ["libdw.so.1", "libelf.so.1", "libexpat.so.1", "libyaml-0.so.2", "libzip.so", "libdebuginfod.so.1", "libcurl"]
 
     /// The sonames the loader opened while devkit ran `arguments`.
     static func loadedLibraries(_ arguments: [String], environment: [String: String] = [:]) throws -> (CLI.Result, Set<String>) {
@@ -71,6 +71,49 @@ import Testing
         #expect(result.status == 0, "\(result.stderr.suffix(400))")
         #expect(Self.loaded("libdw.so.1", in: loaded))
         #expect(!Self.loaded("libexpat.so.1", in: loaded))
+        #expect(!Self.loaded("libdebuginfod.so.1", in: loaded))
+
+        // A server named, but the binary's own DWARF is enough: nothing is fetched, and
+        // neither devkit nor libdw opens libdebuginfod.
+        let (named, namedLoaded) = try Self.loadedLibraries(
+            ["symbolicate", "--no-cache", "--binary", binary.path, "0x1000"],
+            environment: ["XDG_CACHE_HOME": directory.appendingPathComponent("cache").path, "DEBUGINFOD_URLS": "http://127.0.0.1:9"])
+        #expect(named.status == 0, "\(named.stderr.suffix(400))")
+        #expect(Self.loaded("libdw.so.1", in: namedLoaded))
+        #expect(!Self.loaded("libdebuginfod.so.1", in: namedLoaded))
+        #expect(!Self.loaded("libcurl", in: namedLoaded))
+    }
+
+    /// A binary with no DWARF anywhere here is what a debuginfod server would be asked for:
+    /// without DEBUGINFOD_URLS (CLI.run removes the machine's), or with it and --offline,
+    /// libdebuginfod and the libcurl it brings are never loaded.
+    @Test func symbolicatingWithoutAServerLoadsNoLibdebuginfod() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard let binary = try Self.compile("int answer(int x) { return x * 42; }\nint main(int c, char **v) { return answer(c); }\n",
+                                            to: "nodwarf", flags: ["-O0", "-Wl,--build-id"], in: directory) else { return }
+        let cache = directory.appendingPathComponent("cache").path
+        for (arguments, environment) in [([String](), ["XDG_CACHE_HOME": cache]),
+                                         (["--offline"], ["XDG_CACHE_HOME": cache, "DEBUGINFOD_URLS": "http://127.0.0.1:9"])] {
+            let (result, loaded) = try Self.loadedLibraries(["symbolicate"] + arguments + ["--binary", binary.path, "0x1000"], environment: environment)
+            #expect(result.status == 0, "\(result.stderr.suffix(400))")
+            #expect(!Self.loaded("libdebuginfod.so.1", in: loaded), "\(arguments) loaded libdebuginfod")
+            #expect(!Self.loaded("libcurl", in: loaded), "\(arguments) loaded libcurl")
+        }
+    }
+
+    /// The other side: a fetch opens libdebuginfod (here a server that refuses: port 9, discard,
+    /// which nothing serves on 127.0.0.1), so the test above can fail.
+    @Test func askingAServerLoadsLibdebuginfod() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard let binary = try Self.compile("int main(void) { return 0; }\n", to: "nodwarf", flags: ["-O0", "-Wl,--build-id"], in: directory) else { return }
+        let (result, loaded) = try Self.loadedLibraries(
+            ["symbolicate", "--binary", binary.path, "0x1000"],
+            environment: ["XDG_CACHE_HOME": directory.appendingPathComponent("cache").path,
+                          "DEBUGINFOD_URLS": "http://127.0.0.1:9", "DEBUGINFOD_CACHE_PATH": directory.appendingPathComponent("client").path])
+        #expect(result.status == 0, "\(result.stderr.suffix(400))")
+        #expect(Self.loaded("libdebuginfod.so.1", in: loaded))
     }
 
     @Test func aLibraryThatCannotBeLoadedIsOneLineAndExit2() throws {

@@ -1,4 +1,5 @@
 import CLibDW
+import CLibDebuginfod
 import CLibYAML
 import LazyLibraries
 import PlistXMLShim
@@ -52,6 +53,21 @@ import Testing
         let document = "<plist><true/></plist>"
         #expect(px_parser_feed(parser, document, document.utf8.count, 1) == 0)
         #expect(lazy_library_is_loaded("libexpat.so.1"))
+    }
+
+    @Test func libdebuginfodAnswersThroughItsForwarders() {
+        // A client without servers: begin, user data round trip and end touch no network.
+        guard let client = debuginfod_begin() else {
+            Issue.record("debuginfod_begin failed")
+            return
+        }
+        var marker = 42
+        withUnsafeMutablePointer(to: &marker) { pointer in
+            debuginfod_set_user_data(client, pointer)
+            #expect(debuginfod_get_user_data(client) == UnsafeMutableRawPointer(pointer))
+        }
+        debuginfod_end(client)
+        #expect(lazy_library_is_loaded("libdebuginfod.so.1"))
     }
 
     @Test func aLibraryNeverOpenedIsNotReportedLoaded() {

@@ -12,6 +12,19 @@ import System
         #expect(Environment.value("DEVKIT_SYSTEM_TEST_UNSET_\(getpid())") == nil)
     }
 
+    /// `set` replaces a value, or keeps one already there when not overwriting (how devkit
+    /// sets DEBUGINFOD_TIMEOUT without overriding the user's).
+    @Test func settingAVariable() {
+        let name = "DEVKIT_SYSTEM_TEST_SET_\(getpid())"
+        Environment.set(name, to: "first", overwrite: false)
+        #expect(Environment.value(name) == "first")
+        Environment.set(name, to: "second", overwrite: false)
+        #expect(Environment.value(name) == "first")
+        Environment.set(name, to: "third")
+        #expect(Environment.value(name) == "third")
+        unsetenv(name)
+    }
+
     @Test func monotonicClockNeverGoesBack() {
         var last = MonotonicClock.seconds()
         for _ in 0..<1000 {

@@ -20,6 +20,11 @@ struct Symbolicate: ParsableCommand {
 
             DWARF is read from the binary or from a separate debug file found by build-id or \
             .gnu_debuglink (beside the binary, in .debug/, under /usr/lib/debug and each --debug-dir). \
+            An ELF image whose DWARF is not found here is fetched by build-id from the debuginfod \
+            servers of --debuginfod URL or $DEBUGINFOD_URLS (space-separated), through \
+            libdebuginfod and its cache ($DEBUGINFOD_CACHE_PATH); a server that does not answer \
+            within $DEBUGINFOD_TIMEOUT (10 s unless set) or 30 s in all leaves symbol-table names \
+            and a warning. --offline never asks.
             For Mach-O, from BIN.dSYM beside the binary (or in a --debug-dir) with the same UUID; \
             --binary may also name the .dSYM bundle itself.
 
@@ -93,6 +98,12 @@ struct Symbolicate: ParsableCommand {
     @Option(name: [.customShort("o"), .long], help: "Write to this file (one crash log) or directory (several) instead of standard output.")
     var output: String?
 
+    @Option(name: .long, help: ArgumentHelp("Fetch missing debug files by build-id from these debuginfod servers (space-separated URLs) instead of $DEBUGINFOD_URLS.", valueName: "url"))
+    var debuginfod: String?
+
+    @Flag(name: .long, help: "Never ask a debuginfod server, even with $DEBUGINFOD_URLS set.")
+    var offline = false
+
     @Argument(help: "Addresses (with --binary), or crash logs (without).")
     var inputs: [String] = []
 
@@ -100,7 +111,8 @@ struct Symbolicate: ParsableCommand {
         SymbolicateInvocation(binary: binary, arch: arch, loadAddress: loadAddress, debugDir: debugDir, uuid: uuid,
                               force: force, outputStyle: outputStyle, noDemangle: noDemangle, names: names, noInlines: noInlines,
                               stats: stats, noCache: noCache, format: format, searchPath: searchPath,
-                              executable: executable, output: output, inputs: inputs)
+                              executable: executable, output: output, debuginfod: debuginfod, offline: offline,
+                              inputs: inputs)
     }
 
     func validate() throws { try invocation.validate() }

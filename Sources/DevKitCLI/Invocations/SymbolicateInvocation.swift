@@ -23,6 +23,8 @@ struct SymbolicateInvocation: DirectlyParsed {
     var searchPath: [String] = []
     var executable: String?
     var output: String?
+    var debuginfod: String?
+    var offline = false
     var inputs: [String] = []
 
     static func read(_ arguments: inout DirectArguments) -> SymbolicateInvocation? {
@@ -45,6 +47,8 @@ struct SymbolicateInvocation: DirectlyParsed {
             case "--search-path": arguments.append(to: &symbolicate.searchPath)
             case "--executable": arguments.read(into: &symbolicate.executable)
             case "--output": arguments.read(into: &symbolicate.output)
+            case "--debuginfod": arguments.read(into: &symbolicate.debuginfod)
+            case "--offline": arguments.set(&symbolicate.offline)
             default: false
             }
             guard read else { return nil }
@@ -90,6 +94,8 @@ struct SymbolicateInvocation: DirectlyParsed {
         request.searchPaths = searchPath
         request.executable = executable
         request.output = output
+        request.debuginfodServers = debuginfod
+        request.offline = offline
         return request
     }
 }
