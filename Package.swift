@@ -233,7 +233,7 @@ let package = Package(
         .target(
             name: "CrashSymbolication",
             dependencies: ["CrashReport", "CoreDump", "Diagnostics", "ElfUtils", "FrameModel", "Symbolication", "ObjectFile", "System", "PropertyList", "BinaryReading",
-                           .product(name: "OrderedCollections", package: "swift-collections")]
+                           .product(name: "OrderedCollections", package: "swift-collections"), "ZipArchives"]
         ),
 
         // Provisioning lint rules on the LintKit engine (one rule a file, examples as tests),

@@ -25,6 +25,10 @@ public struct UntrustedZip {
 
     /// The archive's path, for messages.
     public let path: String
+    /// Its size in bytes and modification time (nanoseconds since the epoch) when opened: with
+    /// the path, what a cache of its contents is keyed by.
+    public let size: Int
+    public let modificationTime: Int64
     /// Its entries by name.
     public let entries: [String: ZipEntry]
     /// Its entry names in the central directory's order.
@@ -64,6 +68,8 @@ public struct UntrustedZip {
             names.append(name)
         }
         self.path = path
+        self.size = file.bytes.count
+        self.modificationTime = file.modificationTime
         self.entries = entries
         self.names = names
         self.archive = archive
