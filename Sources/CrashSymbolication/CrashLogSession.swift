@@ -113,6 +113,11 @@ public struct CrashLogSession {
         }
         let crash = symbolicator.symbolicate(document.report)
         for warning in crash.warnings { diagnostics("\(path): warning: \(warning)\n") }
+        // The summary lists the images; the other formats keep the log's layout, so say here
+        // why frames stayed raw.
+        if format != .summary {
+            for warning in crash.imageWarnings { diagnostics("\(path): warning: \(warning)\n") }
+        }
         do {
             switch format {
             case .summary: return Array(CrashSummaryRenderer().render(crash).utf8)
