@@ -99,12 +99,12 @@ import Testing
             return "\(l):\(c): \(f.message)"
         }
         #expect(lines == [
-            #"5:25: "Say "hi" to %@" has no fr translation"#,
-            #"5:87: "Say "hi" to %@" (de): %d for argument 1 where the source has %@ (source en: "Say "hi" to %@")"#,
+            #"5:25: "Say \"hi\" to %@" has no fr translation"#,
+            #"5:87: "Say \"hi\" to %@" (de): %d for argument 1 where the source has %@ (source en: "Say \"hi\" to %@")"#,
             #"8:25: "café 🎉" has no de translation"#,
             #"8:63: "café 🎉" (fr) is not translated yet (state "new")"#,
-            #"10:40: "Say "hi"" has no fr translation"#,
-            #"10:102: "Say "hi"" (de) has an empty translation"#,
+            #"10:40: "Say \"hi\"" has no fr translation"#,
+            #"10:102: "Say \"hi\"" (de) has an empty translation"#,
         ], "\(lines)")
     }
 }

@@ -73,9 +73,21 @@ enum StringCatalog {
         return entry[key: "extractionState"]?.stringValue == "stale"
     }
 
-    /// A key for a message: quoted, cut after 60 characters.
-    static func quote(_ key: String) -> String {
-        key.count > 60 ? "\"\(key.prefix(60))…\"" : "\"\(key)\""
+    /// A key or value for a message: quoted, with quotes, backslashes and line breaks escaped
+    /// as in the file (a key holding quotes stays readable), cut after `limit` characters.
+    static func quote(_ text: String, limit: Int = 60) -> String {
+        var out = "\""
+        for c in text.prefix(limit) {
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r", "\r\n": out += "\\r"
+            case "\t": out += "\\t"
+            default: out.append(c)
+            }
+        }
+        return out + (text.count > limit ? "…\"" : "\"")
     }
 
     /// "KEY" (de, plural.one) for messages.

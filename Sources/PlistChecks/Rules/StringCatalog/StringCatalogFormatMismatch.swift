@@ -49,6 +49,15 @@ public struct StringCatalogFormatMismatch: LintRule {
                          "substitutions": {"users": {"argNum": 1, "formatSpecifier": ↓"@", "variations": {"plural": {
                            "other": {"stringUnit": {"state": "translated", "value": "%arg Nutzer"}}}}}}}}}}}
                 """),
+            RuleExample("""
+                {"sourceLanguage": "en", "strings": {"found": {"extractionState": "manual", "localizations": {
+                  "en": {"stringUnit": {"state": "translated", "value": "Found %#@users@"},
+                         "substitutions": {"users": {"argNum": 1, "formatSpecifier": "lld", "variations": {"plural": {
+                           "other": {"stringUnit": {"state": "translated", "value": "%arg users"}}}}}}},
+                  "de": {"stringUnit": {"state": "translated", "value": ↓"%#@n@ gefunden"},
+                         "substitutions": {"n": {"argNum": 1, "formatSpecifier": "lld", "variations": {"plural": {
+                           "other": {"stringUnit": {"state": "translated", "value": "%arg Nutzer"}}}}}}}}}}}
+                """),
         ],
         nonTriggering: [
             RuleExample("""
@@ -111,7 +120,7 @@ public struct StringCatalogFormatMismatch: LintRule {
                     }
                     guard !problems.isEmpty else { continue }
                     let against = match.variationName.isEmpty ? source : "\(source), \(match.variationName)"
-                    context.report("\(StringCatalog.describe(key, unit)): \(problems.joined(separator: "; ")) (source \(against): \"\(sourceValue)\")",
+                    context.report("\(StringCatalog.describe(key, unit)): \(problems.joined(separator: "; ")) (source \(against): \(StringCatalog.quote(sourceValue, limit: 200)))",
                                    at: KeyPath(unit.path + ["value"]))
                 }
                 checkSubstitutions(key: key, language: language, localization: localization,
@@ -122,14 +131,16 @@ public struct StringCatalogFormatMismatch: LintRule {
 
     /// The source unit a translation's unit is compared with: plural cases with the source's
     /// `other`, else the same case; failing both, the same comparison one variation level up
-    /// (a source without plural variations against a translation with them).
+    /// (a source without plural variations against a translation with them), but not out of
+    /// a substitution (one the source does not have is reported where it is used).
     static func counterpart(of variation: [String], in units: [[String]: CatalogUnit]) -> CatalogUnit? {
         var path = variation
         while true {
             var other = path
             for k in stride(from: 0, to: other.count - 1, by: 2) where other[k] == "plural" { other[k + 1] = "other" }
             if let unit = units[other] ?? units[path] { return unit }
-            guard path.count >= 2 else { return nil }
+            // A substitution's values are never compared with the string that uses it.
+            guard path.count >= 2, path[path.count - 2] != "substitutions" else { return nil }
             path.removeLast(2)
         }
     }
