@@ -33,6 +33,7 @@ import Testing
         ("%#@unclosed", ["%#@|-|invalid"]),
         ("%0$@", ["%0$|-|invalid"]),
         ("no specifiers", []),
+        ("%é and %😀d", ["%é|-|invalid", "%😀|-|invalid"]),
         ("émoji 🎉 %@", ["%@|-|object"]),
     ])
     func scans(_ text: String, _ expected: [String]) {

@@ -102,7 +102,10 @@ public enum FormatSpecifierScanner {
         case "C": conversion = .character(wide: true)
         case "p": conversion = .pointer
         case "n": conversion = .count
-        default: conversion = .invalid
+        default:
+            conversion = .invalid
+            // The whole character, not its first byte, so the text stays valid UTF-8.
+            while let next = at(j), next & 0xC0 == 0x80 { j += 1 }
         }
         return (conversion, position, j, conversion == .invalid ? [] : stars)
     }
