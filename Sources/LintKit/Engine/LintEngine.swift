@@ -148,7 +148,12 @@ public struct LintEngine: Sendable {
         for (index, pending) in collected {
             let rule = active[index]
             if !scopes.isEmpty, Suppressions.silences(scopes, ruleID: rule.description.id, path: pending.path.components) { continue }
-            let location = json != nil ? json!.position(of: pending.path.components) : map.flatMap { Self.location(of: pending.path, in: $0) }
+            let location: SourcePosition?
+            if file.format == .json {
+                location = json?.position(of: pending.path.components)
+            } else {
+                location = map.flatMap { Self.location(of: pending.path, in: $0) }
+            }
             findings.append(Finding(file: file.path, location: location,
                                     severity: rule.severity, ruleID: rule.description.id, message: pending.message, fix: pending.fix,
                                     keyPath: pending.path))
