@@ -11,7 +11,8 @@ public struct StringCatalogStructure: LintRule {
             Catalogs edited by hand, merged by git or written by translation tools can end up \
             valid JSON that Xcode will not compile: a stringUnit without value, a state other \
             than new, translated, needs_review or stale, a plural category CLDR does not have \
-            ("single", "plural"), a substitution without an integer argNum. The build then \
+            ("single", "plural"), a substitution without an integer argNum, a %#@name@ naming \
+            no substitution of its localization. The build then \
             fails, or the string silently falls back to the source language.
             """,
         kinds: [.stringCatalog],
@@ -29,6 +30,10 @@ public struct StringCatalogStructure: LintRule {
                 """),
             RuleExample("""
                 {"sourceLanguage": "en", "strings": ↓[], "version": "1.0"}
+                """),
+            RuleExample("""
+                {"sourceLanguage": "en", "strings": {"found": {"extractionState": "manual", "localizations": {
+                  "en": {"stringUnit": {"state": "translated", "value": ↓"Found %#@users@"}}}}}}
                 """),
             RuleExample("""
                 ↓{"strings": {"A": {"shouldTranslate": ↓"no", "localizations": {"de": {"substitutions": {
@@ -95,6 +100,7 @@ public struct StringCatalogStructure: LintRule {
             for (language, localization) in languages {
                 checkNode(localization, where: "\(StringCatalog.quote(key)) (\(language))",
                           path: path + ["localizations", language], &context)
+                checkReferences(localization, key: key, language: language, path: path + ["localizations", language], &context)
             }
         }
     }
@@ -148,6 +154,21 @@ public struct StringCatalogStructure: LintRule {
                     expect(value, "formatSpecifier", isString: true, at, &context)
                 }
                 checkNode(value, where: described, path: at, &context)
+            }
+        }
+    }
+
+    /// Each `%#@name@` in a localization's values names one of its substitutions (they are
+    /// per localization: a translation does not borrow the source's).
+    private func checkReferences(_ localization: PlistValue, key: String, language: String, path: [String], _ context: inout RuleContext) {
+        let defined = Set((localization[key: "substitutions"]?.dictionaryEntries ?? []).map(\.key))
+        for unit in StringCatalog.units(in: localization, language: language, path: path) {
+            guard let value = unit.value else { continue }
+            var reported: Set<String> = []
+            for specifier in FormatSpecifierScanner.scan(value, inSubstitution: unit.inSubstitution) {
+                guard case .substitution(let name) = specifier.conversion, !defined.contains(name), reported.insert(name).inserted else { continue }
+                context.report("\(StringCatalog.describe(key, unit)): \(specifier.text) names no substitution of this localization",
+                               at: KeyPath(unit.path + ["value"]))
             }
         }
     }
