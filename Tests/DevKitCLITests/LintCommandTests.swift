@@ -30,6 +30,11 @@ import Testing
         let warnings = ["--disable", "xcstrings.format-mismatch", "--disable", "xcstrings.structure"]
         #expect(try CLI.run(["lint", "--no-config", "Samples/catalog"] + warnings).status == 0)
         #expect(try CLI.run(["lint", "--no-config", "--strict", "Samples/catalog"] + warnings).status == 1)
+        // Catalog findings have key paths, so a baseline accepts them.
+        let baseline = try CLI.temporaryDirectory().appendingPathComponent("baseline.json").path
+        #expect(try CLI.run(["lint", "--no-config", "Samples/catalog", "--write-baseline", baseline]).status == 0)
+        let accepted = try CLI.run(["lint", "--no-config", "Samples/catalog", "--baseline", baseline])
+        #expect(accepted.status == 0 && accepted.stdout.isEmpty, "\(accepted.stdout)")
     }
 
     /// An .xcstrings file is read as JSON only: a syntax error is plist.syntax with the JSON
