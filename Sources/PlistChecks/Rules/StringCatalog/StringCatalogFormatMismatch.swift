@@ -80,6 +80,10 @@ public struct StringCatalogFormatMismatch: LintRule {
                     "other": {"stringUnit": {"state": "translated", "value": "%lld Artikel"}}}}}}}}}
                 """),
             RuleExample("""
+                {"sourceLanguage": "en", "strings": {"%lld items": {"localizations": {
+                  "de": {"stringUnit": {"state": "new", "value": ""}}}}}}
+                """),
+            RuleExample("""
                 {"sourceLanguage": "en", "strings": {"50% off": {"localizations": {
                   "de": {"stringUnit": {"state": "translated", "value": "50 % Rabatt"}}}}}}
                 """),
@@ -94,7 +98,7 @@ public struct StringCatalogFormatMismatch: LintRule {
             let base = ["strings", key, "localizations"]
             var sourceUnits: [[String]: CatalogUnit] = [:]
             if let own = entry[key: "localizations"]?[key: source] {
-                for unit in StringCatalog.units(in: own, language: source, path: base + [source]) where unit.value != nil {
+                for unit in StringCatalog.units(in: own, language: source, path: base + [source]) where !(unit.value ?? "").isEmpty {
                     sourceUnits[unit.variation] = unit
                 }
             } else if entry[key: "extractionState"]?.stringValue != "manual" {
@@ -105,7 +109,8 @@ public struct StringCatalogFormatMismatch: LintRule {
             guard !sourceUnits.isEmpty else { continue }
             for (language, localization) in localizations where language != source {
                 for unit in StringCatalog.units(in: localization, language: language, path: base + [language]) {
-                    guard let value = unit.value, let match = Self.counterpart(of: unit.variation, in: sourceUnits),
+                    // An empty translation is xcstrings.missing-translation's to report.
+                    guard let value = unit.value, !value.isEmpty, let match = Self.counterpart(of: unit.variation, in: sourceUnits),
                           let sourceValue = match.value else { continue }
                     let translated = FormatArguments(value, inSubstitution: unit.inSubstitution)
                     let original = FormatArguments(sourceValue, inSubstitution: match.inSubstitution)
