@@ -75,6 +75,16 @@ import Testing
         #expect(checked > 40 && rulesWithFindings.count > 25, "\(checked) findings of \(rulesWithFindings.count) rules checked")
     }
 
+    /// A UTF-16 file is read converted to UTF-8, so its bytes cannot give positions: findings
+    /// come without one rather than at a wrong place.
+    @Test func utf16HasNoPositions() throws {
+        let text = #"{"sourceLanguage": "en", "strings": {"A": {"extractionState": "stale"}}}"#
+        let bytes: [UInt8] = [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let findings = try LintEngine(registry: PlistRules.registry).lint(path: "Localizable.xcstrings", bytes: bytes)
+        #expect(findings.map(\.ruleID) == ["xcstrings.stale"])
+        #expect(findings.allSatisfy { $0.location == nil })
+    }
+
     /// Catalog keys are source strings: quotes and non-ASCII letters spelt as escapes in the
     /// file are still found, and each finding lands on its own key's value.
     @Test func escapedKeys() throws {

@@ -62,6 +62,9 @@ struct JSONLocator {
     }
 
     private mutating func offset(of path: [Step]) -> Int? {
+        // UTF-16 text is read after conversion to UTF-8, so its positions are the converted
+        // text's; these bytes cannot give them. No position rather than a wrong one.
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) { return nil }
         index = start
         skipWhitespace()
         guard index < bytes.count else { return nil }
