@@ -11,7 +11,7 @@ import LintKit
 ///   severity: {infoplist.arbitrary-loads: error}    # error | warning | info
 ///   include: ["App/**"]                             # directory walks lint only these
 ///   exclude: ["Pods", "**/Generated/*.plist"]
-///   kinds: {"Config/*.xcent.plist": entitlements}   # info-plist | entitlements | ota-manifest | plist | strings
+///   kinds: {"Config/*.xcent.plist": entitlements}   # info-plist | entitlements | ota-manifest | privacy-manifest | plist | strings | string-catalog
 ///   rules: {plist.large-data: {max_bytes: 4096}}
 /// ```
 ///

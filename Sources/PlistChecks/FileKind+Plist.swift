@@ -9,9 +9,13 @@ extension FileKind {
     public static let otaManifest = FileKind(rawValue: "ota-manifest")
     /// A privacy manifest (`PrivacyInfo.xcprivacy`; any `*.xcprivacy`).
     public static let privacyManifest = FileKind(rawValue: "privacy-manifest")
+    /// A String Catalog (`*.xcstrings`): JSON, read by the property-list JSON reader. Not
+    /// `structured`: its keys are source strings, so the hygiene rules about keys (empty,
+    /// surrounding whitespace) and formats do not apply.
+    public static let stringCatalog = FileKind(rawValue: "string-catalog")
 
     /// Every kind that holds a structured property list (all but `.strings`).
     public static let structured: Set<FileKind> = [.infoPlist, .entitlements, .otaManifest, .privacyManifest, .propertyList]
     /// Every kind the plist pack checks.
-    public static let all: Set<FileKind> = structured.union([.strings])
+    public static let all: Set<FileKind> = structured.union([.strings, .stringCatalog])
 }

@@ -2,7 +2,7 @@ import LintKit
 import PropertyList
 
 /// The plist pack's kinds: `Info.plist`, entitlements, privacy manifests and OTA manifests
-/// besides any plist and `.strings` file.
+/// and String Catalogs besides any plist and `.strings` file.
 public struct PlistFileClassifier: FileClassifier {
     public init() {}
 
@@ -12,8 +12,13 @@ public struct PlistFileClassifier: FileClassifier {
         if nameEnds(path, with: "Info.plist") { return .infoPlist }
         if nameEnds(path, with: ".entitlements") || nameEnds(path, with: ".xcent") { return .entitlements }
         if nameEnds(path, with: ".xcprivacy") { return .privacyManifest }
+        if nameEnds(path, with: ".xcstrings") { return .stringCatalog }
         return PropertyListFiles().kind(forName: path)
     }
+
+    /// A String Catalog is JSON (Xcode writes nothing else), so an `.xcstrings` file in another
+    /// format is a syntax error naming where JSON stops, not a plist linted by other rules.
+    public func format(of kind: FileKind) -> PlistFormat? { kind == .stringCatalog ? .json : nil }
 
     /// A generic plist whose `items` is an array of dictionaries holding `assets` is an OTA
     /// manifest (they are often named `manifest.plist`).

@@ -1,7 +1,7 @@
 import LintKit
 
 /// devkit's built-in rule pack: plist hygiene, Info.plist, app extensions, entitlements,
-/// privacy manifests, OTA manifests.
+/// privacy manifests, OTA manifests, String Catalogs.
 public enum PlistRules {
     public static let all: [any LintRule.Type] = [
         // Plist hygiene
@@ -18,6 +18,8 @@ public enum PlistRules {
         PrivacyCollectedDataPurpose.self, PrivacyAccessedAPICategory.self, PrivacyAccessedAPIReason.self,
         // Over-the-air install manifests
         OTAItems.self, OTASoftwarePackage.self, OTAImages.self, OTAMetadata.self, OTAMatchesApp.self,
+        // String Catalogs (.xcstrings)
+        StringCatalogMissingTranslation.self, StringCatalogFormatMismatch.self, StringCatalogStale.self, StringCatalogStructure.self,
     ]
 
     /// App extensions' Info.plists against their app's (--app, or inside an .app).

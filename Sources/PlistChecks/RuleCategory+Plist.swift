@@ -13,4 +13,6 @@ extension RuleCategory {
     public static let privacy = RuleCategory(rawValue: "privacy")
     /// An app extension's Info.plist against its app's.
     public static let appExtension = RuleCategory(rawValue: "app-extension")
+    /// String Catalogs (`.xcstrings`): translations, format specifiers, structure.
+    public static let stringCatalog = RuleCategory(rawValue: "string-catalog")
 }

@@ -18,6 +18,40 @@ import Testing
         try CLI.assertSnapshot(r.stdout, named: "devkit-lint-\(format).\(ext)")
     }
 
+    /// A String Catalog (Samples/catalog, outside the lint tour's tree) gets its rules, each
+    /// finding at the line and column of the value its key path names; stale and
+    /// shouldTranslate: false entries are left out of the missing translations.
+    @Test func stringCatalog() throws {
+        let r = try CLI.run(["lint", "--no-config", "Samples/catalog"])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.isEmpty)
+        try CLI.assertSnapshot(r.stdout, named: "devkit-lint-xcstrings.txt")
+        // Warnings alone pass; --strict fails on them.
+        let warnings = ["--disable", "xcstrings.format-mismatch", "--disable", "xcstrings.structure"]
+        #expect(try CLI.run(["lint", "--no-config", "Samples/catalog"] + warnings).status == 0)
+        #expect(try CLI.run(["lint", "--no-config", "--strict", "Samples/catalog"] + warnings).status == 1)
+        // Catalog findings have key paths, so a baseline accepts them.
+        let baseline = try CLI.temporaryDirectory().appendingPathComponent("baseline.json").path
+        #expect(try CLI.run(["lint", "--no-config", "Samples/catalog", "--write-baseline", baseline]).status == 0)
+        let accepted = try CLI.run(["lint", "--no-config", "Samples/catalog", "--baseline", baseline])
+        #expect(accepted.status == 0 && accepted.stdout.isEmpty, "\(accepted.stdout)")
+    }
+
+    /// An .xcstrings file is read as JSON only: a syntax error is plist.syntax with the JSON
+    /// reader's line and column, and an XML plist named .xcstrings is not accepted.
+    @Test func stringCatalogSyntaxErrors() throws {
+        let dir = try CLI.temporaryDirectory()
+        try "{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : {,}\n}\n".write(to: dir.appendingPathComponent("Bad.xcstrings"), atomically: true, encoding: .utf8)
+        try "<plist version=\"1.0\"><dict/></plist>\n".write(to: dir.appendingPathComponent("Xml.xcstrings"), atomically: true, encoding: .utf8)
+        let r = try CLI.run(["lint", "--no-config", "Bad.xcstrings", "Xml.xcstrings"], cwd: dir)
+        #expect(r.stdout == """
+            Bad.xcstrings:3:16: error: expected a string key in double quotes, found ',' [plist.syntax]
+            Xml.xcstrings:1:1: error: unexpected '<': expected a JSON value [plist.syntax]
+
+            """)
+        #expect(r.status == 1)
+    }
+
     /// The JUnit and Checkstyle reports of the samples pass xmllint's check against the XSDs
     /// of Tests/LintKitTests/Fixtures; a clean run is a valid, empty report.
     @Test(arguments: [("junit", "junit.xsd"), ("checkstyle", "checkstyle.xsd")])

@@ -35,6 +35,7 @@ import Testing
         if rule.kinds.contains(.entitlements) { return "App.entitlements" }
         if rule.kinds.contains(.otaManifest) { return "manifest.plist" }
         if rule.kinds.contains(.privacyManifest) { return "PrivacyInfo.xcprivacy" }
+        if rule.kinds.contains(.stringCatalog) { return "Localizable.xcstrings" }
         return "Settings.plist"
     }
 

@@ -8,10 +8,10 @@ import PlistChecks
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
-        abstract: "Check property lists against devkit's rules (Info.plist, entitlements, privacy manifests, OTA manifests, hygiene) and app bundles' required-reason APIs.",
+        abstract: "Check property lists against devkit's rules (Info.plist, entitlements, privacy manifests, OTA manifests, String Catalogs, hygiene) and app bundles' required-reason APIs.",
         discussion: """
             PATHs are files or directories (walked for *.plist, *.entitlements, *.xcent, \
-            *.xcprivacy, *.strings, *.stringsdict; hidden and .gitignored entries skipped); \
+            *.xcprivacy, *.strings, *.stringsdict, *.xcstrings; hidden and .gitignored entries skipped); \
             default: the current directory. An .app directory is also checked as a bundle: \
             the required-reason APIs each binary imports against its bundle's privacy \
             manifest (ITMS-91053), and commonly used SDKs' manifests (ITMS-91061). Settings come from the nearest .devkit.yml upward (lint: \

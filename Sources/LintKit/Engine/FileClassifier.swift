@@ -9,9 +9,14 @@ public protocol FileClassifier: Sendable {
     func kind(forName path: String) -> FileKind?
     /// Refines a by-name kind from the parsed content.
     func refine(_ kind: FileKind, value: PlistValue) -> FileKind
+    /// The one format a kind is read in, when it has one (a String Catalog is JSON whatever
+    /// its first bytes look like); nil: detected from the content.
+    func format(of kind: FileKind) -> PlistFormat?
 }
 
 extension FileClassifier {
+    public func format(of kind: FileKind) -> PlistFormat? { nil }
+
     /// Whether `path` ends with `suffix`, byte for byte. String.hasSuffix compares by Unicode
     /// canonical equivalence, which showed up in profiles of a walk over thousands of files.
     public func nameEnds(_ path: String, with suffix: StaticString) -> Bool {

@@ -99,9 +99,10 @@ public struct LintEngine: Sendable {
     /// `plist.duplicate-key`). `kind` nil: from the config, the name, then the content.
     public func lint(path: String, bytes: [UInt8], kind: FileKind? = nil) -> [Finding] {
         let configured = kind ?? configuredKind(configRelativePath(path))
+        let byName = configured ?? classifier.kind(forName: path) ?? .propertyList
         let document: PlistDocument
         do {
-            document = try PropertyListCoding.read(bytes)
+            document = try PropertyListCoding.read(bytes, format: classifier.format(of: byName))
         } catch {
             let id = error.code == .duplicateKey ? Self.duplicateKeyRuleID : Self.syntaxRuleID
             guard let rule = active.first(where: { $0.description.id == id }) else { return [] }
@@ -109,15 +110,14 @@ public struct LintEngine: Sendable {
                Suppressions.silences(suppressions.scopes(in: nil), ruleID: id, path: nil) { return [] }
             return [Finding(file: path, location: error.position, severity: rule.severity, ruleID: id, message: error.message)]
         }
-        let byName = configured ?? classifier.kind(forName: path) ?? .propertyList
         let fileKind = configured ?? classifier.refine(byName, value: document.value)
         let file = LintFile(path: path, kind: fileKind, format: document.format, bytes: bytes, value: document.value, options: options)
         return lint(file, readerWarnings: document.warnings)
     }
 
     /// Lints an already-read file (for rule packs whose files are not plain plists, such as
-    /// a provisioning profile's decoded payload). Positions are resolved for XML (line and
-    /// column) and binary (byte offset) bytes only.
+    /// a provisioning profile's decoded payload). Positions are resolved for XML and JSON
+    /// (line and column) and binary (byte offset) bytes; OpenStep files have none.
     public func lint(_ file: LintFile, readerWarnings: [PlistWarning] = []) -> [Finding] {
         var collected: [(rule: Int, pending: RuleContext.Pending)] = []
         for index in rulesByKind[file.kind] ?? [] {
@@ -141,11 +141,20 @@ public struct LintEngine: Sendable {
         case .binary: try? PlistSourceMap(binary: file.bytes)
         default: nil
         }
+        // JSON has no source map: its positions come from the one JSON walker, which points
+        // at the value a key path names (a missing key: its nearest existing ancestor).
+        var json = file.format == .json ? JSONLocator(file.bytes) : nil
         let scopes = suppressions?.scopes(in: map) ?? []
         for (index, pending) in collected {
             let rule = active[index]
             if !scopes.isEmpty, Suppressions.silences(scopes, ruleID: rule.description.id, path: pending.path.components) { continue }
-            findings.append(Finding(file: file.path, location: map.flatMap { Self.location(of: pending.path, in: $0) },
+            let location: SourcePosition?
+            if file.format == .json {
+                location = json?.position(of: pending.path.components)
+            } else {
+                location = map.flatMap { Self.location(of: pending.path, in: $0) }
+            }
+            findings.append(Finding(file: file.path, location: location,
                                     severity: rule.severity, ruleID: rule.description.id, message: pending.message, fix: pending.fix,
                                     keyPath: pending.path))
         }

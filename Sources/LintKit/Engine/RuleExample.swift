@@ -4,9 +4,11 @@ import Diagnostics
 /// kind) and the options in effect.
 ///
 /// `source` is a whole XML plist, or only the body of the root `<dict>` (it is wrapped in
-/// Apple's header then). `↓` marks where a finding must point: just before the `<key>` of a
-/// dictionary entry, or before the element of an array item or of the root. The markers are
-/// removed before linting; a triggering example without markers only needs some finding.
+/// Apple's header then), or a whole JSON document (it starts with `{`: String Catalogs).
+/// `↓` marks where a finding must point: in XML just before the `<key>` of a dictionary
+/// entry, or before the element of an array item or of the root; in JSON just before the
+/// value the finding's key path names. The markers are removed before linting; a triggering
+/// example without markers only needs some finding.
 public struct RuleExample: Sendable {
     public var source: String
     /// Overrides the rule's default file name (`Info.plist`, `App.entitlements`, …).
@@ -37,6 +39,7 @@ public struct RuleExample: Sendable {
     public var document: (text: String, markers: [SourcePosition]) {
         let trimmed = source.drop(while: { $0 == " " || $0 == "\n" || $0 == "\t" })
         let whole = trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<plist") || trimmed.hasPrefix("<!DOCTYPE")
+            || trimmed.hasPrefix("{") || trimmed.hasPrefix("↓{")
         let text = whole ? source : """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
