@@ -11,13 +11,13 @@ enum KSCrashReader {
     static func read(_ bytes: ArraySlice<UInt8>) throws(CrashReportError) -> CrashReportDocument {
         var warnings: [CrashDiagnostic] = []
         func warn(_ message: String) { warnings.append(CrashDiagnostic(line: nil, message: message)) }
-        let value = try readJSON(bytes, firstLine: 1, what: "KSCrash JSON", warn: warn)
+        let value = try readJSON(bytes, firstLine: 1, what: "KSCrash JSON", column: true, warn: warn)
         guard case .dictionary(let top) = value else {
-            throw CrashReportError(line: 1, message: "the KSCrash JSON is a \(value.typeName), not an object")
+            throw CrashReportError(line: 1, message: "the KSCrash JSON is a JSON \(value.typeName), not an object")
         }
         // A report KSCrash recrashed while writing keeps the first attempt under `recrash_report`.
         guard case .dictionary(let crash)? = top["crash"] else {
-            throw CrashReportError(line: 1, message: top["crash"].map { "crash is a \($0.typeName), not an object" } ?? "no crash object: not a KSCrash report")
+            throw CrashReportError(line: 1, message: top["crash"].map { "crash is a JSON \($0.typeName), not an object" } ?? "no crash object: not a KSCrash report")
         }
         var report = CrashReport(format: .kscrash)
         if case .dictionary(let system)? = top["system"] {

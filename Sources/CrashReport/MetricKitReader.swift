@@ -26,9 +26,9 @@ enum MetricKitReader {
     static func read(_ bytes: ArraySlice<UInt8>) throws(CrashReportError) -> CrashReportDocument {
         var warnings: [CrashDiagnostic] = []
         func warn(_ message: String) { warnings.append(CrashDiagnostic(line: nil, message: message)) }
-        let value = try readJSON(bytes, firstLine: 1, what: "MetricKit JSON", warn: warn)
+        let value = try readJSON(bytes, firstLine: 1, what: "MetricKit JSON", column: true, warn: warn)
         guard case .dictionary(let top) = value else {
-            throw CrashReportError(line: 1, message: "the MetricKit JSON is a \(value.typeName), not an object")
+            throw CrashReportError(line: 1, message: "the MetricKit JSON is a JSON \(value.typeName), not an object")
         }
         var diagnostics: [MetricKitDiagnostic] = []
         for (key, label) in kinds {
@@ -118,8 +118,8 @@ enum MetricKitReader {
 
     /// A lone diagnostic's kind, from what only that kind's metadata has.
     private static func singleKind(_ fields: OrderedDictionaryView) -> String {
-        var meta: OrderedDictionaryView = [:]
-        if case .dictionary(let found)? = fields["diagnosticMetaData"] { meta = found }
+        // `{"callStackTree": …}` alone is `MXCallStackTree.jsonRepresentation()`: no diagnostic.
+        guard case .dictionary(let meta)? = fields["diagnosticMetaData"] else { return "call stack tree" }
         if meta["hangDuration"] != nil { return "hang" }
         if meta["totalCPUTime"] != nil { return "CPU exception" }
         if meta["writesCaused"] != nil { return "disk-write exception" }
