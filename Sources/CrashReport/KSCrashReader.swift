@@ -13,7 +13,7 @@ enum KSCrashReader {
         func warn(_ message: String) { warnings.append(CrashDiagnostic(line: nil, message: message)) }
         let value = try readJSON(bytes, firstLine: 1, what: "KSCrash JSON", column: true, warn: warn)
         guard case .dictionary(let top) = value else {
-            throw CrashReportError(line: 1, message: "the KSCrash JSON is a JSON \(value.typeName), not an object")
+            throw CrashReportError(line: 1, message: "the KSCrash report is a JSON \(value.typeName), not an object")
         }
         // A report KSCrash recrashed while writing keeps the first attempt under `recrash_report`.
         guard case .dictionary(let crash)? = top["crash"] else {

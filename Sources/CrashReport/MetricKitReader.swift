@@ -28,7 +28,7 @@ enum MetricKitReader {
         func warn(_ message: String) { warnings.append(CrashDiagnostic(line: nil, message: message)) }
         let value = try readJSON(bytes, firstLine: 1, what: "MetricKit JSON", column: true, warn: warn)
         guard case .dictionary(let top) = value else {
-            throw CrashReportError(line: 1, message: "the MetricKit JSON is a JSON \(value.typeName), not an object")
+            throw CrashReportError(line: 1, message: "the MetricKit report is a JSON \(value.typeName), not an object")
         }
         var diagnostics: [MetricKitDiagnostic] = []
         for (key, label) in kinds {

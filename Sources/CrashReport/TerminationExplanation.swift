@@ -69,10 +69,15 @@ public enum TerminationExplanation {
         let flavor = (first >> 32) & 0x1FFF_FFFF
         let target = first & 0xFFFF_FFFF
         let identifier = codes.count > 1 ? " (guard id 0x\(String(codes[1], radix: 16)))" : ""
+        let fileOperations: [(UInt64, String)] = [(1, "CLOSE"), (2, "DUP"), (4, "NOCLOEXEC"), (8, "SOCKET_IPC"), (16, "FILEPORT"), (32, "MISMATCH"), (64, "WRITE")]
         switch type {
         case 2:
-            let operations = names(flavor, [(1, "CLOSE"), (2, "DUP"), (4, "NOCLOEXEC"), (8, "SOCKET_IPC"), (16, "FILEPORT"), (32, "MISMATCH"), (64, "WRITE")])
-            return "file-descriptor guard: \(operations) on file descriptor \(target)\(identifier) — the app used a descriptor a system library guards (often the SQLite file under Core Data) through plain file APIs"
+            return "file-descriptor guard: \(names(flavor, fileOperations)) on file descriptor \(target)\(identifier) — the app used a descriptor a system library guards (often the SQLite file under Core Data) through plain file APIs"
+        case 0 where flavor != 0:
+            // GUARD_TYPE_NONE never comes with a flavor: this is the layout before guard types
+            // (iOS 6 reports: `0x0000000100000000` = CLOSE on descriptor 0), when guarded file
+            // descriptors were the guards reports showed.
+            return "file-descriptor guard (older layout without a guard type): \(names(flavor, fileOperations)) on file descriptor \(target)\(identifier) — the app used a descriptor a system library guards (often the SQLite file under Core Data) through plain file APIs"
         case 1:
             let operations = names(flavor, [(1, "DESTROY"), (2, "MOD_REFS"), (4, "SET_CONTEXT"), (8, "UNGUARDED"), (16, "INCORRECT_GUARD"),
                                             (32, "IMMOVABLE"), (64, "STRICT_REPLY"), (128, "MSG_FILTERED"), (256, "INVALID_RIGHT"),
