@@ -17,7 +17,9 @@ extension CrashReport {
             if let reason = exception.reason { lines.append("reason: \(reason)") }
             if let address = exception.faultAddress { lines.append("fault address: 0x\(String(address, radix: 16))") }
         }
-        if let terminationReason { lines.append("termination reason: \(terminationReason)") }
+        // A text report's `Termination Reason` is also the exception's reason when nothing
+        // else gave one: said once.
+        if let terminationReason, terminationReason != exception?.reason { lines.append("termination reason: \(terminationReason)") }
         for explanation in TerminationExplanation.lines(for: self) { lines.append("termination: \(explanation)") }
         for information in applicationSpecificInformation.prefix(maxFrames) {
             lines.append("info: \(information)")

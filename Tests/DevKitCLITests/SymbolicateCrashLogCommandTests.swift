@@ -27,7 +27,7 @@ import Testing
     /// Issue 20's formats (Scripts/fixtures/make-crash-format-samples): MetricKit, KSCrash and
     /// `.ips` termination reasons, their frames resolved by UUID from the same fixtures.
     @Test(arguments: ["summary", "json"], ["metrickit-payload.json", "metrickit-watchdog.json", "metrickit-tree.json", "kscrash.json",
-                                          "kscrash-nsexception.json", "guard.ips", "watchdog.ips"])
+                                          "kscrash-nsexception.json", "guard.ips", "watchdog.ips", "deadlock.crash", "resource.crash"])
     func moreFormatsAgainstFixtures(_ format: String, _ sample: String) throws {
         let r = try CLI.run(["symbolicate", "--no-cache", "--format", format, "-s", Self.fixtures, "Samples/crash/\(sample)"])
         #expect(r.status == 0, "\(r.stderr)")

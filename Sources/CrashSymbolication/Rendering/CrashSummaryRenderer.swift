@@ -24,7 +24,11 @@ public struct CrashSummaryRenderer: Sendable {
             lines.append("crash: \(text.isEmpty ? "?" : text)")
             if let reason = exception.reason { lines.append("reason: \(reason)") }
         }
-        if let termination = report.terminationReason { lines.append("termination reason: \(termination)") }
+        // A text report's `Termination Reason` is also the exception's reason when nothing
+        // else gave one: said once.
+        if let termination = report.terminationReason, termination != report.exception?.reason {
+            lines.append("termination reason: \(termination)")
+        }
         for explanation in TerminationExplanation.lines(for: report) { lines.append("termination: \(explanation)") }
         for line in report.applicationSpecificInformation.prefix(6) { lines.append("message: \(line)") }
         if !crash.decodings.isEmpty {
