@@ -55,11 +55,11 @@ enum MetricKitReader {
 
         var report = CrashReport(format: .metricKit)
         var builder = MetricKitImageTable()
-        // A crash, when there is one, says what happened; the other diagnostics' stacks are
-        // threads too (named after their diagnostic), so every frame is symbolicated.
-        let primary = diagnostics.firstIndex(where: { $0.label == "crash" }) ?? 0
+        // The first diagnostic says what happened: `kinds` puts crashes first. The others'
+        // stacks are threads too (named after their diagnostic), so every frame is symbolicated.
+        let primary = 0
         let named = diagnostics.count > 1
-        for (number, diagnostic) in diagnostics.enumerated() {
+        diagnosticLoop: for (number, diagnostic) in diagnostics.enumerated() {
             let prefix = named ? diagnostic.position.map { "\(diagnostic.label) \($0) " } ?? "\(diagnostic.label) " : ""
             guard case .dictionary(let tree)? = diagnostic.fields["callStackTree"] else {
                 if let other = diagnostic.fields["callStackTree"] { warn("\(prefix)callStackTree is a \(other.typeName), not an object") }
@@ -80,7 +80,7 @@ enum MetricKitReader {
                 for (pathNumber, frames) in paths.enumerated() {
                     guard report.threads.count < CrashReportLimits.maxThreads else {
                         warn("more than \(CrashReportLimits.maxThreads) call stacks; only the first \(CrashReportLimits.maxThreads) are read")
-                        break
+                        break diagnosticLoop
                     }
                     let name = "\(prefix)call stack \(position)" + (paths.count > 1 ? " path \(pathNumber)" : "")
                     var thread = CrashThread(index: report.threads.count, name: name, crashed: false)

@@ -120,6 +120,16 @@ import Testing
         #expect(error.message.contains("nest deeper than 512 levels"), "\(error.message)")
     }
 
+    @Test func callStacksBeyondTheThreadLimitAreWarnedOnceAndDropped() throws {
+        let stack = #"{"threadAttributed": false, "callStackRootFrames": [\#(Self.frame(Self.app, "App", 1))]}"#
+        let diagnostic = #"{"callStackTree": {"callStacks": [\#(Array(repeating: stack, count: 3000).joined(separator: ","))]}}"#
+        let text = #"{"crashDiagnostics": [\#(diagnostic), \#(diagnostic)], "hangDiagnostics": [\#(diagnostic)]}"#
+        let document = try Self.parse(text)
+        #expect(document.report.threads.count == CrashReportLimits.maxThreads)
+        #expect(document.warnings.map(\.message) == ["more than 4096 call stacks; only the first 4096 are read"])
+        #expect(document.report.binaryImages.count == 1)
+    }
+
     @Test func anIPSHeaderIsStillIPSWhateverItsBodySays() {
         let text = #"{"bug_type": "309"}"# + "\n" + #"{"callStackTree": {}, "binary_images": []}"#
         #expect(CrashReportParser.detectFormat(Array(text.utf8)) == .ips)
