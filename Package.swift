@@ -163,18 +163,21 @@ let package = Package(
             name: "CLibZip",
             providers: [.apt(["libzip-dev"])]
         ),
+        // Zip archives from outside (.ipa, .dSYM.zip) through libzip (opened at the first
+        // archive): names, counts, sizes and inflation checked; read into memory or unpacked.
+        .target(name: "ZipArchives", dependencies: ["CLibZip", "Diagnostics", "System"]),
         // Provisioning profiles: CMS SignedData (swift-asn1), X.509 (swift-certificates),
         // signature checks (swift-crypto), the profile model, .app and .ipa bundles (libzip).
         .target(
             name: "Provisioning",
             dependencies: [
                 "BinaryReading",
-                "CLibZip",
                 "Diagnostics",
                 "PropertyList",
                 "PlistTools",
                 "System",
                 "ObjectFile",
+                "ZipArchives",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -230,7 +233,7 @@ let package = Package(
         .target(
             name: "CrashSymbolication",
             dependencies: ["CrashReport", "CoreDump", "Diagnostics", "ElfUtils", "FrameModel", "Symbolication", "ObjectFile", "System", "PropertyList", "BinaryReading",
-                           .product(name: "OrderedCollections", package: "swift-collections")]
+                           .product(name: "OrderedCollections", package: "swift-collections"), "ZipArchives"]
         ),
 
         // Provisioning lint rules on the LintKit engine (one rule a file, examples as tests),
@@ -283,6 +286,8 @@ let package = Package(
         ),
 
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"]),
+        // Untrusted zip archives: unsafe names, counts, inflation, what unpacking writes.
+        .testTarget(name: "ZipArchivesTests", dependencies: ["ZipArchives", "Diagnostics", "DevKitTestSupport"]),
         // Each lazily opened library loads at its first call and answers through its forwarders.
         .testTarget(name: "LazyLibrariesTests", dependencies: ["LazyLibraries", "CLibDW", "CLibDebuginfod", "CLibYAML", "PlistXMLShim"]),
         // The expat tokenizer's C API: tokens and their places, pieces, errors, refused entities.

@@ -50,7 +50,9 @@ public struct CrashLogSession {
     /// Symbolicates every log in `paths`; `diagnostics` receives each warning and error line
     /// (with its newline). Returns how many logs failed; throws when `output` cannot be made.
     public func symbolicate(_ paths: [String], diagnostics: (String) -> Void) throws(FileIOError) -> Int {
-        let catalog = ImageCatalog(searchPaths: searchPaths)
+        // Archives are unpacked beside the symbol index cache (…/devkit/archives).
+        let archiveCache = options.cacheDirectory.map { String($0[..<($0.lastIndex(of: "/") ?? $0.endIndex)]) + "/archives" }
+        let catalog = ImageCatalog(searchPaths: searchPaths, archiveCache: archiveCache)
         for problem in catalog.problems { diagnostics("warning: --search-path \(problem)\n") }
         var resolver = ImageResolver(catalog: catalog)
         resolver.debuginfod = options.debuginfod
@@ -111,6 +113,11 @@ public struct CrashLogSession {
         }
         let crash = symbolicator.symbolicate(document.report)
         for warning in crash.warnings { diagnostics("\(path): warning: \(warning)\n") }
+        // The summary lists the images; the other formats keep the log's layout, so say here
+        // why frames stayed raw.
+        if format != .summary {
+            for warning in crash.imageWarnings { diagnostics("\(path): warning: \(warning)\n") }
+        }
         do {
             switch format {
             case .summary: return Array(CrashSummaryRenderer().render(crash).utf8)

@@ -37,9 +37,21 @@ public struct ImageCatalog: Sendable {
     /// A bound on the walk, so a search path of `/` ends.
     static let maximumFiles = 200_000
 
-    public init(searchPaths: [String]) {
+    /// `archiveCache`: where `.zip` search paths are unpacked (`SymbolArchive`); without it
+    /// an archive is a problem, not read.
+    public init(searchPaths: [String], archiveCache: String? = nil) {
         var seen = Set<String>()
-        for root in searchPaths {
+        for var root in searchPaths {
+            if root.hasSuffix(".zip"), DirectoryWalk.type(of: root) == .file {
+                guard let archiveCache else {
+                    problems.append("\(root): a .zip is unpacked into the cache directory, and there is none ($XDG_CACHE_HOME, $HOME or --no-cache)")
+                    continue
+                }
+                do { root = try SymbolArchive.unpacked(root, cache: archiveCache) } catch {
+                    problems.append(error.description)
+                    continue
+                }
+            }
             switch DirectoryWalk.type(of: root) {
             case .file:
                 add(file: root, seen: &seen)

@@ -27,6 +27,23 @@ extension FileIO {
         access(path, R_OK) == 0
     }
 
+    /// Removes `path` and, for a directory, everything in it, without following symbolic
+    /// links; what cannot be removed stays.
+    public static func removeTree(_ path: String) {
+        if linkType(of: path) == .directory {
+            for name in (try? directoryEntries(path)) ?? [] { removeTree(path + "/" + name) }
+            rmdir(path)
+        } else {
+            unlink(path)
+        }
+    }
+
+    /// Renames `source` to `target` (`rename`: atomic; a directory only onto a missing or
+    /// empty one).
+    public static func renameItem(_ source: String, to target: String) throws(FileIOError) {
+        guard Glibc.rename(source, target) == 0 else { throw FileIOError.lastError(path: target) }
+    }
+
     /// Removes the directory entry `path` (`unlink`: a symlink, not its target); false when
     /// nothing was removed.
     @discardableResult

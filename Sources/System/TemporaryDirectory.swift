@@ -30,15 +30,6 @@ public struct TemporaryDirectory: Sendable {
     /// Removes the directory and everything in it (an unpacked archive), without following
     /// symbolic links out of it; what cannot be removed stays.
     public func removeAll() {
-        Self.removeTree(path)
-    }
-
-    private static func removeTree(_ path: String) {
-        if FileIO.linkType(of: path) == .directory {
-            for name in (try? FileIO.directoryEntries(path)) ?? [] { removeTree(path + "/" + name) }
-            rmdir(path)
-        } else {
-            unlink(path)
-        }
+        FileIO.removeTree(path)
     }
 }

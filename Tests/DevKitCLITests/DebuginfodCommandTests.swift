@@ -311,8 +311,9 @@ import Testing
         let result = try CLI.run(["symbolicate", "--binary", fixture.stripped, fixture.addresses[0]],
                                  environment: fixture.environment(["DEBUGINFOD_URLS": url, "DEBUGINFOD_TIMEOUT": "1",
                                                                    "DEBUGINFOD_CACHE_PATH": fixture.clientCache("silent")]))
+        // Not a speed check: an unbounded wait would take minutes; a loaded machine gets room.
         let elapsed = Date().timeIntervalSince(started)
-        #expect(elapsed < 9, "took \(elapsed) s")
+        #expect(elapsed < 30, "took \(elapsed) s")
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("compute\n"))
         #expect(result.stderr == "\(fixture.stripped): warning: no debug info for build-id \(fixture.buildID) from debuginfod (\(url)): no progress within DEBUGINFOD_TIMEOUT (Timer expired); symbol-table names only\n")
@@ -330,8 +331,10 @@ import Testing
         let result = try CLI.run(["symbolicate", "--debuginfod", url, "--binary", fixture.stripped, fixture.addresses[0]],
                                  environment: fixture.environment(["DEBUGINFOD_TIMEOUT": "60", "DEVKIT_DEBUGINFOD_DEADLINE": "2",
                                                                    "DEBUGINFOD_CACHE_PATH": fixture.clientCache("deadline")]))
+        // Not a speed check: cancelled at the deadline, not after the 60 s timeout; a loaded
+        // machine gets room.
         let elapsed = Date().timeIntervalSince(started)
-        #expect(elapsed >= 2 && elapsed < 8, "took \(elapsed) s")
+        #expect(elapsed >= 2 && elapsed < 45, "took \(elapsed) s")
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("compute\n"))
         #expect(result.stderr == "\(fixture.stripped): warning: no debug info for build-id \(fixture.buildID) from debuginfod (\(url)): no answer within 2 s (devkit's deadline for all fetches); symbol-table names only\n")

@@ -78,10 +78,7 @@ public struct CrashSummaryRenderer: Sendable {
     /// Found and mismatched images in full; missing ones only when frames point into them.
     private func imageLines(_ crash: SymbolicatedCrash) -> [String] {
         let report = crash.report
-        var framesPerImage = [Int](repeating: 0, count: report.binaryImages.count)
-        for frame in crash.threads.joined() + crash.lastExceptionBacktrace {
-            if let index = frame.imageIndex { framesPerImage[index] += 1 }
-        }
+        let framesPerImage = crash.framesPerImage
         var found = 0, mismatched = 0, missing = 0
         var details: [String] = []
         for (index, resolution) in crash.images.enumerated() {

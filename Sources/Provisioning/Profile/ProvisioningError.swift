@@ -17,6 +17,11 @@ public struct ProvisioningError: Error, Sendable, Equatable, CustomStringConvert
         self.message = message
     }
 
+    /// An error reported as a `Diagnostic` (an archive's, from `UntrustedZip`).
+    public init(_ diagnostic: Diagnostic) {
+        self.init(file: diagnostic.file, position: diagnostic.position, message: diagnostic.message)
+    }
+
     public init(_ error: DecodeError, file: String? = nil) {
         self.init(file: file, position: .byteOffset(error.offset), message: "\(error.section): \(error.reason)")
     }

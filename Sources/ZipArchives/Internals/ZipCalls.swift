@@ -75,18 +75,18 @@ private struct ZipFunctions: @unchecked Sendable {
 /// An archive opened by libzip over a file's mapped bytes (`zip_open_from_source` on a
 /// `zip_source_buffer_create` source): nothing is extracted to disk and the file is opened
 /// once, through `MappedFile` (regular files only).
-final class ZipArchive {
+public final class ZipArchive {
     private let zip: ZipFunctions
     private let archive: OpaquePointer
     /// libzip reads these bytes for as long as `archive` lives; they are released after it.
     private let file: MappedFile
     /// Number of entries in the central directory (`zip_get_num_entries`).
-    let count: Int
+    public let count: Int
 
     /// Opens the archive in `file`. `ZIP_CHECKCONS` makes libzip compare every local header
     /// with its central-directory record, so an archive that reads differently by the two
     /// (a trick against one reader or another) is refused here.
-    init(file: MappedFile) throws(ZipError) {
+    public init(file: MappedFile) throws(ZipError) {
         let zip = try ZipFunctions.shared.get()
         self.zip = zip
         self.file = file
@@ -119,7 +119,7 @@ final class ZipArchive {
 
     /// The central-directory record of entry `index` (`zip_stat_index`): its name (UTF-8, or
     /// CP437 converted by libzip) and its stored and declared uncompressed sizes.
-    func entry(at index: Int) throws(ZipError) -> ZipEntry {
+    public func entry(at index: Int) throws(ZipError) -> ZipEntry {
         var stat = zip_stat_t()
         zip.statInit(&stat)
         guard index >= 0, zip.statIndex(archive, UInt64(index), 0, &stat) == 0 else {
@@ -137,7 +137,7 @@ final class ZipArchive {
     /// Inflates `entry` into memory (`zip_fopen_index`, `zip_fread`), stopping as soon as
     /// more than `limit` bytes come out, whatever size the archive declared: nil then.
     /// libzip checks the CRC at the end of the data.
-    func read(_ entry: ZipEntry, limit: Int) throws(ZipError) -> [UInt8]? {
+    public func read(_ entry: ZipEntry, limit: Int) throws(ZipError) -> [UInt8]? {
         guard let handle = zip.openIndex(archive, UInt64(entry.index), 0) else {
             throw ZipError(operation: "zip_fopen_index", message: ZipFunctions.text(zip.archiveErrorText(archive)))
         }

@@ -1,12 +1,12 @@
 /// One entry of a zip archive's central directory, as the archive declares it: its sizes are
 /// the archive's claims, not facts (a zip bomb lies in them).
-struct ZipEntry: Sendable {
+public struct ZipEntry: Sendable {
     /// Position in the central directory.
-    var index: Int
+    public var index: Int
     /// The entry's path inside the archive, as stored (`Payload/App.app/Info.plist`).
-    var name: String
+    public var name: String
     /// Compressed bytes stored in the archive.
-    var storedSize: UInt64
+    public var storedSize: UInt64
     /// Uncompressed size the archive claims.
-    var declaredSize: UInt64
+    public var declaredSize: UInt64
 }

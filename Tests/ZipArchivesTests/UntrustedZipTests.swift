@@ -1,0 +1,73 @@
+import DevKitTestSupport
+import Diagnostics
+import Foundation
+import Testing
+import ZipArchives
+
+/// `UntrustedZip` on archives Python's zipfile writes at test time: what it refuses, what
+/// unpacking writes and where.
+@Suite struct UntrustedZipTests {
+    /// An archive of `entries` (name → text; a trailing `/` makes a directory; `zeros:N` is N
+    /// zero characters) in a new directory; nil (skipped) without python3.
+    static func archive(_ entries: [(String, String)]) throws -> (path: String, directory: URL)? {
+        guard let python = TestProcess.find("python3") else { print("skipped: no python3"); return nil }
+        let directory = try TestProcess.temporaryDirectory("devkit-zip")
+        let path = directory.appendingPathComponent("a.zip").path
+        let script = "import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED)\n"
+            + "for name, text in zip(sys.argv[2::2], sys.argv[3::2]):\n"
+            + "    z.writestr(name, '0' * int(text[6:]) if text.startswith('zeros:') else text)\nz.close()\n"
+        let made = try TestProcess.run(python, ["-c", script, path] + entries.flatMap { [$0.0, $0.1] })
+        #expect(made.status == 0, "\(made.stderr)")
+        return (path, directory)
+    }
+
+    @Test func unpacksTheWantedEntriesAsPlainFiles() throws {
+        guard let (path, directory) = try Self.archive([("a/", ""), ("a/keep.plist", "<plist/>"), ("a/skip.png", "png"), ("b/c/d.txt", "deep")]) else { return }
+        let zip = try UntrustedZip(path: path)
+        #expect(zip.names == ["a/", "a/keep.plist", "a/skip.png", "b/c/d.txt"])
+        let out = directory.appendingPathComponent("out").path
+        let written = try zip.unpack(into: out, entryLimit: 1 << 20) { !$0.hasSuffix(".png") }
+        #expect(written == UInt64("<plist/>".utf8.count + "deep".utf8.count))
+        #expect(try String(contentsOfFile: out + "/a/keep.plist", encoding: .utf8) == "<plist/>")
+        #expect(try String(contentsOfFile: out + "/b/c/d.txt", encoding: .utf8) == "deep")
+        #expect(!FileManager.default.fileExists(atPath: out + "/a/skip.png"))
+    }
+
+    @Test(arguments: ["../escape.txt", "a/../../escape.txt", "/etc/escape", "a\\b"])
+    func unsafeNamesRefuseTheArchive(name: String) throws {
+        guard let (path, directory) = try Self.archive([("ok.txt", "x"), (name, "x")]) else { return }
+        let error = #expect(throws: Diagnostic.self) { try UntrustedZip(path: path) }
+        #expect(error?.message == "entry \"\(name)\" has an unsafe path (absolute or with ../); refusing the archive")
+        #expect(!FileManager.default.fileExists(atPath: directory.deletingLastPathComponent().appendingPathComponent("escape.txt").path))
+    }
+
+    /// The archive's numbers are not trusted: an entry that inflates past its limit or past
+    /// the ratio is refused as it inflates; the total written is bounded.
+    @Test func sizesAreBoundedWhateverTheArchiveDeclares() throws {
+        guard let (path, directory) = try Self.archive([("big.bin", "zeros:\(2 << 20)"), ("small.txt", "x")]) else { return }
+        var limits = UntrustedZip.Limits()
+        limits.ratioFloor = 1 << 16
+        let zip = try UntrustedZip(path: path, limits: limits)
+        let big = try #require(zip.entries["big.bin"])
+        let refused = #expect(throws: Diagnostic.self) { try zip.read(big, limit: 8 << 20) }
+        #expect(refused?.message.contains("a zip bomb?") == true, "\(String(describing: refused))")
+        var total = UntrustedZip.Limits()
+        total.maximumUnpackedSize = 1 << 20
+        let bounded = #expect(throws: Diagnostic.self) {
+            try UntrustedZip(path: path, limits: total).unpack(into: directory.appendingPathComponent("out").path, entryLimit: 8 << 20) { _ in true }
+        }
+        #expect(bounded?.message.contains("unpacks to more than") == true)
+        var few = UntrustedZip.Limits()
+        few.maximumEntries = 1
+        #expect(throws: Diagnostic.self) { try UntrustedZip(path: path, limits: few) }
+    }
+
+    @Test func notAnArchiveIsOneLine() throws {
+        let directory = try TestProcess.temporaryDirectory("devkit-zip")
+        let path = directory.appendingPathComponent("x.zip").path
+        try Data("not a zip at all".utf8).write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: Diagnostic.self) { try UntrustedZip(path: path, kind: "zip archive (.dSYM.zip)") }
+        #expect(error?.message.hasPrefix("not a readable zip archive (.dSYM.zip): ") == true)
+        #expect(error?.description.contains("\n") == false)
+    }
+}
