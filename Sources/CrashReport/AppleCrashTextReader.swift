@@ -241,6 +241,7 @@ enum AppleCrashTextReader {
             if exception.reason == nil { exception.reason = value }
             if key == "Exception Subtype", let address = FaultAddress.afterAt(value) { exception.faultAddress = address }
             report.exception = exception
+            if key == "Termination Reason", report.terminationReason == nil { report.terminationReason = String(value) }
         case "Crashed Thread", "Triggered by Thread", "Highlighted Thread":
             let digits = value.prefix(while: \.isASCIIDigit)
             if let index = Int(digits), report.crashedThread == nil { report.crashedThread = index }

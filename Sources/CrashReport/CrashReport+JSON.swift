@@ -21,6 +21,11 @@ extension CrashReport {
             fields["faultAddress"] = exception.faultAddress.map(hex)
             root["exception"] = .dictionary(fields)
         }
+        root["kind"] = kind.map(PlistValue.string)
+        root["terminationReason"] = terminationReason.map(PlistValue.string)
+        let explanations = TerminationExplanation.lines(for: self)
+        if !explanations.isEmpty { root["termination"] = .array(explanations.map(PlistValue.string)) }
+        if !facts.isEmpty { root["facts"] = .array(facts.map(PlistValue.string)) }
         root["crashedThread"] = crashedThread.map { .int(Int64($0)) }
         root["threads"] = .array(threads.map(\.plistValue))
         root["binaryImages"] = .array(binaryImages.map(\.plistValue))

@@ -7,6 +7,8 @@ extension CrashReport {
         lines.append("process: \(process ?? "?")\(processID.map { " [\($0)]" } ?? "")")
         if let osVersion { lines.append("os: \(osVersion)") }
         if let architecture { lines.append("architecture: \(architecture)") }
+        if let kind { lines.append("kind: \(kind)") }
+        lines += facts
         if let exception {
             var text = exception.type ?? "?"
             if let signal = exception.signal { text += " (\(signal))" }
@@ -15,6 +17,10 @@ extension CrashReport {
             if let reason = exception.reason { lines.append("reason: \(reason)") }
             if let address = exception.faultAddress { lines.append("fault address: 0x\(String(address, radix: 16))") }
         }
+        // A text report's `Termination Reason` is also the exception's reason when nothing
+        // else gave one: said once.
+        if let terminationReason, terminationReason != exception?.reason { lines.append("termination reason: \(terminationReason)") }
+        for explanation in TerminationExplanation.lines(for: self) { lines.append("termination: \(explanation)") }
         for information in applicationSpecificInformation.prefix(maxFrames) {
             lines.append("info: \(information)")
         }

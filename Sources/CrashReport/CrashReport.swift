@@ -15,6 +15,10 @@ public struct CrashReport: Hashable, Sendable {
         case addressList = "address-list"
         /// An ELF core file, read through libdwfl.
         case coreDump = "core-dump"
+        /// MetricKit's JSON: an `MXDiagnosticPayload`, one diagnostic, or a `callStackTree` alone.
+        case metricKit = "metrickit"
+        /// A KSCrash JSON report (`crash`, `binary_images`, `system`).
+        case kscrash
     }
 
     public var format: Format
@@ -35,6 +39,15 @@ public struct CrashReport: Hashable, Sendable {
     /// `Application Specific Information` (text) or `asi` (ips), one entry a line: the
     /// `*** Terminating app due to uncaught exception …` and `Fatal error: …` messages live here.
     public var applicationSpecificInformation: [String] = []
+    /// What the report records when its format carries several kinds (MetricKit: a crash, a
+    /// hang, a CPU or disk-write exception), e.g. `MetricKit hang diagnostic (hang duration 3.2 sec)`.
+    public var kind: String?
+    /// `Termination Reason` (text), `termination` (ips), `terminationReason` (MetricKit), as
+    /// written: `Namespace SPRINGBOARD, Code 0x8badf00d`. `TerminationExplanation` reads it.
+    public var terminationReason: String?
+    /// Facts the format gives beyond the fields above, one `name: value` a line (MetricKit's
+    /// device type and app version, KSCrash's bundle identifier), for the summary.
+    public var facts: [String] = []
 
     public init(format: Format) { self.format = format }
 }

@@ -14,8 +14,10 @@ public enum CrashReportParser {
     /// 1. Swift backtrace: a line starting `*** Program crashed: ` or `*** Signal N: Backtracing`
     ///    (text, and the line before `format=json`'s object), or a JSON line with
     ///    `"kind": "crashReport"`.
-    /// 2. `.ips`: otherwise, when the first non-blank byte is `{` (its one-line JSON header).
-    ///    Such files are not looked at for 3 and 4.
+    /// 2. JSON, when the first non-blank byte is `{` (such files are not looked at for 3 and 4):
+    ///    `.ips` when the first line has `"bug_type"` (its one-line header); else, by the keys in
+    ///    the first 64 KiB, KSCrash (`"binary_images"`) or MetricKit (`"callStackTree"`,
+    ///    `"crashDiagnostics"`, `"hangDiagnostics"`, …); else `.ips`.
     /// 3. Sanitizer: a line `==PID==ERROR: …Sanitizer:`, `WARNING: ThreadSanitizer:`,
     ///    `SUMMARY: …Sanitizer:` or `…: runtime error: ` (UBSan).
     /// 4. Address list: every line is blank, a `#` comment or an address (optionally after a
@@ -54,9 +56,21 @@ public enum CrashReportParser {
                 }
             }
         }
-        if startsWithObject { return .ips }
+        if startsWithObject { return jsonFormat(body) }
         if looksLikeAddressList && addresses > 0 { return .addressList }
         return .appleText
+    }
+
+    /// Which JSON report `body` (starting with `{`) is: see `detectFormat` step 2.
+    static func jsonFormat(_ body: ArraySlice<UInt8>) -> CrashReport.Format {
+        let firstLine = body.prefix(while: { $0 != 0x0A }).prefix(CrashReportLimits.maxLineLength)
+        if firstLine.containsBytes("\"bug_type\"") { return .ips }
+        let head = body.prefix(64 * 1024)
+        if head.containsBytes("\"binary_images\"") { return .kscrash }
+        let metricKitKeys = ["\"callStackTree\"", "\"callStackRootFrames\"", "\"crashDiagnostics\"", "\"hangDiagnostics\"",
+                             "\"cpuExceptionDiagnostics\"", "\"diskWriteExceptionDiagnostics\"", "\"diagnosticMetaData\""]
+        if metricKitKeys.contains(where: { head.containsBytes($0) }) { return .metricKit }
+        return .ips
     }
 
     /// A line of the Swift runtime's JSON report: an object with `"kind": "crashReport"` near its start.
@@ -78,16 +92,19 @@ public enum CrashReportParser {
         return text.containsBytes(": runtime error: ")
     }
 
-    /// `.ips` is read from its first non-blank byte (the header must be the first line);
+    /// JSON (`.ips`, MetricKit, KSCrash) is read from its first non-blank byte (the header must be the first line);
     /// the line-based readers from the first line, so the lines they report are the file's.
     private static func read(_ bytes: [UInt8], as format: CrashReport.Format) throws(CrashReportError) -> CrashReportDocument {
-        let body = bytes[(format == .ips ? contentStart(bytes) : bomLength(bytes))...]
+        let isJSON = format == .ips || format == .metricKit || format == .kscrash
+        let body = bytes[(isJSON ? contentStart(bytes) : bomLength(bytes))...]
         switch format {
         case .appleText: return try AppleCrashTextReader.read(body)
         case .ips: return try IPSReader.read(body)
         case .swiftBacktrace: return try SwiftBacktraceReader.read(body)
         case .sanitizer: return try SanitizerReportReader.read(body)
         case .addressList: return try AddressListReader.read(body)
+        case .metricKit: return try MetricKitReader.read(body)
+        case .kscrash: return try KSCrashReader.read(body)
         case .coreDump: throw CrashReportError(line: nil, message: "core dumps are read by the core-dump reader, not from text")
         }
     }

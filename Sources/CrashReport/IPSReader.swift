@@ -75,6 +75,19 @@ enum IPSReader {
         } else if fields["asi"] != nil {
             warn("asi is not an object")
         }
+        if case .dictionary(let termination)? = fields["termination"] {
+            // `{"namespace": "FRONTBOARD", "code": 2343432205, "indicator": "…", "reasons": [...]}`,
+            // written as the text report's `Namespace FRONTBOARD, Code 0x8badf00d …`.
+            var parts: [String] = []
+            if let namespace = termination["namespace"]?.string { parts.append("Namespace \(namespace)") }
+            if let code = termination["code"]?.integer { parts.append("Code " + (code.isNegative ? "-\(code.magnitude)" : "0x" + String(code.magnitude, radix: 16))) }
+            var text = parts.joined(separator: ", ")
+            if let indicator = termination["indicator"]?.string { text += (text.isEmpty ? "" : " ") + indicator.prefix(200) }
+            if case .array(let reasons)? = termination["reasons"] {
+                for reason in reasons.prefix(4) { if let line = reason.string { text += (text.isEmpty ? "" : " ") + line.prefix(300) } }
+            }
+            if !text.isEmpty { report.terminationReason = text }
+        }
         if let faulting = fields["faultingThread"]?.integer?.int64Value, faulting >= 0, faulting < Int64(CrashReportLimits.maxThreads) {
             report.crashedThread = Int(faulting)
         }

@@ -26,7 +26,10 @@ extension PlistValue {
 /// Arrays keep at most `maxJSONArrayElements` elements (the largest count any reader uses):
 /// the rest are checked and dropped, each cut array warned about, so a report of 500k frames
 /// holds 65,536 of them at most, not all (issue 15 §5). The bytes are read in place.
-func readJSON(_ bytes: ArraySlice<UInt8>, firstLine: Int, what: String, warn: (String) -> Void) throws(CrashReportError) -> PlistValue {
+///
+/// `column`: say the column too (MetricKit and KSCrash JSON is often one long line).
+func readJSON(_ bytes: ArraySlice<UInt8>, firstLine: Int, what: String, column: Bool = false,
+              warn: (String) -> Void) throws(CrashReportError) -> PlistValue {
     do {
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(PlistError) in try PropertyListCoding.readJSON(raw, maxArrayElements: maxJSONArrayElements) }
@@ -36,8 +39,15 @@ func readJSON(_ bytes: ArraySlice<UInt8>, firstLine: Int, what: String, warn: (S
         return document.value
     } catch {
         var line: Int? = nil
-        if case .text(let errorLine, _)? = error.position { line = errorLine + firstLine - 1 }
-        throw CrashReportError(line: line, message: "the \(what) is not valid JSON: \(error.message)")
+        var at = ""
+        switch error.position {
+        case .text(let errorLine, let errorColumn)?:
+            line = errorLine + firstLine - 1
+            if column { at = " at column \(errorColumn)" }
+        case .byteOffset(let offset)?: if column { at = " at byte \(offset)" }
+        default: break
+        }
+        throw CrashReportError(line: line, message: "the \(what) is not valid JSON\(at): \(error.message)")
     }
 }
 

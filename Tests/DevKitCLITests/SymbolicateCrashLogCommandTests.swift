@@ -29,6 +29,41 @@ import Testing
         if format == "json" { #expect((try? JSONSerialization.jsonObject(with: r.stdoutBytes)) != nil) }
     }
 
+    /// Issue 20's formats (Scripts/fixtures/make-crash-format-samples): MetricKit, KSCrash and
+    /// `.ips` termination reasons, their frames resolved by UUID from the same fixtures.
+    @Test(arguments: ["summary", "json"], ["metrickit-payload.json", "metrickit-watchdog.json", "metrickit-tree.json", "kscrash.json",
+                                          "kscrash-nsexception.json", "guard.ips", "watchdog.ips", "deadlock.crash", "resource.crash"])
+    func moreFormatsAgainstFixtures(_ format: String, _ sample: String) throws {
+        let r = try CLI.run(["symbolicate", "--no-cache", "--format", format, "-s", Self.fixtures, "Samples/crash/\(sample)"])
+        #expect(r.status == 0, "\(r.stderr)")
+        // The summary lists the images; json says on stderr which left frames raw (the
+        // system libraries these samples name and the fixtures lack).
+        if format == "summary" {
+            #expect(r.stderr.isEmpty)
+        } else {
+            #expect(r.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix("Samples/crash/\(sample): warning: image lib") && $0.contains(" missing (") }, "\(r.stderr)")
+        }
+        try CLI.assertSnapshot(r.stdout, named: "symbolicate-\(sample)-\(format).txt")
+        if format == "json" { #expect((try? JSONSerialization.jsonObject(with: r.stdoutBytes)) != nil) }
+    }
+
+    /// Hostile MetricKit and KSCrash files: one error line naming the file, the line and (JSON
+    /// on one line) the column, exit 2, nothing on standard output.
+    @Test(arguments: [
+        ("metrickit-truncated.json", "1: error: the MetricKit JSON is not valid JSON at column 529: unterminated string: no closing '\"' before the end of input"),
+        ("metrickit-deep.json", "1: error: the MetricKit JSON is not valid JSON at column 32851: arrays and objects nest deeper than 512 levels"),
+        ("metrickit-wrong-types.json", "1: error: no MetricKit diagnostic found (crashDiagnostics, hangDiagnostics, cpuExceptionDiagnostics, diskWriteExceptionDiagnostics, callStackTree)"),
+        ("kscrash-truncated.json", "1: error: the KSCrash JSON is not valid JSON at column 701: unexpected end of input: object opened at 1:481 is not closed"),
+        ("kscrash-wrong-types.json", "1: error: crash is a JSON array, not an object"),
+    ])
+    func hostileFormatsGiveOneLineAndExit2(_ file: String, _ message: String) throws {
+        let path = "Samples/crash/hostile/\(file)"
+        let r = try CLI.run(["symbolicate", "--no-cache", path])
+        #expect(r.status == 2)
+        #expect(r.stderr == "\(path):\(message)\n")
+        #expect(r.stdout.isEmpty)
+    }
+
     /// A .zip of the fixtures (dSYMs and binaries) as a search path gives the same output as
     /// the directory: unpacked once into the cache, reused by the next run; a damaged archive
     /// is a warning and its images are missing.

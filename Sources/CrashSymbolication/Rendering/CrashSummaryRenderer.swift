@@ -16,12 +16,20 @@ public struct CrashSummaryRenderer: Sendable {
         if let architecture = report.architecture { process += " (\(architecture))" }
         lines.append("process: \(process)")
         if let os = report.osVersion { lines.append("os: \(os)") }
+        if let kind = report.kind { lines.append("kind: \(kind)") }
+        lines += report.facts
         if let exception = report.exception {
             var text = [exception.type, exception.signal.map { exception.type == nil ? $0 : "(\($0))" }].compactMap { $0 }.joined(separator: " ")
             if let fault = exception.faultAddress { text += (text.isEmpty ? "" : " ") + "at \(FrameText.hex(fault))" }
             lines.append("crash: \(text.isEmpty ? "?" : text)")
             if let reason = exception.reason { lines.append("reason: \(reason)") }
         }
+        // A text report's `Termination Reason` is also the exception's reason when nothing
+        // else gave one: said once.
+        if let termination = report.terminationReason, termination != report.exception?.reason {
+            lines.append("termination reason: \(termination)")
+        }
+        for explanation in TerminationExplanation.lines(for: report) { lines.append("termination: \(explanation)") }
         for line in report.applicationSpecificInformation.prefix(6) { lines.append("message: \(line)") }
         if !crash.decodings.isEmpty {
             lines.append("diagnosis:")

@@ -28,8 +28,9 @@ struct Symbolicate: ParsableCommand {
             For Mach-O, from BIN.dSYM beside the binary (or in a --debug-dir) with the same UUID; \
             --binary may also name the .dSYM bundle itself.
 
-            Without --binary, the arguments are crash logs: Apple .crash text and .ips JSON, Swift \
-            runtime backtraces (Linux), sanitizer reports, ELF core dumps. Each image the log lists \
+            Without --binary, the arguments are crash logs: Apple .crash text and .ips JSON, \
+            MetricKit diagnostics (MXDiagnosticPayload JSON), KSCrash JSON reports, Swift runtime \
+            backtraces (Linux), sanitizer reports, ELF core dumps. Each image the log lists \
             is looked for by UUID/build-id under the --search-path directories (recursively: \
             binaries, .dSYM and .app bundles), at the path the log names, and in \
             /usr/lib/debug/.build-id; a file whose UUID differs is reported and never used. \

@@ -60,7 +60,7 @@ struct SymbolicateInvocation: DirectlyParsed {
     func validate() throws {
         guard binary != nil else {
             guard !inputs.isEmpty else {
-                throw ValidationError("give --binary BIN with addresses, or crash logs (.crash, .ips, Swift backtraces, core dumps).")
+                throw ValidationError("give --binary BIN with addresses, or crash logs (.crash, .ips, MetricKit, KSCrash, Swift backtraces, core dumps).")
             }
             return
         }

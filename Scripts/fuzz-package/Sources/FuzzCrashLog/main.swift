@@ -12,7 +12,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = document.report.summary()
         _ = document.report.plistValue
     }
-    for format in [CrashReport.Format.appleText, .ips, .swiftBacktrace, .sanitizer, .addressList] {
+    for format in [CrashReport.Format.appleText, .ips, .swiftBacktrace, .sanitizer, .addressList, .metricKit, .kscrash] {
         if let document = try? CrashReportParser.parse(bytes, as: format) {
             _ = document.report.summary()
             _ = document.report.plistValue
