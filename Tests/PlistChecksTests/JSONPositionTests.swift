@@ -5,7 +5,7 @@ import PropertyList
 import Testing
 
 /// Findings in JSON files get line and column from the key paths rules report, through the
-/// engine's one JSON walker (`JSONLocator`): every rule's triggering examples, converted to
+/// JSON reader's recording read (`PlistSourceMap(json:)`): every rule's triggering examples, converted to
 /// JSON plists, and String Catalog keys spelt with escapes.
 @Suite struct JSONPositionTests {
     /// The value a key path names, or its deepest existing ancestor (where the engine points

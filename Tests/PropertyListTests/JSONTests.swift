@@ -411,3 +411,47 @@ struct JSONRoundTripTests {
         #expect(try readJSON(JSONPlistWriter.write(value)) == value)
     }
 }
+
+/// The recording read that places findings in JSON files: where each value starts, by key
+/// path, the same whether every value is recorded or only the paths asked for.
+@Suite("JSON recording read")
+struct JSONRecordingTests {
+    static let text = "\u{FEFF}{\n  \"a\": [1, {\"b\": \"x\\\"y\"}],\r\n  \"c\\u00e9\": {\"d\": true}, \"e\": []\n}"
+
+    static func offsets(focus: [[String]]?) throws -> [[String]: Int]? {
+        let bytes = Array(text.utf8)
+        return try bytes.withUnsafeBytes { raw in
+            try Result { () throws(PlistError) in try JSONPlistReader.readRecordingOffsets(raw, focus: focus) }.get().offsets
+        }
+    }
+
+    @Test func everyValueStartsWhereItsTextDoes() throws {
+        let all = try #require(try Self.offsets(focus: nil))
+        let body = Array(Self.text.utf8.dropFirst(3))  // offsets count from after the byte-order mark
+        func first(_ path: [String]) -> UInt8? { all[path].map { body[$0] } }
+        #expect(first([]) == UInt8(ascii: "{"))
+        #expect(first(["a"]) == UInt8(ascii: "["))
+        #expect(first(["a", "0"]) == UInt8(ascii: "1"))
+        #expect(first(["a", "1", "b"]) == UInt8(ascii: "\""))
+        #expect(first(["cé", "d"]) == UInt8(ascii: "t"))
+        #expect(first(["e"]) == UInt8(ascii: "["))
+        #expect(all.count == 8)
+    }
+
+    @Test func aFocusRecordsThosePathsAndTheirAncestorsOnly() throws {
+        let all = try #require(try Self.offsets(focus: nil))
+        let focused = try #require(try Self.offsets(focus: [["a", "1", "b"], ["cé", "nothing"]]))
+        #expect(Set(focused.keys) == [[], ["a"], ["a", "1"], ["a", "1", "b"], ["cé"]])
+        for (path, offset) in focused { #expect(all[path] == offset) }
+    }
+
+    @Test func utf16TextHasNoOffsets() throws {
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in "{\"a\": 1}".utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let result = try bytes.withUnsafeBytes { raw in
+            try Result { () throws(PlistError) in try JSONPlistReader.readRecordingOffsets(raw) }.get()
+        }
+        #expect(result.value == .dictionary(["a": .int(1)]))
+        #expect(result.offsets == nil)
+    }
+}

@@ -139,37 +139,19 @@ public struct LintEngine: Sendable {
         let map: PlistSourceMap? = switch file.format {
         case .xml: try? PlistSourceMap(xml: file.bytes)
         case .binary: try? PlistSourceMap(binary: file.bytes)
+        case .json: try? PlistSourceMap(json: file.bytes, focus: collected.map(\.pending.path.components))
         default: nil
         }
-        // JSON has no source map: its positions come from the one JSON walker, which points
-        // at the value a key path names (a missing key: its nearest existing ancestor).
-        var json = file.format == .json ? JSONLocator(file.bytes) : nil
         let scopes = suppressions?.scopes(in: map) ?? []
         for (index, pending) in collected {
             let rule = active[index]
             if !scopes.isEmpty, Suppressions.silences(scopes, ruleID: rule.description.id, path: pending.path.components) { continue }
-            let location: SourcePosition?
-            if file.format == .json {
-                location = json?.position(of: pending.path.components)
-            } else {
-                location = map.flatMap { Self.location(of: pending.path, in: $0) }
-            }
+            let location = map?.position(of: pending.path.components)
             findings.append(Finding(file: file.path, location: location,
                                     severity: rule.severity, ruleID: rule.description.id, message: pending.message, fix: pending.fix,
                                     keyPath: pending.path))
         }
         return findings.sorted(by: Self.inFileOrder)
-    }
-
-    /// The entry's start (its `<key>`, else its element); for a path that does not exist
-    /// (a missing key), its nearest existing ancestor.
-    static func location(of path: KeyPath, in map: PlistSourceMap) -> SourcePosition? {
-        var components = path.components
-        while true {
-            if let node = map.node(at: components) { return map.position(ofOffset: node.start) }
-            guard !components.isEmpty else { return nil }
-            components.removeLast()
-        }
     }
 
     /// Findings in one file by position (position-less first), then rule id; stable otherwise.

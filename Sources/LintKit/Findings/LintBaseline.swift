@@ -1,5 +1,6 @@
 import Diagnostics
 import JSONWriter
+import PlistTools
 import PropertyList
 import System
 
@@ -19,7 +20,7 @@ import System
 /// `{"version": 1, "findings": [{"rule", "file", "keyPath" (absent for findings about a whole
 /// file), "message"}]}`, read back through the property-list JSON reader, whose errors carry
 /// line and column; errors in a well-formed file of the wrong shape name theirs too
-/// (`JSONLocator`).
+/// (`PlistSourceMap(json:)`, the reader recording where each value is).
 public struct LintBaseline: Hashable, Sendable {
     /// One accepted finding.
     public struct Entry: Hashable, Sendable {
@@ -145,39 +146,39 @@ public struct LintBaseline: Hashable, Sendable {
         } catch {
             throw LintBaselineError(file: file, position: error.position, message: "not a baseline: " + error.message)
         }
-        // The value model has no positions: the text is walked again to the value at fault
-        // (or the object that lacks it), only when there is an error.
-        func fail(_ message: String, at path: [JSONLocator.Step] = []) -> LintBaselineError {
-            LintBaselineError(file: file, position: JSONLocator.position(of: path, in: bytes), message: "not a baseline: " + message)
+        // The value model has no positions: only when there is an error, the text is read again
+        // recording where each value is, to name the value at fault (or the object that lacks it).
+        func fail(_ message: String, at path: [String] = []) -> LintBaselineError {
+            LintBaselineError(file: file, position: (try? PlistSourceMap(json: bytes, focus: [path]))?.position(of: path), message: "not a baseline: " + message)
         }
         guard let top = value.dictionaryEntries else { throw fail("the top level must be an object") }
-        for (key, _) in top where key != "version" && key != "findings" { throw fail("unknown key \"\(key)\"", at: [.key(key)]) }
+        for (key, _) in top where key != "version" && key != "findings" { throw fail("unknown key \"\(key)\"", at: [key]) }
         guard case .integer(let version)? = value[key: "version"], version.description == String(formatVersion) else {
-            throw fail("\"version\" must be \(formatVersion)", at: [.key("version")])
+            throw fail("\"version\" must be \(formatVersion)", at: ["version"])
         }
-        guard let rows = value[key: "findings"]?.arrayValue else { throw fail("\"findings\" must be an array", at: [.key("findings")]) }
+        guard let rows = value[key: "findings"]?.arrayValue else { throw fail("\"findings\" must be an array", at: ["findings"]) }
         var entries: [Entry] = []
         entries.reserveCapacity(rows.count)
         for (index, row) in rows.enumerated() {
             let at = "findings.\(index)"
-            let entry: [JSONLocator.Step] = [.key("findings"), .index(index)]
+            let entry = ["findings", String(index)]
             guard let fields = row.dictionaryEntries else { throw fail("\(at) must be an object", at: entry) }
             for (key, _) in fields where !["rule", "file", "keyPath", "message"].contains(key) {
-                throw fail("\(at) has an unknown key \"\(key)\"", at: entry + [.key(key)])
+                throw fail("\(at) has an unknown key \"\(key)\"", at: entry + [key])
             }
-            guard let rule = row[key: "rule"]?.stringValue else { throw fail("\(at).rule must be a string", at: entry + [.key("rule")]) }
-            guard let path = row[key: "file"]?.stringValue else { throw fail("\(at).file must be a string", at: entry + [.key("file")]) }
+            guard let rule = row[key: "rule"]?.stringValue else { throw fail("\(at).rule must be a string", at: entry + ["rule"]) }
+            guard let path = row[key: "file"]?.stringValue else { throw fail("\(at).file must be a string", at: entry + ["file"]) }
             var keyPath: [String]?
             if let components = row[key: "keyPath"] {
                 guard let strings = components.arrayValue?.compactMap(\.stringValue),
                       strings.count == components.arrayValue?.count else {
-                    throw fail("\(at).keyPath must be an array of strings", at: entry + [.key("keyPath")])
+                    throw fail("\(at).keyPath must be an array of strings", at: entry + ["keyPath"])
                 }
                 keyPath = strings
             }
             var message: String?
             if let text = row[key: "message"] {
-                guard let string = text.stringValue else { throw fail("\(at).message must be a string", at: entry + [.key("message")]) }
+                guard let string = text.stringValue else { throw fail("\(at).message must be a string", at: entry + ["message"]) }
                 message = string
             }
             entries.append(Entry(ruleID: rule, file: path, keyPath: keyPath, message: message))

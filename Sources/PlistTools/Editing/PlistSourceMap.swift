@@ -8,6 +8,9 @@ import PropertyList
 /// (`XMLPlistReader.readRecordingRanges`), for every node; positions are 1-based lines and
 /// columns counting bytes, as parse errors are. Binary: each value's object offset (its
 /// marker byte), from `BinaryPlistReader.readRecordingOffsets`; positions are byte offsets.
+/// JSON: each value's first byte, from `JSONPlistReader.readRecordingOffsets` (UTF-16 JSON,
+/// read after conversion, has none); positions are lines and byte columns as JSON errors
+/// count them.
 public struct PlistSourceMap: Sendable {
     /// One value's place: its element, and the `<key>` before it in a dictionary.
     public struct Node: Hashable, Sendable {
@@ -53,6 +56,40 @@ public struct PlistSourceMap: Sendable {
         self.nodes = offsets.mapValues { XMLNodeRange(element: $0..<($0 + 1), key: nil, closingTag: nil) }
         self.lineStarts = []
         self.isBinary = true
+    }
+
+    /// Reads a JSON property list, recording where every value starts (with `focus`, only
+    /// those paths and their ancestors). A value's node is its first byte (`key` is nil:
+    /// findings point at the value); offsets count from after a UTF-8 byte-order mark and
+    /// lines end at LF, CRLF or a lone CR, as the reader counts.
+    public init(json bytes: [UInt8], focus: [[String]]? = nil) throws(PlistError) {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(PlistError) in try JSONPlistReader.readRecordingOffsets(raw, focus: focus) }
+        }
+        let (value, offsets) = try result.get()
+        self.value = value
+        self.nodes = (offsets ?? [:]).mapValues { XMLNodeRange(element: $0..<($0 + 1), key: nil, closingTag: nil) }
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
+        var starts: [Int] = []
+        let base = body.startIndex
+        for i in body.indices {
+            let c = body[i]
+            if c == 0x0A || (c == 0x0D && (i + 1 >= body.endIndex || body[i + 1] != 0x0A)) { starts.append(i - base + 1) }
+        }
+        self.lineStarts = starts
+        self.isBinary = false
+    }
+
+    /// The position of the entry at `path` (its key if it has one, else its value), or of its
+    /// nearest existing ancestor (a missing key points at the dictionary that lacks it); nil
+    /// when not even the root was recorded.
+    public func position(of path: [String]) -> SourcePosition? {
+        var components = path
+        while true {
+            if let node = node(at: components) { return position(ofOffset: node.start) }
+            guard !components.isEmpty else { return nil }
+            components.removeLast()
+        }
     }
 
     /// The node at `path` (key-path components; array indices as decimal strings).

@@ -19,6 +19,15 @@ struct JSONParser {
     var maxArrayElements = Int.max
     /// One per cut array (the first `maxWarnings`), naming where it opened and its length.
     var warnings: [PlistWarning] = []
+    /// Recording only (nil otherwise): where each value starts, by key-path components
+    /// (array indices as decimal strings), for tools that point at a value.
+    var valueOffsets: [[String]: Int]?
+    /// Recording only: the paths worth recording, with all their ancestors (nil: every
+    /// value). Recording every value of a large file cost more than parsing it.
+    var recordedPaths: Set<[String]>?
+    /// Recording only: the path of the value being parsed when it is recorded, handed to its
+    /// frame if it is a container (whose children may then be recorded).
+    var pendingPath: [String]?
     static let maxWarnings = 16
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -85,6 +94,7 @@ struct JSONParser {
         var value: PlistValue
         nextValue: while true {
             guard index < bytes.count else { throw unexpectedEnd() }
+            if valueOffsets != nil { recordValueStart() }
             let c = bytes[index]
             switch c {
             case Byte.openBracket:
@@ -95,7 +105,7 @@ struct JSONParser {
                     index += 1
                     value = .array([])
                 } else {
-                    try push(Frame(isDictionary: false, openOffset: open))
+                    try push(Frame(isDictionary: false, openOffset: open, recordedPath: pendingPath))
                     continue nextValue
                 }
             case Byte.openBrace:
@@ -106,7 +116,7 @@ struct JSONParser {
                     index += 1
                     value = .dictionary([:])
                 } else {
-                    try push(Frame(isDictionary: true, openOffset: open, keyOffsetsBase: keyOffsets.count))
+                    try push(Frame(isDictionary: true, openOffset: open, keyOffsetsBase: keyOffsets.count, recordedPath: pendingPath))
                     try parseKey(afterComma: nil)
                     continue nextValue
                 }
@@ -191,6 +201,23 @@ struct JSONParser {
                 }
             }
         }
+    }
+
+    /// Records that the value at the current path starts at `index`, when that path is
+    /// wanted. Only containers on a wanted path know their own path, so a value elsewhere
+    /// costs one check.
+    mutating func recordValueStart() {
+        pendingPath = nil
+        let path: [String]
+        if let top = stack.last {
+            guard let container = top.recordedPath else { return }
+            path = container + [top.isDictionary ? top.key : String(top.array.count + top.dropped)]
+        } else {
+            path = []
+        }
+        guard recordedPaths?.contains(path) ?? true else { return }
+        valueOffsets?[path] = index
+        pendingPath = path
     }
 
     mutating func push(_ frame: Frame) throws(PlistError) {
@@ -528,6 +555,8 @@ extension JSONParser {
         var keyOffsetsBase = 0
         /// Elements parsed past `maxArrayElements` and not kept.
         var dropped = 0
+        /// Recording: this container's key path when its children may be recorded.
+        var recordedPath: [String]?
         /// The key whose value is being parsed, and where it starts.
         package var key = ""
         var keyOffset = 0

@@ -13,7 +13,7 @@
 /// mark, which is converted to UTF-8 first; positions then refer to the converted text.
 /// Errors carry a 1-based `line:column` (columns count bytes). Nesting is limited to
 /// `maxDepth` levels, checked with an explicit stack rather than recursion.
-enum JSONPlistReader {
+package enum JSONPlistReader {
     /// Deepest nesting of arrays and objects accepted: far beyond real files, and small
     /// enough that building and freeing the nested values stays cheap.
     static let maxDepth = 512
@@ -41,6 +41,28 @@ enum JSONPlistReader {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { body = UnsafeRawBufferPointer(rebasing: bytes[3...]) }
         let result = body.withMemoryRebound(to: UInt8.self) { buffer in
             Result { () throws(PlistError) in try parse(buffer, maxArrayElements: maxArrayElements) }
+        }
+        return try result.get()
+    }
+
+    /// Reads like `read`, and also records where values start, keyed by key-path components:
+    /// byte offsets from after a UTF-8 byte-order mark, as the reader's positions count. With
+    /// `focus`, only those paths and their ancestors are recorded. Nil offsets for UTF-16
+    /// input, which is parsed after conversion: its offsets would be the converted text's.
+    package static func readRecordingOffsets(_ bytes: UnsafeRawBufferPointer, focus: [[String]]? = nil) throws(PlistError) -> (value: PlistValue, offsets: [[String]: Int]?) {
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) { return (try read(bytes), nil) }
+        var body = bytes
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { body = UnsafeRawBufferPointer(rebasing: bytes[3...]) }
+        let result = body.withMemoryRebound(to: UInt8.self) { buffer in
+            Result { () throws(PlistError) -> (PlistValue, [[String]: Int]?) in
+                var parser = JSONParser(buffer)
+                parser.valueOffsets = [:]
+                parser.recordedPaths = focus.map { paths in
+                    Set(paths.flatMap { path in (0...path.count).map { Array(path.prefix($0)) } })
+                }
+                let value = try parser.parseDocument()
+                return (value, parser.valueOffsets)
+            }
         }
         return try result.get()
     }
