@@ -43,13 +43,10 @@ enum SymbolArchive {
         return directory
     }
 
-    /// A file name for the archive's cache entry: FNV-1a (64-bit) of its path, size and time.
+    /// A file name for the archive's cache entry: the FNV-1a hash of its path, size and time.
     static func key(_ path: String, size: Int, modified: Int64) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in "\(path)\u{0}\(size)\u{0}\(modified)".utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        var hash = FNV1a128()
+        for field in [path, String(size), String(modified)] { hash.combine(field: field) }
+        return hash.hexDigest
     }
 }

@@ -151,13 +151,4 @@ import Testing
         split.keyPath = KeyPath(["a", "b"])
         #expect(try Self.fingerprints([dotted]) != Self.fingerprints([split]))
     }
-
-    /// Published FNV-1a 128-bit test vectors (the empty string is the offset basis).
-    @Test(arguments: [("", "6c62272e07bb014262b821756295c58d"), ("a", "d228cb696f1a8caf78912b704e4a8964"),
-                      ("foobar", "343e1662793c64bf6f0d3597ba446f18")])
-    func fnvTestVectors(_ text: String, _ digest: String) {
-        var hash = FNV1a128()
-        hash.combine(bytes: text.utf8)
-        #expect(hash.hexDigest == digest)
-    }
 }

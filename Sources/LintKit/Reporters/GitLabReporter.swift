@@ -1,5 +1,6 @@
 import Diagnostics
 import JSONWriter
+import System
 
 /// GitLab Code Quality (a CodeClimate subset), the report a GitLab CI job names under
 /// `artifacts:reports:codequality` so merge requests show new and fixed findings: a JSON array

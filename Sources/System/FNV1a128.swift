@@ -1,6 +1,6 @@
 /// The 128-bit FNV-1a hash (Fowler, Noll and Vo's public-domain function): small, stable
 /// across runs, platforms and Swift versions (unlike `Hasher`, which is seeded per process),
-/// and without Foundation or a crypto library, which LintKit does not link. It is not
+/// and without Foundation or a crypto library, which devkit does not link. It is not
 /// cryptographic; fingerprints only need to be stable and rarely collide.
 public struct FNV1a128: Sendable {
     static let offsetBasis: UInt128 = 0x6c62272e_07bb0142_62b82175_6295c58d
