@@ -6,8 +6,8 @@ import System
 /// `devkit lint App.app`'s extension check: each `PlugIns/*.appex` Info.plist linted again
 /// with the app's Info.plist beside it, so the extension rules (identifier prefix, extension
 /// point, versions, minimum OS) judge it against its own app. The walk over the bundle's
-/// files has already run every other rule on it, so only the extension rules' findings are
-/// kept; unreadable plists are the walk's (and `RequiredReasonCheck`'s) to report.
+/// files has already run every other rule on it, so only the extension rules run; unreadable
+/// plists are the walk's (and `RequiredReasonCheck`'s) to report.
 public struct AppExtensionCheck: DirectoryCheck {
     static let ruleIDs = Set(PlistRules.appExtensionRules.map { $0.description.id })
 
@@ -29,7 +29,7 @@ public struct AppExtensionCheck: DirectoryCheck {
             guard let info = Self.read(bundle.infoPlist) else { continue }
             let file = LintFile(path: bundle.infoPlist, kind: .infoPlist, format: info.format, bytes: info.bytes,
                                 value: info.value, options: options)
-            findings += engine.lint(file).filter { Self.ruleIDs.contains($0.ruleID) }
+            findings += engine.lint(file, only: Self.ruleIDs)
         }
         return (findings, [])
     }

@@ -118,9 +118,12 @@ public struct LintEngine: Sendable {
     /// Lints an already-read file (for rule packs whose files are not plain plists, such as
     /// a provisioning profile's decoded payload). Positions are resolved for XML and JSON
     /// (line and column) and binary (byte offset) bytes; OpenStep files have none.
-    public func lint(_ file: LintFile, readerWarnings: [PlistWarning] = []) -> [Finding] {
+    ///
+    /// `only`: run just these rules (of those active), for a check that lints a file again
+    /// for what the first pass could not know (an extension against its app).
+    public func lint(_ file: LintFile, readerWarnings: [PlistWarning] = [], only ruleIDs: Set<String>? = nil) -> [Finding] {
         var collected: [(rule: Int, pending: RuleContext.Pending)] = []
-        for index in rulesByKind[file.kind] ?? [] {
+        for index in rulesByKind[file.kind] ?? [] where ruleIDs?.contains(active[index].description.id) ?? true {
             var context = RuleContext(ruleID: active[index].description.id, ruleOptions: active[index].options)
             active[index].rule.check(file, &context)
             if !context.pending.isEmpty { collected += context.pending.map { (index, $0) } }
