@@ -291,7 +291,7 @@ let package = Package(
         // Each lazily opened library loads at its first call and answers through its forwarders.
         .testTarget(name: "LazyLibrariesTests", dependencies: ["LazyLibraries", "CLibDW", "CLibDebuginfod", "CLibYAML", "PlistXMLShim"]),
         // The expat tokenizer's C API: tokens and their places, pieces, errors, refused entities.
-        .testTarget(name: "PlistXMLShimTests", dependencies: ["PlistXMLShim"]),
+        .testTarget(name: "PlistXMLShimTests", dependencies: ["PlistXMLShim", "DevKitTestSupport"]),
         .testTarget(name: "SystemTests", dependencies: ["System", "Diagnostics"]),
         .testTarget(
             name: "PropertyListTests",
