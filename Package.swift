@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "Symbolication", targets: ["Symbolication"]),
         .library(name: "ObjectFile", targets: ["ObjectFile"]),
         .library(name: "Provisioning", targets: ["Provisioning"]),
+        // For Scripts/fuzz-package's XML tokenizer differential (direct against expat).
+        .library(name: "PlistXMLShim", targets: ["PlistXMLShim"]),
         // For Scripts/fuzz-package's crash-log target.
         .library(name: "CrashReport", targets: ["CrashReport"]),
     ],
