@@ -24,6 +24,8 @@ dkh_state dkh = {.fd = -1, .stack_lock = PTHREAD_MUTEX_INITIALIZER, .module_lock
 /// Set while the recorder itself runs on this thread: allocations made by libunwind or by
 /// the loader on our behalf pass straight through instead of recursing.
 static __thread int in_recorder __attribute__((tls_model("initial-exec")));
+
+int dkh_recorder_busy(void) { return in_recorder; }
 /// The Swift type metadata of the object swift_allocObject is allocating on this thread.
 static __thread uint64_t pending_type __attribute__((tls_model("initial-exec")));
 

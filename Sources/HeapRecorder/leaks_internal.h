@@ -37,6 +37,41 @@ typedef struct dkh_thread_info {
 } dkh_thread_info;
 DKH_INTERNAL size_t dkh_live_threads(dkh_thread_info *out, size_t capacity);
 
+// mappings.c
+/// A range of memory the program mapped itself (mmap, mremap), page-rounded.
+typedef struct dkh_mapping {
+    uint64_t start, end;
+} dkh_mapping;
+/// Copies the program's own mappings into `out` (at most `capacity`); returns how many.
+DKH_INTERNAL size_t dkh_program_mappings(dkh_mapping *out, size_t capacity);
+/// Nonzero when a mapping could not be kept (the table was full): it is not scanned.
+DKH_INTERNAL int dkh_program_mappings_overflowed(void);
+/// Nonzero while the recorder runs on this thread (hooks.c): mappings libunwind makes then
+/// are the recorder's.
+DKH_INTERNAL int dkh_recorder_busy(void);
+
+// stopthreads.c
+/// The signal that stops the other threads at exit: a real-time signal programs rarely use.
+#define DKH_SCAN_SIGNAL (SIGRTMAX - 3)
+/// Another thread at exit: its general registers and stack pointer when it stopped.
+typedef struct dkh_stopped_thread {
+    atomic_int state;
+    pid_t tid;
+    /// 1: it stopped in the handler (registers and stack pointer known, and it waits for
+    /// dkh_resume_threads); 0: it did not answer (stack_pointer from /proc when it was
+    /// blocked in a system call, else 0).
+    int stopped;
+    uint32_t register_bytes;
+    uint64_t stack_pointer;
+    uint64_t thread_pointer;  // stopped threads only
+    uint64_t registers[32];
+} dkh_stopped_thread;
+/// Stops every other thread of /proc/self/task; `*stopped` receives the array (memory that
+/// stays mapped). Returns how many threads it holds.
+DKH_INTERNAL size_t dkh_stop_threads(dkh_stopped_thread **stopped);
+/// Lets the stopped threads go on.
+DKH_INTERNAL void dkh_resume_threads(void);
+
 // scan.c
 /// At exit (not _exit or a crash): scans the roots, writes UNREACHABLE and SCAN records.
 DKH_INTERNAL void dkh_scan_at_exit(void);
