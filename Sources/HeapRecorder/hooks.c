@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #define UNW_LOCAL_ONLY
@@ -627,7 +628,22 @@ __attribute__((constructor)) static void recorder_start(void) {
     atomic_store(&dkh.active, 1);
 }
 
-__attribute__((destructor)) static void recorder_stop(void) { finish(DKH_END_EXIT, -1, 0); }
+/// The exiting thread as the recorder's exit path found it: its registers and the frame above
+/// which the stack is the program's (and libc's exit machinery). The recorder's own frames
+/// below (the final flush, the scan) are not scanned: their unwritten slots keep stale copies
+/// of block addresses the flush encoded, which would make leaked blocks look reachable.
+/// Static, so no stale word survives in it either (zeroed bss; getcontext fills the general
+/// registers, which the scan reads).
+static ucontext_t exit_context;
+
+__attribute__((destructor, noinline)) static void recorder_stop(void) {
+    if (dkh_live_enabled) {
+        getcontext(&exit_context);
+        dkh_exit_entry.context = &exit_context;
+        dkh_exit_entry.frame = (uintptr_t)__builtin_frame_address(0);
+    }
+    finish(DKH_END_EXIT, -1, 0);
+}
 
 /// swiftc links every library product against the Swift runtime (and, through it, libstdc++).
 /// The recorder must not load them into C programs. swift-autolink-extract copies this entry

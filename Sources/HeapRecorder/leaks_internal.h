@@ -73,7 +73,15 @@ DKH_INTERNAL size_t dkh_stop_threads(dkh_stopped_thread **stopped);
 DKH_INTERNAL void dkh_resume_threads(void);
 
 // scan.c
-/// At exit (not _exit or a crash): scans the roots, writes UNREACHABLE and SCAN records.
+/// Where the exiting thread entered the recorder's exit path (hooks.c sets it): its registers
+/// then, and the frame address above which its stack is scanned.
+typedef struct dkh_exit_entry_point {
+    const struct ucontext_t *context;
+    uintptr_t frame;
+} dkh_exit_entry_point;
+extern dkh_exit_entry_point dkh_exit_entry DKH_INTERNAL;
+/// At exit (not _exit or a crash): scans the roots, writes UNREACHABLE, LEAK_KIND and SCAN
+/// records.
 DKH_INTERNAL void dkh_scan_at_exit(void);
 
 static inline void dkh_live_insert(uintptr_t addr, uint64_t size) {

@@ -24,6 +24,7 @@
 // live table needs the earlier removal.
 #include "leaks_internal.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -257,5 +258,12 @@ void dkh_leaks_init(void) {
     if (!scan || strcmp(scan, "1") != 0) return;
     if (pthread_key_create(&thread_key, thread_ended) != 0) return;
     pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+    // The exit scan stops the other threads with this signal: unblocked here, at start, so the
+    // threads the program creates inherit it unblocked even when the program was started with
+    // every signal blocked (a thread that blocks it itself is scanned without its registers).
+    sigset_t scan_signal;
+    sigemptyset(&scan_signal);
+    sigaddset(&scan_signal, DKH_SCAN_SIGNAL);
+    pthread_sigmask(SIG_UNBLOCK, &scan_signal, NULL);
     dkh_live_enabled = 1;
 }

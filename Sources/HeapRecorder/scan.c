@@ -365,11 +365,16 @@ static void scan_thread_pointer(scan_state *s, uint64_t tp, const map_range *sta
     scan_memory(s, lo, hi, trusted);
 }
 
-/// The exiting thread: its registers (saved into `context` by the caller, whose frame is
-/// above ours) and its stack from here to the top of its mapping.
+/// The exiting thread: its registers and its stack above the frame where it entered the
+/// recorder's exit path (dkh_exit_entry), else (no entry recorded) from here, to the top of
+/// its mapping.
 static __attribute__((noinline)) void scan_own_stack(scan_state *s, const ucontext_t *context) {
-    scan_memory(s, (uintptr_t)context, (uintptr_t)context + sizeof *context, 1);
     uint64_t sp = (uintptr_t)__builtin_frame_address(0);
+    if (dkh_exit_entry.context) {
+        context = dkh_exit_entry.context;
+        if (dkh_exit_entry.frame > sp) sp = dkh_exit_entry.frame;
+    }
+    scan_words(s, (const uint8_t *)context->uc_mcontext.gregs, sizeof context->uc_mcontext.gregs);
     const map_range *stack = map_containing(s, sp);
     if (stack && stack->readable && stack->writable) scan_memory(s, sp, stack->end, 1);
     scan_thread_pointer(s, (uintptr_t)__builtin_thread_pointer(), stack, 1);
@@ -454,6 +459,8 @@ __attribute__((noinline)) static void find_cliques(scan_state *s) {
 }
 
 // ---- the scan ---------------------------------------------------------------------------------
+
+dkh_exit_entry_point dkh_exit_entry;
 
 /// Writes the addresses of the blocks in `wanted` states, DKH_ADDRESSES_PER_RECORD a record,
 /// as records of `type` with `header` (the scan seq, and for LEAK_KINDS the kind).
@@ -562,7 +569,11 @@ __attribute__((noinline)) static void run_scan(scan_state *s, const ucontext_t *
 /// in our data segment (both are roots): it holds block addresses that would mark blocks.
 __attribute__((noinline)) void dkh_scan_at_exit(void) {
     if (!dkh_live_enabled) return;
+    // Zeroed first: getcontext fills the general registers but not the vector-register area
+    // (no fxsave), which would keep whatever stale words this stack slot held, and the stack
+    // scan reads this frame too. memcheck scans general registers only, and so do we.
     ucontext_t context;
+    memset(&context, 0, sizeof context);
     getcontext(&context);
     __builtin_unwind_init();  // spill callee-saved registers into this frame too
 

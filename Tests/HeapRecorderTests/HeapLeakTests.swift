@@ -52,10 +52,30 @@ import Testing
         #expect(leaked.count == 2)
         #expect(abandoned["keep_global"]?.count == 50)
         #expect(abandoned["keep_global"]?.bytes == 4800)
-        // Only an interior pointer refers to it: a reference for a conservative scan.
+        // Only an interior pointer refers to it: reached (possibly lost), not unreachable.
         #expect(abandoned["keep_interior"]?.count == 1)
         #expect(abandoned["keep_interior"]?.bytes == 200)
         #expect(abandoned["leak_dropped"] == nil && abandoned["leak_list"] == nil && abandoned["churn"] == nil)
+    }
+
+    /// The same blocks by memcheck's kinds: the list is its head (definitely lost) and 19 nodes
+    /// only the head reaches (indirectly lost); the interior-pointer block is possibly lost.
+    @Test func knownLeaksByKind() throws {
+        let recording = try Self.record("leaks")
+        let scan = try #require(recording.scan)
+        let kinds = try #require(scan.kinds)
+        #expect(kinds.indirectlyLostBlocks == 19 && kinds.indirectlyLostBytes == 19 * 32)
+        #expect(kinds.possiblyLostBlocks == 1 && kinds.possiblyLostBytes == 200)
+        #expect(kinds.threadsStopped == 0 && kinds.threadsUnanswered == 0)
+        let grouper = HeapGrouper(resolver: FrameResolver(recording: recording, symbolizer: ImageHeapSymbolizer()), key: .function)
+        var table: [LeakKind: [String: Int]] = [:]
+        for (kind, blocks) in LeakReport.classify(HeapTimeline(recording), scan: scan) {
+            for group in grouper.groups(blocks) { table[kind, default: [:]][group.key] = group.count }
+        }
+        #expect(table[.definitelyLost] == ["leak_dropped": 100, "leak_list": 1])
+        #expect(table[.indirectlyLost] == ["leak_list": 19])
+        #expect(table[.possiblyLost] == ["keep_interior": 1])
+        #expect(table[.stillReachable] == ["keep_global": 50])
     }
 
     @Test func noLeaksScanGivesZero() throws {
@@ -194,7 +214,8 @@ import Testing
         let html = String(decoding: HeapHTMLReport.render(report, leakedGraphs: graphs), as: UTF8.self)
         let text = report.textReport
         #expect(text.contains("  6.3 KiB  100  leak_dropped\n"))
-        #expect(text.contains("    640 B   20  leak_list\n"))
+        #expect(text.contains("     32 B    1  leak_list\n"))
+        #expect(text.contains("  608 B  19  leak_list\n"))
         #expect(text.contains("  4.7 KiB  50  keep_global\n"))
         #expect(html.contains("<p class=\"scan\">\(report.scanSummary)</p>"))
         #expect(text.contains(report.scanSummary + "\n"))
@@ -207,14 +228,17 @@ import Testing
         #expect(page.errors == [])
         #expect(page.scriptElements == 0)
         let summary = try #require(page.tables["top"])
-        #expect(summary.first == ["gen", "label", "leaked", "bytes", "abandoned", "bytes"])
-        #expect(summary.contains(["0", "start", "120", "6.9 KiB", "51", "4.9 KiB"]))
-        #expect(summary.last == ["", "total", "120", "6.9 KiB", "51", "4.9 KiB"])
-        // Generation 0: the leaked table, then the abandoned one, with the text report's rows.
+        #expect(summary.first == ["gen", "label", "definitely lost", "bytes", "indirectly lost", "bytes",
+                                  "possibly lost", "bytes", "still reachable", "bytes"])
+        #expect(summary.contains(["0", "start", "101", "6.3 KiB", "19", "608 B", "1", "200 B", "50", "4.7 KiB"]))
+        #expect(summary.last == ["", "total", "101", "6.3 KiB", "19", "608 B", "1", "200 B", "50", "4.7 KiB"])
+        // Generation 0: a table per kind, with the text report's rows.
         let rows = try #require(page.tables["gen-0"])
         let header = ["bytes", "blocks", "function"]
-        #expect(rows == [header, ["6.3 KiB", "100", "leak_dropped"], ["640 B", "20", "leak_list"],
-                         header, ["4.7 KiB", "50", "keep_global"], ["200 B", "1", "keep_interior"]])
+        #expect(rows == [header, ["6.3 KiB", "100", "leak_dropped"], ["32 B", "1", "leak_list"],
+                         header, ["608 B", "19", "leak_list"],
+                         header, ["200 B", "1", "keep_interior"],
+                         header, ["4.7 KiB", "50", "keep_global"]])
         let tooltips = try #require(page.tooltips["flame-leaked-0"])
         #expect(tooltips.contains("leak_dropped — 100 blocks, 6400 bytes (6.3 KiB)"))
         #expect(tooltips.contains("leak_list — 20 blocks, 640 bytes (640 B)"))
