@@ -262,7 +262,12 @@ import Testing
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.contains("exit scan: 171 live blocks, 120 unreachable (6.9 KiB)"))
         #expect(html.contains("<td class=\"n\">100</td><td class=\"key\">leak_dropped</td>"))
-        #expect(html.contains("<td class=\"n\">20</td><td class=\"key\">leak_list</td>"))
+        #expect(html.contains("<td class=\"n\">1</td><td class=\"key\">leak_list</td>"))
+        #expect(html.contains("<td class=\"n\">19</td><td class=\"key\">leak_list</td>"))
+        #expect(html.contains("<h3>120 leaked blocks (definitely and indirectly lost), 6.9 KiB</h3>"))
+        #expect(html.contains("<h3>1 block possibly lost, 200 B</h3>"))
+        // The flame graph draws every leaked block: the list's head and its 19 nodes together.
+        #expect(html.contains("<title>leak_list — 20 blocks, 640 bytes (640 B)</title>"))
         #expect(html.contains("<td class=\"n\">50</td><td class=\"key\">keep_global</td>"))
         #expect(html.contains("<title>leak_dropped — 100 blocks, 6400 bytes (6.3 KiB)</title>"))
         #expect(!html.lowercased().contains("<script"))

@@ -176,6 +176,54 @@ import Testing
         #expect(recording.warnings.contains { $0.message.contains("scan announces 121 unreachable blocks but its records list 120") })
     }
 
+    /// A recording from a recorder before leak kinds: no LEAK_KIND records and the 56-byte
+    /// SCAN payload. It reads with `kinds` nil: unreachable blocks are definitely lost, the rest
+    /// still reachable, and the report says so. A LEAK_KIND list that disagrees with its SCAN
+    /// record is malformed.
+    @Test func scanWithoutLeakKindsReadsAsBefore() throws {
+        let run = try HeapFixture.record(try Self.built.get(), ["leaks"], options: ["--scan-at-exit"], name: "old-scan")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: run.recordingPath)))
+        func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
+        var old = Array(bytes[..<40]), damaged = Array(bytes[..<40])
+        var offset = 40, kindRecords = 0
+        while offset + 8 <= bytes.count {
+            let type = u32(offset), length = u32(offset + 4)
+            let record = Array(bytes[offset..<offset + 8 + length])
+            switch type {
+            case 12:
+                kindRecords += 1
+                var shorter = record  // one address less than the SCAN record counts
+                shorter.removeLast(8)
+                shorter.replaceSubrange(4..<8, with: withUnsafeBytes(of: UInt32(length - 8).littleEndian, Array.init))
+                damaged += shorter
+            case 9:
+                #expect(length == 112)
+                var short = Array(record[..<(8 + 56)])
+                short.replaceSubrange(4..<8, with: withUnsafeBytes(of: UInt32(56).littleEndian, Array.init))
+                old += short
+                damaged += record
+            default:
+                old += record
+                damaged += record
+            }
+            offset += 8 + length
+        }
+        #expect(kindRecords == 2)  // indirectly and possibly lost
+        let recording = try RecordingReader.read(old, path: "old")
+        let scan = try #require(recording.scan)
+        #expect(scan.kinds == nil)
+        #expect(scan.unreachableBlocks == 120)
+        let grouper = HeapGrouper(resolver: FrameResolver(recording: recording, symbolizer: ImageHeapSymbolizer()), key: .function)
+        let report = try #require(LeakReport(recording: recording, timeline: HeapTimeline(recording), grouper: grouper, top: 10))
+        #expect(report.count(.definitelyLost) == 120 && report.count(.indirectlyLost) == 0)
+        #expect(report.count(.possiblyLost) == 0 && report.count(.stillReachable) == 51)
+        #expect(report.textReport.contains("warning: recorded before leak kinds: indirectly lost blocks are counted as definitely lost, possibly lost ones as still reachable\n"))
+
+        let bad = try RecordingReader.read(damaged, path: "damaged")
+        #expect(bad.scan == nil)
+        #expect(bad.warnings.contains { $0.message.contains("scan announces 19 indirectly and 1 possibly lost blocks but its records list 18 and 0") })
+    }
+
     @Test func swiftRetainCyclesAreLeaked() throws {
         let swiftc = "/opt/swift/usr/bin/swiftc"
         guard FileManager.default.isExecutableFile(atPath: swiftc) else {

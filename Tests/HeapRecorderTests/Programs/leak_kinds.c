@@ -15,8 +15,14 @@
 //   handed_over       1 x 88 B, allocated by main, then only on the stack of a thread that
 //                     never allocated                                          still reachable
 // Interior offsets avoid memcheck's heuristics (stdstring at 24, length64 and newarray at 8).
+// With the argument `blocked`, one more thread, with every signal blocked, so the exit scan
+// cannot stop it:
+//   blocked_holder    1 x 120 B, only on that thread's stack                 still reachable
+//                     (devkit: its stack from the stack pointer /proc/self/task/TID/syscall
+//                     gives; its registers are not read)
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -121,6 +127,19 @@ __attribute__((noinline)) static void *holder(void *unused) {
 
 __attribute__((noinline)) static void handed_over(void) { handoff = calloc(1, 88); }
 
+/// Blocks every signal, keeps its block in a stack slot and waits for ever.
+__attribute__((noinline)) static void *blocked_holder(void *unused) {
+    (void)unused;
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL);
+    void *volatile mine = calloc(1, 120);
+    signal_ready();
+    for (;;) pause();
+    (void)mine;
+    return NULL;
+}
+
 /// Overwrites the stack the functions above used, so no stale copy of a dropped pointer
 /// remains below main's frame for a conservative scan (ours or memcheck's) to find.
 __attribute__((noinline)) static void scrub_stack(void) {
@@ -128,8 +147,13 @@ __attribute__((noinline)) static void scrub_stack(void) {
     for (size_t i = 0; i < sizeof area; i++) area[i] = 0;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
     pthread_t thread;
+    if (argc > 1 && strcmp(argv[1], "blocked") == 0) {
+        pthread_create(&thread, NULL, blocked_holder, NULL);
+        wait_ready(1);
+        ready = 0;  // the others count from 0 again
+    }
     pthread_create(&thread, NULL, held_in_register, NULL);
     wait_ready(1);
     handed_over();
