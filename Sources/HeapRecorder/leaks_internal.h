@@ -7,6 +7,8 @@
 
 #include "recorder_internal.h"
 
+#include <ucontext.h>
+
 /// Set once at start when DEVKIT_HEAP_SCAN_AT_EXIT=1: the hooks keep the live table only then,
 /// so a recording without --scan-at-exit pays one predictable branch per call.
 extern int dkh_live_enabled DKH_INTERNAL;
@@ -51,6 +53,21 @@ DKH_INTERNAL int dkh_program_mappings_overflowed(void);
 DKH_INTERNAL int dkh_recorder_busy(void);
 
 // stopthreads.c
+/// The general registers of a ucontext_t (what memcheck scans of a thread) and its stack
+/// pointer; the red zone below the stack pointer that leaf functions may use.
+#if defined(__x86_64__)
+#define DKH_GENERAL_REGISTERS(uc) ((const void *)(uc)->uc_mcontext.gregs)
+#define DKH_GENERAL_REGISTERS_SIZE sizeof(gregset_t)
+#define DKH_STACK_POINTER(uc) ((uint64_t)(uc)->uc_mcontext.gregs[REG_RSP])
+#define DKH_RED_ZONE 128
+#elif defined(__aarch64__)
+#define DKH_GENERAL_REGISTERS(uc) ((const void *)(uc)->uc_mcontext.regs)
+#define DKH_GENERAL_REGISTERS_SIZE (31 * sizeof(uint64_t))
+#define DKH_STACK_POINTER(uc) ((uint64_t)(uc)->uc_mcontext.sp)
+#define DKH_RED_ZONE 0
+#else
+#error "the exit scan knows the registers of x86-64 and AArch64 only"
+#endif
 /// The signal that stops the other threads at exit: a real-time signal programs rarely use.
 #define DKH_SCAN_SIGNAL (SIGRTMAX - 3)
 /// Another thread at exit: its general registers and stack pointer when it stopped.

@@ -57,8 +57,7 @@
 #define SCAN_NO_MAPS DKH_SCAN_NO_MAPS
 #define MAX_SEGMENTS 8192
 #define MAX_PROGRAM_MAPPINGS 4096
-/// x86-64's red zone: a leaf function may keep data this far below its stack pointer.
-#define RED_ZONE 128
+#define RED_ZONE DKH_RED_ZONE
 
 /// Block states (memcheck's Unreached, Possible, Reachable, IndirectLeak); PENDING marks a
 /// block on the worklist, so it is there at most once.
@@ -374,7 +373,7 @@ static __attribute__((noinline)) void scan_own_stack(scan_state *s, const uconte
         context = dkh_exit_entry.context;
         if (dkh_exit_entry.frame > sp) sp = dkh_exit_entry.frame;
     }
-    scan_words(s, (const uint8_t *)context->uc_mcontext.gregs, sizeof context->uc_mcontext.gregs);
+    scan_words(s, (const uint8_t *)DKH_GENERAL_REGISTERS(context), DKH_GENERAL_REGISTERS_SIZE);
     const map_range *stack = map_containing(s, sp);
     if (stack && stack->readable && stack->writable) scan_memory(s, sp, stack->end, 1);
     scan_thread_pointer(s, (uintptr_t)__builtin_thread_pointer(), stack, 1);

@@ -54,10 +54,10 @@ static void on_scan_signal(int signal, siginfo_t *info, void *context) {
         int expected = SLOT_SENT;
         if (t->tid != self || !atomic_compare_exchange_strong(&t->state, &expected, SLOT_COPYING)) continue;
         const ucontext_t *uc = context;
-        _Static_assert(sizeof uc->uc_mcontext.gregs <= sizeof t->registers, "room for the general registers");
-        memcpy(t->registers, uc->uc_mcontext.gregs, sizeof uc->uc_mcontext.gregs);
-        t->register_bytes = sizeof uc->uc_mcontext.gregs;
-        t->stack_pointer = (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
+        _Static_assert(DKH_GENERAL_REGISTERS_SIZE <= sizeof t->registers, "room for the general registers");
+        memcpy(t->registers, DKH_GENERAL_REGISTERS(uc), DKH_GENERAL_REGISTERS_SIZE);
+        t->register_bytes = DKH_GENERAL_REGISTERS_SIZE;
+        t->stack_pointer = DKH_STACK_POINTER(uc);
         t->thread_pointer = (uintptr_t)__builtin_thread_pointer();  // fs base: not among gregs
         atomic_store(&t->state, SLOT_STOPPED);
         // Stay stopped until the scan is over.
