@@ -78,6 +78,8 @@ typedef struct dkh_stopped_thread {
     /// dkh_resume_threads); 0: it did not answer (stack_pointer from /proc when it was
     /// blocked in a system call, else 0).
     int stopped;
+    /// 1: it ended between the listing and the signal (not scanned, not counted).
+    int gone;
     uint32_t register_bytes;
     uint64_t stack_pointer;
     uint64_t thread_pointer;  // stopped threads only

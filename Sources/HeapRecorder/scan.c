@@ -386,6 +386,7 @@ static void scan_other_threads(scan_state *s, uint64_t own_sp, const dkh_stopped
     const map_range *own = map_containing(s, own_sp);
     for (size_t i = 0; i < stopped_count; i++) {
         const dkh_stopped_thread *t = &stopped[i];
+        if (t->gone) continue;
         if (t->stopped) {
             s->threads_stopped++;
             // The copy of its registers is ours (mmap'd), read directly.

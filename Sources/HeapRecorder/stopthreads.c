@@ -34,7 +34,7 @@
 #define STOP_TIMEOUT_MS 250
 #define MAX_STOPPED_THREADS 4096
 
-enum { SLOT_SENT = 1, SLOT_COPYING = 2, SLOT_STOPPED = 3 };
+enum { SLOT_SENT = 1, SLOT_COPYING = 2, SLOT_STOPPED = 3, SLOT_GONE = 4 };
 
 static dkh_stopped_thread *slots;
 static size_t slot_count;
@@ -154,7 +154,8 @@ size_t dkh_stop_threads(dkh_stopped_thread **stopped) {
     if (sigaction(DKH_SCAN_SIGNAL, &action, NULL) != 0) return n;  // every slot unanswered
     for (size_t i = 0; i < n; i++) {
         atomic_store(&out[i].state, SLOT_SENT);
-        if (syscall(SYS_tgkill, pid, out[i].tid, DKH_SCAN_SIGNAL) != 0) atomic_store(&out[i].state, 0);
+        // ESRCH: it ended since the listing; nothing of it to scan.
+        if (syscall(SYS_tgkill, pid, out[i].tid, DKH_SCAN_SIGNAL) != 0) atomic_store(&out[i].state, SLOT_GONE);
     }
     struct timespec start, now;
     clock_gettime(CLOCK_MONOTONIC, &start);
@@ -174,7 +175,8 @@ size_t dkh_stop_threads(dkh_stopped_thread **stopped) {
         atomic_compare_exchange_strong(&t->state, &expected, 0);  // too late now: the handler leaves it alone
         while (atomic_load(&t->state) == SLOT_COPYING) __builtin_ia32_pause();  // answering right now
         t->stopped = atomic_load(&t->state) == SLOT_STOPPED;
-        if (!t->stopped) t->stack_pointer = blocked_stack_pointer(t->tid);
+        t->gone = atomic_load(&t->state) == SLOT_GONE;
+        if (!t->stopped && !t->gone) t->stack_pointer = blocked_stack_pointer(t->tid);
     }
     return n;
 }
