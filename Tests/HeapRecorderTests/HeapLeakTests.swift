@@ -149,6 +149,16 @@ import Testing
             .compactMap { leaked[$0] }
         #expect(ours.reduce(0) { $0 + $1.bytes } == lost.bytes)
         #expect(ours.reduce(0) { $0 + $1.count } == lost.blocks)
+
+        // Every kind per function, from memcheck's XML report.
+        let xmlPath = try HeapFixture.temporaryDirectory().appendingPathComponent("leaks-memcheck.xml").path
+        let xml = try HeapFixture.run(valgrind, ["--leak-check=full", "--show-leak-kinds=all", "--xml=yes", "--xml-file=\(xmlPath)", program, "leaks"])
+        #expect(xml.status == 0)
+        let functions: Set<String> = ["leak_dropped", "leak_list", "keep_global", "keep_interior", "churn"]
+        let theirs = HeapLeakKindTests.restricted(try HeapLeakKindTests.memcheckTable(xml: try String(contentsOfFile: xmlPath, encoding: .utf8)), to: functions)
+        let kinds = HeapLeakKindTests.restricted(try HeapLeakKindTests.devkitTable(recording), to: functions)
+        #expect(kinds == theirs)
+        #expect(theirs[.possiblyLost]?["keep_interior"] == HeapLeakKindTests.Tally(blocks: 1, bytes: 200))
     }
 
     @Test func aScanCutShortOrInconsistentIsNoScan() throws {
