@@ -14,8 +14,11 @@
 //      leaders left are "definitely lost". A leaked cycle is one leader and the rest indirect.
 // Roots:
 //   - the writable PT_LOAD segments (data, bss) of every loaded module (dl_iterate_phdr);
-//   - the exiting thread's registers (getcontext into a local) and its stack from the
-//     current stack pointer to the end of its mapping (/proc/self/maps);
+//   - the exiting thread's general registers and its stack, both as they were where it entered
+//     the recorder's exit path (hooks.c's recorder_stop: getcontext, frame address), to the end
+//     of its mapping (/proc/self/maps). The recorder's frames below (the final flush encoded
+//     every buffered address) are left out: their unwritten slots would hold stale pointers;
+//     memcheck knows such words are undefined, a conservative scan does not;
 //   - the static TLS and thread descriptor around the exiting thread's thread pointer
 //     (the main thread's lives outside its stack), and around every stopped thread's;
 //   - every other thread of /proc/self/task, stopped by a signal (stopthreads.c): its general
