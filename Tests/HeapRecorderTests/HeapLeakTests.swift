@@ -229,6 +229,17 @@ import Testing
         #expect(report.count(.possiblyLost) == 0 && report.count(.stillReachable) == 51)
         #expect(report.textReport.contains("warning: recorded before leak kinds: indirectly lost blocks are counted as definitely lost, possibly lost ones as still reachable\n"))
 
+        // A kind the format does not define.
+        var unknown = bytes
+        var at = 40
+        while at + 8 <= unknown.count {
+            if u32(at) == 12 { unknown[at + 8 + 8] = 7; break }
+            at += 8 + u32(at + 4)
+        }
+        let strange = try RecordingReader.read(unknown, path: "unknown")
+        #expect(strange.scan == nil)
+        #expect(strange.warnings.contains { $0.message.contains("leak-kind record of unknown kind 7") })
+
         let bad = try RecordingReader.read(damaged, path: "damaged")
         #expect(bad.scan == nil)
         #expect(bad.warnings.contains { $0.message.contains("scan announces 19 indirectly and 1 possibly lost blocks but its records list 18 and 0") })
@@ -254,6 +265,11 @@ import Testing
         // unoptimized build (a conservative scan then keeps it): at most one pair abandoned.
         #expect(nodes.count >= 998)
         #expect(nodes.count + abandoned.filter { $0.generation == 1 }.count == 1000)
+        // Each pair is a leaked cycle: one node definitely lost, its partner indirectly.
+        let kinds = LeakReport.classify(HeapTimeline(recording), scan: scan)
+        let definite = kinds[.definitelyLost, default: []].filter { $0.generation == 1 }.count
+        let indirect = kinds[.indirectlyLost, default: []].filter { $0.generation == 1 }.count
+        #expect(definite == indirect && definite + indirect == nodes.count)
     }
 
     /// `heapdiff --leaks --html` on leaks.c: the page's tables hold the text report's cells, the
