@@ -159,4 +159,37 @@ import Testing
         #expect(theirs[.possiblyLost]?["allocate_dtv"]?.blocks == (mode == "blocked" ? 3 : 2))
         #expect(ours[.possiblyLost]?["allocate_dtv"]?.blocks == theirs[.possiblyLost]?["allocate_dtv"]?.blocks)
     }
+
+    static let graphBuilt: Result<String, any Error> = Result {
+        guard let cc = HeapFixture.compiler() else { throw HeapFixture.FixtureError(message: "no C compiler (cc, gcc or clang)") }
+        let program = try HeapFixture.temporaryDirectory().appendingPathComponent("leak-graph").path
+        let result = try HeapFixture.run(cc, ["-g", "-gdwarf-4", "-O1", "-fno-optimize-sibling-calls",
+                                              HeapFixture.programs.appendingPathComponent("leak_graph.c").path, "-o", program])
+        guard result.status == 0 else { throw HeapFixture.FixtureError(message: "cc failed: \(result.stderr)") }
+        return program
+    }
+
+    /// Programs/leak_graph.c: random graphs of 300 blocks (start and interior pointers, cycles,
+    /// chains, a few roots). Every kind's blocks and bytes, over the whole process, equal
+    /// memcheck's: the classification itself, not only the designed cases.
+    @Test(arguments: 1...6) func randomGraphsEqualMemcheck(seed: Int) throws {
+        guard let valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            print("skipped: valgrind not installed (Scripts/install-deps installs it)")
+            return
+        }
+        let program = try Self.graphBuilt.get()
+        let xmlPath = try HeapFixture.temporaryDirectory().appendingPathComponent("graph-\(seed).xml").path
+        let memcheck = try HeapFixture.run(valgrind, ["--leak-check=full", "--show-leak-kinds=all", "--xml=yes", "--xml-file=\(xmlPath)",
+                                                      program, String(seed)])
+        try #require(memcheck.status == 0, "valgrind failed: \(memcheck.stderr)")
+        let theirs = try Self.memcheckTable(xml: try String(contentsOfFile: xmlPath, encoding: .utf8))
+        let run = try HeapFixture.record(program, [String(seed)], options: ["--scan-at-exit"], name: "leak-graph-\(seed)")
+        #expect(run.status == 0)
+        let ours = try Self.devkitTable(try HeapFixture.load(run.recordingPath))
+        for kind in LeakKind.allCases {
+            #expect(Self.total(ours, kind) == Self.total(theirs, kind), "seed \(seed): \(kind.title)")
+        }
+        #expect(Self.total(ours, .definitelyLost).blocks > 0 && Self.total(ours, .indirectlyLost).blocks > 0)
+        #expect(Self.total(ours, .possiblyLost).blocks > 0 && Self.total(ours, .stillReachable).blocks > 0)
+    }
 }
