@@ -397,13 +397,14 @@ static void scan_other_threads(scan_state *s, uint64_t own_sp, const dkh_stopped
         } else {
             s->threads_unanswered++;
         }
-        // Another thread's memory can be unmapped while we read it: only with process_vm_readv.
-        if (!s->vm_readv_ok) continue;
+        // A running thread's memory can be unmapped while we read it: only with
+        // process_vm_readv. A stopped thread's stack stays put (read directly if need be).
+        if (!s->vm_readv_ok && !t->stopped) continue;
         uint64_t sp = t->stack_pointer;
         const map_range *m = sp ? map_containing(s, sp) : NULL;
         if (m && m != own && m->readable && m->writable && !m->is_heap) {
             uint64_t lo = sp - RED_ZONE > m->start ? sp - RED_ZONE : m->start;
-            scan_memory(s, lo, m->end, 0);
+            scan_memory(s, lo, m->end, t->stopped);
             s->threads_scanned++;
         } else if (!sp) {
             // No stack pointer: the whole stack mapping of a thread the live table knows, stale
@@ -419,6 +420,7 @@ static void scan_other_threads(scan_state *s, uint64_t own_sp, const dkh_stopped
         }
         if (t->stopped) scan_thread_pointer(s, t->thread_pointer, m, 0);
     }
+    // Ended threads' descriptors: memory glibc may unmap meanwhile.
     if (!s->vm_readv_ok) return;
     for (size_t i = 0; i < known_count; i++) {
         if (known[i].alive) continue;
