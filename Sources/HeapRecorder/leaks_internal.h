@@ -90,6 +90,11 @@ typedef struct dkh_stopped_thread {
 DKH_INTERNAL size_t dkh_stop_threads(dkh_stopped_thread **stopped);
 /// Lets the stopped threads go on.
 DKH_INTERNAL void dkh_resume_threads(void);
+/// Set (in the signal handler) when the stop signal found this thread inside the recorder:
+/// it stops when it leaves (dkh_stop_now), so no stopped thread holds a recorder lock.
+extern __thread int dkh_stop_deferred DKH_INTERNAL __attribute__((tls_model("initial-exec")));
+/// Takes a deferred stop now (the thread has just left the recorder).
+DKH_INTERNAL void dkh_stop_now(void);
 
 // scan.c
 /// Where the exiting thread entered the recorder's exit path (hooks.c sets it): its registers
@@ -99,8 +104,14 @@ typedef struct dkh_exit_entry_point {
     uintptr_t frame;
 } dkh_exit_entry_point;
 extern dkh_exit_entry_point dkh_exit_entry DKH_INTERNAL;
-/// At exit (not _exit or a crash): scans the roots, writes UNREACHABLE, LEAK_KIND and SCAN
-/// records.
+/// At exit, before the recorder stops recording: claims the scan, collects what needs the
+/// loader's and the mapping table's locks, and stops the other threads. Returns 1 when this
+/// thread will scan (dkh_scan_at_exit or dkh_scan_abandon must follow), 0 otherwise.
+DKH_INTERNAL int dkh_scan_prepare(void);
+/// Lets the stopped threads go without scanning (another exit path won).
+DKH_INTERNAL void dkh_scan_abandon(void);
+/// At exit (not _exit or a crash), after dkh_scan_prepare and the final flush: scans the
+/// roots, resumes the threads, writes UNREACHABLE, LEAK_KIND and SCAN records.
 DKH_INTERNAL void dkh_scan_at_exit(void);
 
 static inline void dkh_live_insert(uintptr_t addr, uint64_t size) {

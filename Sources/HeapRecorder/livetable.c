@@ -203,10 +203,14 @@ size_t dkh_live_snapshot(dkh_live_block *out, size_t capacity) {
     size_t n = 0;
     for (unsigned k = 0; k < SHARDS; k++) {
         shard *s = &shards[k];
-        dkh_lock(&s->lock);
+        // At exit the other threads are stopped outside the recorder, so none holds a shard; a
+        // thread stopped inside fork's handlers would (they hold every shard across fork): after
+        // a bounded wait the shard is read as it is and the scan says it is incomplete.
+        int locked = dkh_lock_bounded(&s->lock, DKH_EXIT_LOCK_SPINS);
+        if (!locked) atomic_store(&s->overflowed, 1);
         for (size_t i = 0; i < s->capacity && n < capacity; i++)
             if (s->slots[i].addr) out[n++] = s->slots[i];
-        dkh_unlock(&s->lock);
+        if (locked) dkh_unlock(&s->lock);
     }
     return n;
 }

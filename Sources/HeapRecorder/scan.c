@@ -33,9 +33,10 @@
 // large block freed, a thread exiting): the scan never crashes the target. Where the kernel
 // refuses process_vm_readv (seccomp), blocks, module segments and the own stack, which
 // cannot vanish under us at exit, are read directly and other memory is skipped.
-// All working memory (block snapshot, states, worklist, buffers) comes from mmap. Nothing
-// that takes a lock another thread may hold (the live table's, the loader's, the mapping
-// table's) runs while the other threads are stopped.
+// All working memory (block snapshot, states, worklist, buffers) comes from mmap. The other
+// threads are stopped before the exit changes anything (dkh_scan_prepare, from hooks.c's
+// finish) and resumed after the scan; a thread stops only outside the recorder, and what takes
+// a lock the program itself may hold (the loader's, the mapping table's) runs before.
 #include "leaks_internal.h"
 
 #include <errno.h>
@@ -86,6 +87,8 @@ typedef struct scan_state {
     size_t segment_count;
     dkh_mapping *program_maps;
     size_t program_map_count;
+    dkh_stopped_thread *stopped;  // the other threads, as dkh_stop_threads left them
+    size_t stopped_count;
     uint64_t mapped_bytes;   // of program mappings read
     uint32_t mappings_scanned;
     uint32_t threads_stopped, threads_unanswered;
@@ -533,10 +536,11 @@ __attribute__((noinline)) static void run_scan(scan_state *s, const ucontext_t *
     s->vm_readv_ok = 1;
     s->clique = -1;
     s->definite = 1;  // roots
-    if (dkh_live_overflowed()) s->flags |= SCAN_TABLE_INCOMPLETE;
     if (dkh_program_mappings_overflowed()) s->flags |= DKH_SCAN_MAPPINGS_INCOMPLETE;
-    // Everything that takes a lock, before the other threads stop.
+    // The other threads are stopped outside the recorder (or did not answer and still run):
+    // none holds a lock of the live table for good.
     s->count = dkh_live_snapshot(s->blocks, s->capacity);
+    if (dkh_live_overflowed()) s->flags |= SCAN_TABLE_INCOMPLETE;  // after: the snapshot may set it
     sort_blocks(s->blocks, s->scratch, s->count);
     if (s->count) {
         s->lowest = s->blocks[0].addr;
@@ -545,17 +549,12 @@ __attribute__((noinline)) static void run_scan(scan_state *s, const ucontext_t *
             if (end > s->highest_end) s->highest_end = end;
         }
     }
-    dl_iterate_phdr(module_callback, s);
-    s->program_map_count = dkh_program_mappings(s->program_maps, MAX_PROGRAM_MAPPINGS);
-
-    dkh_stopped_thread *stopped = NULL;
-    size_t stopped_count = dkh_stop_threads(&stopped);
     for (size_t i = 0; i < s->segment_count; i++) scan_memory(s, s->segments[i].start, s->segments[i].end, 1);
     drain(s);
     if (read_maps(s)) {
         scan_own_stack(s, context);
         drain(s);
-        scan_other_threads(s, (uintptr_t)__builtin_frame_address(0), stopped, stopped_count);
+        scan_other_threads(s, (uintptr_t)__builtin_frame_address(0), s->stopped, s->stopped_count);
         drain(s);
         scan_program_mappings(s);
         drain(s);
@@ -569,28 +568,34 @@ __attribute__((noinline)) static void run_scan(scan_state *s, const ucontext_t *
 
 #define BUFFER_BYTES (READ_BUFFER_SIZE > 16 + 8 * ADDRESSES_PER_RECORD ? READ_BUFFER_SIZE : 16 + 8 * ADDRESSES_PER_RECORD)
 
-/// noinline, with the saved registers in this frame: the worker frames below it are not
-/// scanned, the registers are. The scan state lives in mmap'd memory, never on the stack or
-/// in our data segment (both are roots): it holds block addresses that would mark blocks.
-__attribute__((noinline)) void dkh_scan_at_exit(void) {
-    if (!dkh_live_enabled) return;
-    // Zeroed first: getcontext fills the general registers but not the vector-register area
-    // (no fxsave), which would keep whatever stale words this stack slot held, and the stack
-    // scan reads this frame too. memcheck scans general registers only, and so do we.
-    ucontext_t context;
-    memset(&context, 0, sizeof context);
-    getcontext(&context);
-    __builtin_unwind_init();  // spill callee-saved registers into this frame too
+/// The scan dkh_scan_prepare set up, until dkh_scan_at_exit or dkh_scan_abandon.
+static scan_state *prepared;
+static atomic_int claimed;
 
-    struct timespec start;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    uint64_t started_ns = (uint64_t)start.tv_sec * 1000000000u + (uint64_t)start.tv_nsec;
-    uint64_t seq = atomic_fetch_add(&dkh.seq, 1);
+static void release_state(scan_state *s) {
+    if (s->blocks) munmap(s->blocks, s->capacity * sizeof(dkh_live_block));
+    if (s->scratch) munmap(s->scratch, s->capacity * sizeof(dkh_live_block));
+    if (s->state) munmap(s->state, s->capacity);
+    if (s->work) munmap(s->work, s->capacity * sizeof(uint32_t));
+    if (s->buffer) munmap(s->buffer, BUFFER_BYTES);
+    if (s->maps) munmap(s->maps, MAX_MAPS * sizeof(map_range));
+    if (s->segments) munmap(s->segments, MAX_SEGMENTS * sizeof(dkh_mapping));
+    if (s->program_maps) munmap(s->program_maps, MAX_PROGRAM_MAPPINGS * sizeof(dkh_mapping));
+    munmap(s, sizeof *s);
+}
 
+/// Before anything of the exit changes: takes the scan's memory, the module segments and the
+/// program's mappings (each behind a lock a stopped thread could hold: the loader's, the
+/// mapping table's), then stops the other threads. They stop outside the recorder (a thread
+/// inside it stops when it leaves), so the final flush and the snapshot of the live table meet
+/// no lock held for good, and the snapshot, the events and the memory agree: nothing is
+/// allocated or freed between the snapshot and the scan, as under memcheck.
+int dkh_scan_prepare(void) {
+    int expected = 0;
+    if (!dkh_live_enabled || !atomic_compare_exchange_strong(&claimed, &expected, 1)) return 0;
     scan_state *s = map_pages(sizeof *s);
-    if (!s) return;
-    // Room for blocks another thread adds while we copy (the hooks stop at `active`, but one
-    // may be inside an insert).
+    if (!s) return 0;
+    // Room for blocks a thread adds before it stops.
     s->capacity = dkh_live_count() + 1024;
     s->blocks = map_pages(s->capacity * sizeof(dkh_live_block));
     s->scratch = map_pages(s->capacity * sizeof(dkh_live_block));
@@ -601,15 +606,42 @@ __attribute__((noinline)) void dkh_scan_at_exit(void) {
     s->segments = map_pages(MAX_SEGMENTS * sizeof(dkh_mapping));
     s->program_maps = map_pages(MAX_PROGRAM_MAPPINGS * sizeof(dkh_mapping));
     // Without memory there is no scan record: the reader then says "no scan".
-    if (s->blocks && s->scratch && s->state && s->work && s->buffer && s->maps && s->segments && s->program_maps)
-        run_scan(s, &context, seq, started_ns);
-    if (s->blocks) munmap(s->blocks, s->capacity * sizeof(dkh_live_block));
-    if (s->scratch) munmap(s->scratch, s->capacity * sizeof(dkh_live_block));
-    if (s->state) munmap(s->state, s->capacity);
-    if (s->work) munmap(s->work, s->capacity * sizeof(uint32_t));
-    if (s->buffer) munmap(s->buffer, BUFFER_BYTES);
-    if (s->maps) munmap(s->maps, MAX_MAPS * sizeof(map_range));
-    if (s->segments) munmap(s->segments, MAX_SEGMENTS * sizeof(dkh_mapping));
-    if (s->program_maps) munmap(s->program_maps, MAX_PROGRAM_MAPPINGS * sizeof(dkh_mapping));
-    munmap(s, sizeof *s);
+    if (!(s->blocks && s->scratch && s->state && s->work && s->buffer && s->maps && s->segments && s->program_maps)) {
+        release_state(s);
+        return 0;
+    }
+    dl_iterate_phdr(module_callback, s);
+    s->program_map_count = dkh_program_mappings(s->program_maps, MAX_PROGRAM_MAPPINGS);
+    s->stopped_count = dkh_stop_threads(&s->stopped);
+    prepared = s;
+    return 1;
+}
+
+void dkh_scan_abandon(void) {
+    if (!prepared) return;
+    dkh_resume_threads();
+    release_state(prepared);
+    prepared = NULL;
+}
+
+/// noinline: the worker frames below it are not scanned (scan_own_stack starts above the
+/// recorder's exit path). The scan state lives in mmap'd memory, never on the stack or in our
+/// data segment (both are roots): it holds block addresses that would mark blocks.
+__attribute__((noinline)) void dkh_scan_at_exit(void) {
+    scan_state *s = prepared;
+    if (!s) return;
+    prepared = NULL;
+    // Only if the exit path's entry was not recorded. Zeroed first: getcontext fills the
+    // general registers but not the vector-register area (no fxsave), and memcheck scans
+    // general registers only, and so do we.
+    ucontext_t context;
+    memset(&context, 0, sizeof context);
+    getcontext(&context);
+
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    uint64_t started_ns = (uint64_t)start.tv_sec * 1000000000u + (uint64_t)start.tv_nsec;
+    uint64_t seq = atomic_fetch_add(&dkh.seq, 1);
+    run_scan(s, &context, seq, started_ns);
+    release_state(s);
 }

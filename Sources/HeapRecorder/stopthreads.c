@@ -44,10 +44,19 @@ static long futex(atomic_int *word, int op, int value, const struct timespec *ti
     return syscall(SYS_futex, word, op, value, timeout, NULL, 0);
 }
 
+__thread int dkh_stop_deferred __attribute__((tls_model("initial-exec")));
+
 static void on_scan_signal(int signal, siginfo_t *info, void *context) {
     (void)signal;
     (void)info;
     int saved_errno = errno;
+    if (atomic_load(&released)) return;
+    // Inside the recorder this thread may hold one of its locks (a live-table shard, its
+    // buffer), which the exiting thread needs: it stops when it leaves (dkh_stop_now).
+    if (dkh_recorder_busy()) {
+        dkh_stop_deferred = 1;
+        return;
+    }
     pid_t self = (pid_t)syscall(SYS_gettid);
     for (size_t i = 0; slots && i < slot_count; i++) {
         dkh_stopped_thread *t = &slots[i];
@@ -179,6 +188,11 @@ size_t dkh_stop_threads(dkh_stopped_thread **stopped) {
         if (!t->stopped && !t->gone) t->stack_pointer = blocked_stack_pointer(t->tid);
     }
     return n;
+}
+
+void dkh_stop_now(void) {
+    dkh_stop_deferred = 0;
+    if (!atomic_load(&released)) syscall(SYS_tgkill, getpid(), (pid_t)syscall(SYS_gettid), DKH_SCAN_SIGNAL);
 }
 
 void dkh_resume_threads(void) {
