@@ -75,14 +75,14 @@ import Testing
         (table[kind] ?? [:]).values.reduce(Tally(blocks: 0, bytes: 0)) { Tally(blocks: $0.blocks + $1.blocks, bytes: $0.bytes + $1.bytes) }
     }
 
-    @Test(arguments: ["", "blocked"]) func kindsPerFunctionAreTheDesignedOnes(mode: String) throws {
+    @Test(arguments: ["", "blocked", "churn"]) func kindsPerFunctionAreTheDesignedOnes(mode: String) throws {
         let recording = try Self.recorded(mode)
         let scan = try #require(recording.scan)
         #expect(scan.flags.isEmpty)
         let kinds = try #require(scan.kinds)
         // The thread blocked with r12 and the thread that never allocated, both stopped; with
         // `blocked`, a third that could not be.
-        #expect(kinds.threadsStopped == 2)
+        #expect(kinds.threadsStopped == (mode == "churn" ? 10 : 2))
         #expect(kinds.threadsUnanswered == (mode == "blocked" ? 1 : 0))
         #expect(kinds.mappingsScanned >= 1)
         let grouper = HeapGrouper(resolver: FrameResolver(recording: recording, symbolizer: ImageHeapSymbolizer()), key: .function)
@@ -90,6 +90,9 @@ import Testing
         #expect(report.textReport.contains("warning: 1 other thread did not stop at exit") == (mode == "blocked"))
         let table = try Self.devkitTable(recording)
         #expect(Self.restricted(table, to: Self.programFunctions) == Self.designed(mode))
+        // Churning threads, stopped at exit: what they held is still reachable, nothing lost.
+        for kind in [LeakKind.definitelyLost, .indirectlyLost, .possiblyLost] { #expect(table[kind]?["churner"] == nil) }
+        #expect((table[.stillReachable]?["churner"]?.blocks ?? 0) <= (mode == "churn" ? 8 : 0))
         // 4 roots × 3 children: 4 direct and 12 indirect, not 16 leaked.
         #expect(table[.definitelyLost]?["tree_root"] == Tally(blocks: 4, bytes: 192))
         #expect(table[.indirectlyLost]?["tree_child"] == Tally(blocks: 12, bytes: 384))

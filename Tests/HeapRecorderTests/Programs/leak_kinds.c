@@ -20,6 +20,9 @@
 //   blocked_holder    1 x 120 B, only on that thread's stack                 still reachable
 //                     (devkit: its stack from the stack pointer /proc/self/task/TID/syscall
 //                     gives; its registers are not read)
+// With `churn`, 8 more threads that allocate and free 48 bytes in a loop until the end:
+//   churner           at most 8 x 48 B, the blocks they hold when stopped     still reachable
+//                     (stopped outside the recorder's hooks, so none freed meanwhile looks lost)
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
@@ -129,6 +132,18 @@ __attribute__((noinline)) static void *holder(void *unused) {
     return NULL;
 }
 
+/// Allocates and frees until the process ends: busy (often inside the recorder) at exit.
+__attribute__((noinline)) static void *churner(void *unused) {
+    (void)unused;
+    signal_ready();
+    for (;;) {
+        char *volatile p = malloc(48);
+        p[0] = 1;
+        free(p);
+    }
+    return NULL;
+}
+
 __attribute__((noinline)) static void handed_over(void) { handoff = calloc(1, 88); }
 
 /// Blocks every signal, keeps its block in a stack slot and waits for ever.
@@ -157,6 +172,11 @@ int main(int argc, char **argv) {
         pthread_create(&thread, NULL, blocked_holder, NULL);
         wait_ready(1);
         ready = 0;  // the others count from 0 again
+    }
+    if (argc > 1 && strcmp(argv[1], "churn") == 0) {
+        for (int i = 0; i < 8; i++) pthread_create(&thread, NULL, churner, NULL);
+        wait_ready(8);
+        ready = 0;
     }
     pthread_create(&thread, NULL, held_in_register, NULL);
     wait_ready(1);
