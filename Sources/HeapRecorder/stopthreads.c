@@ -6,7 +6,11 @@
 // Each gets DKH_SCAN_SIGNAL (a real-time signal, sent with tgkill); the handler copies the
 // interrupted context's general registers and stack pointer into its slot, says so, and
 // waits (futex) until the scan is over: the threads stay put while their stacks and the
-// blocks they could free are read. A thread that does not answer within STOP_TIMEOUT_MS
+// blocks they could free are read. A thread the signal finds inside the recorder (a hook, its
+// thread-exit flush, a mark: it may hold a live-table shard or its buffer's lock, which the
+// exiting thread is about to take) does not stop there: it notes the request and stops when it
+// leaves the recorder (hooks.c's leave_recorder, dkh_stop_now). A thread that does not answer
+// within STOP_TIMEOUT_MS
 // (the signal blocked, or a thread stuck in the kernel) is taken as it is: its stack pointer
 // from /proc/self/task/TID/syscall when it sits in a system call, else nothing (the caller
 // then scans the whole stack mapping of a thread the live table knows, as before).
