@@ -51,6 +51,7 @@ static uint8_t px_tag_of(const XML_Char *name) {
 
 /// The byte offset where the current event starts.
 static uint64_t px_event_start(const px_state *st) {
+    if (st->xml == NULL) return 0;  // the direct tokenizer's failures carry no expat place
     long index = (long)XML_GetCurrentByteIndex(st->xml);
     return index > 0 ? (uint64_t)index : 0;
 }
@@ -68,7 +69,7 @@ static void px_fail_at(px_state *st, uint64_t offset, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(out->error_message, sizeof out->error_message, fmt, ap);
     va_end(ap);
-    XML_StopParser(st->xml, XML_FALSE);
+    if (st->xml != NULL) XML_StopParser(st->xml, XML_FALSE);
 }
 
 static void px_out_of_memory(px_state *st) {
@@ -350,20 +351,27 @@ static int px_scan(px_parser *p, const unsigned char *bytes, size_t length) {
 px_parser *px_parser_create(void) {
     px_parser *p = calloc(1, sizeof *p);
     if (p == NULL) return NULL;
+    p->state.out = &p->result;
+    p->state.unit = 1;
+    return p;
+}
+
+/// expat's parser, made at the first piece fed to it: a document the direct tokenizer reads
+/// never loads expat at all (LazyLibraries opens it at its first call).
+static int px_expat(px_parser *p) {
+    if (p->state.xml != NULL) return 1;
     // No namespace processing (names arrive whole), no encoding forced (expat reads the
     // declaration or the byte-order mark: UTF-8, UTF-16, ISO-8859-1, US-ASCII). expat never
     // reads external entities or DTDs unless given a handler for them; it gets none.
     XML_Parser xml = XML_ParserCreate(NULL);
-    if (xml == NULL) { free(p); return NULL; }
-    p->state.out = &p->result;
+    if (xml == NULL) return 0;
     p->state.xml = xml;
-    p->state.unit = 1;
     XML_SetUserData(xml, &p->state);
     XML_SetElementHandler(xml, px_start, px_end);
     XML_SetCharacterDataHandler(xml, px_characters);
     XML_SetEntityDeclHandler(xml, px_entity_decl);
     XML_SetSkippedEntityHandler(xml, px_skipped_entity);
-    return p;
+    return 1;
 }
 
 /// Hands `length` bytes to expat; on a failure expat found, records its message and place.
@@ -401,6 +409,12 @@ static int px_hold(px_parser *p, const char *bytes, size_t length) {
 int px_parser_feed(px_parser *p, const char *bytes, size_t length, int terminate) {
     px_result *out = &p->result;
     if (out->failed) return -1;
+    if (p->direct.stage != 0) {
+        out->failed = 1;
+        snprintf(out->error_message, sizeof out->error_message, "px_parser_feed after px_parser_tokenize");
+        return -1;
+    }
+    if (!px_expat(p)) goto out_of_memory;
     if (length > (size_t)INT32_MAX) {
         out->failed = 1;
         snprintf(out->error_message, sizeof out->error_message, "input piece larger than 2 GiB");
@@ -445,7 +459,7 @@ too_large:
 
 int px_parser_tokenize(px_parser *p, const char *bytes, size_t length, size_t token_limit) {
     if (p->result.failed) return -1;
-    if (p->given > 0 || p->held_length > 0) return PX_DIRECT_UNSUPPORTED;  // already fed to expat
+    if (p->state.xml != NULL) return PX_DIRECT_UNSUPPORTED;  // already fed to expat
     return px_direct_run(&p->state, &p->direct, (const unsigned char *)bytes, length, token_limit);
 }
 
@@ -472,7 +486,7 @@ void px_parser_discard(px_parser *p, size_t count) {
 
 void px_parser_free(px_parser *p) {
     if (p == NULL) return;
-    XML_ParserFree(p->state.xml);
+    if (p->state.xml != NULL) XML_ParserFree(p->state.xml);
     free(p->state.stack);
     free(p->result.tokens);
     free(p->result.text);
