@@ -51,7 +51,7 @@ import Testing
     /// on one line) the column, exit 2, nothing on standard output.
     @Test(arguments: [
         ("metrickit-truncated.json", "1: error: the MetricKit JSON is not valid JSON at column 529: unterminated string: no closing '\"' before the end of input"),
-        ("metrickit-deep.json", "1: error: the MetricKit JSON is not valid JSON at column 32851: arrays and objects nest deeper than 512 levels"),
+        ("metrickit-deep.json", "1: error: the MetricKit JSON is not valid JSON at column 16481: arrays and objects nest deeper than 16400 levels"),
         ("metrickit-wrong-types.json", "1: error: no MetricKit diagnostic found (crashDiagnostics, hangDiagnostics, cpuExceptionDiagnostics, diskWriteExceptionDiagnostics, callStackTree)"),
         ("kscrash-truncated.json", "1: error: the KSCrash JSON is not valid JSON at column 701: unexpected end of input: object opened at 1:481 is not closed"),
         ("kscrash-wrong-types.json", "1: error: crash is a JSON array, not an object"),
