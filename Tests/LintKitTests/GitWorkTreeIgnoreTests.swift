@@ -65,6 +65,15 @@ import Testing
         #expect(try walk(repo + "/App", cwd: repo) == ["App/Special.generated.plist"])
     }
 
+    @Test func gitIsNotMisledByAHooksEnvironment() throws {
+        // A hook's GIT_DIR would make git take the walked directory as the work tree's top.
+        let entries = ["PATH=/usr/bin", "GIT_DIR=/elsewhere/.git", "GIT_WORK_TREE=/elsewhere", "GIT_INDEX_FILE=.git/index.lock",
+                       "GIT_COMMON_DIR=/x", "GIT_AUTHOR_NAME=a"]
+        let kept = entries.filter { entry in GitWorkTreeFiles.keeps(entry) }
+        #expect(kept == ["PATH=/usr/bin", "GIT_AUTHOR_NAME=a"])
+        #expect(GitWorkTreeFiles.keeps("GIT_INDEX_FILE=/repo/.git/index.lock"))
+    }
+
     @Test func handWrittenMatcherWhenNotAsked() throws {
         // The fallback reads only the root .gitignore, without negations: the negated file is
         // skipped and the nested, info/exclude and global patterns are not seen. This is

@@ -45,9 +45,29 @@ public struct GitWorkTreeFiles: Sendable {
     public static func list(in directory: String) -> GitWorkTreeFiles? {
         let root = Path.normalize(directory)
         guard isInsideRepository(root) else { return nil }
-        guard let output = try? ChildProcess.run(["git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"]),
+        guard let output = try? ChildProcess.run(["git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                                                 environment: gitEnvironment()),
               output.termination == .exited(0) else { return nil }
         return GitWorkTreeFiles(root: root, listing: output.standardOutput)
+    }
+
+    /// devkit's environment without what would point git at another repository than the one
+    /// found from the directory: a git hook may run devkit with `GIT_DIR` (with which git
+    /// takes the current directory, here the walked one, as the top of the work tree and
+    /// lists paths relative to the wrong place), `GIT_WORK_TREE`, `GIT_COMMON_DIR`, or a
+    /// relative `GIT_INDEX_FILE` (meant for the hook's directory, not `-C`'s).
+    static func gitEnvironment() -> [String] {
+        Environment.entries().filter(keeps)
+    }
+
+    /// Whether `gitEnvironment` passes the `NAME=value` entry on.
+    public static func keeps(_ entry: String) -> Bool {
+        let name = entry.split(separator: "=", maxSplits: 1).first.map(String.init) ?? entry
+        switch name {
+        case "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR": return false
+        case "GIT_INDEX_FILE": return entry.dropFirst("GIT_INDEX_FILE=".count).hasPrefix("/")
+        default: return true
+        }
     }
 
     /// A `.git` (directory, or the file of a linked work tree or submodule) in `directory` or above.
