@@ -234,7 +234,7 @@ let package = Package(
         // `devkit symbolicate` front end (address lookups, crash logs, cores, address lists).
         .target(
             name: "CrashSymbolication",
-            dependencies: ["CrashReport", "CoreDump", "Diagnostics", "ElfUtils", "FrameModel", "Symbolication", "ObjectFile", "System", "PropertyList", "BinaryReading",
+            dependencies: ["CrashReport", "CoreDump", "Diagnostics", "ElfUtils", "FrameModel", "JSONWriter", "Symbolication", "ObjectFile", "System", "PropertyList", "BinaryReading",
                            .product(name: "OrderedCollections", package: "swift-collections"), "ZipArchives"]
         ),
 

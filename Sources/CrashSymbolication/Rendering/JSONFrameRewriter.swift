@@ -1,4 +1,5 @@
 import CrashReport
+import JSONWriter
 
 /// MetricKit and KSCrash JSON with symbols filled in, every other byte as it was: the
 /// frames' objects gain members (or have them replaced, when the file was symbolicated
@@ -87,37 +88,38 @@ enum JSONFrameRewriter {
         return out
     }
 
+    /// The member names a format gives the fields devkit adds.
+    private struct FieldNames {
+        let symbol, file, line, inlined: String
+    }
+
     /// `.ips`'s names: the outermost function with its offset and call line, inlined calls nested.
     private static func metricKitFields(_ symbols: CrashFrameSymbols) -> [(String, String)] {
+        let names = FieldNames(symbol: "symbol", file: "sourceFile", line: "sourceLine", inlined: "inlinedFrames")
         let entries = FrameText.entries(symbols)
         guard let outer = entries.last else { return [] }
-        var fields = [("symbol", quoted(outer.function)), ("symbolLocation", String(outer.offset ?? 0))]
-        fields += location(outer, file: "sourceFile", line: "sourceLine")
-        let inlined = entries.dropLast()
-        if !inlined.isEmpty {
-            fields.append(("inlinedFrames", "[" + inlined.map { entry in
-                "{" + ([("symbol", quoted(entry.function))] + location(entry, file: "sourceFile", line: "sourceLine"))
-                    .map { quoted($0.0) + ": " + $0.1 }.joined(separator: ", ") + "}"
-            }.joined(separator: ", ") + "]"))
-        }
-        return fields
+        return [(names.symbol, quoted(outer.function)), ("symbolLocation", String(outer.offset ?? 0))]
+            + location(outer, file: names.file, line: names.line) + inlinedField(entries.dropLast(), names)
     }
 
     /// KSCrash's own names, and devkit's for what it has no field for.
     private static func ksCrashFields(_ symbols: CrashFrameSymbols, address: UInt64?) -> [(String, String)] {
+        let names = FieldNames(symbol: "symbol_name", file: "source_file", line: "source_line", inlined: "inlined_frames")
         let entries = FrameText.entries(symbols)
         guard let outer = entries.last else { return [] }
-        var fields = [("symbol_name", quoted(outer.function))]
+        var fields = [(names.symbol, quoted(outer.function))]
         if let address, let offset = outer.offset, address >= offset { fields.append(("symbol_addr", String(address - offset))) }
-        fields += location(outer, file: "source_file", line: "source_line")
-        let inlined = entries.dropLast()
-        if !inlined.isEmpty {
-            fields.append(("inlined_frames", "[" + inlined.map { entry in
-                "{" + ([("symbol_name", quoted(entry.function))] + location(entry, file: "source_file", line: "source_line"))
-                    .map { quoted($0.0) + ": " + $0.1 }.joined(separator: ", ") + "}"
-            }.joined(separator: ", ") + "]"))
+        return fields + location(outer, file: names.file, line: names.line) + inlinedField(entries.dropLast(), names)
+    }
+
+    /// The inlined calls as a list of objects (none: no field).
+    private static func inlinedField(_ entries: ArraySlice<FrameText.Entry>, _ names: FieldNames) -> [(String, String)] {
+        guard !entries.isEmpty else { return [] }
+        let objects = entries.map { entry in
+            "{" + ([(names.symbol, quoted(entry.function))] + location(entry, file: names.file, line: names.line))
+                .map { quoted($0.0) + ": " + $0.1 }.joined(separator: ", ") + "}"
         }
-        return fields
+        return [(names.inlined, "[" + objects.joined(separator: ", ") + "]")]
     }
 
     /// The entry's file (last path component, as `.ips` writes it) and line, when known.
@@ -126,26 +128,9 @@ enum JSONFrameRewriter {
         return [(file, quoted(path.split(separator: "/").last.map(String.init) ?? path)), (line, String(entry.frame.line))]
     }
 
-    /// A JSON string: quotes, backslashes and control characters escaped.
+    /// A JSON string literal, as every devkit JSON writer spells one.
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        JSONWriter.inlineText(.string(text))
     }
 
     /// A member's value as written, without the quotes of a string.
