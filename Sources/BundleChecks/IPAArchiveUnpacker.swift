@@ -4,9 +4,9 @@ import Provisioning
 
 /// `devkit lint App.ipa`: the app inside the archive, unpacked by `IPAUnpacker` (the
 /// archive's names, sizes and inflation checked as for `devkit provision`), linted as
-/// `devkit lint App.app` would lint it, bundle checks included. Only what the lint reads is
-/// unpacked: the files the walk lints and the Mach-O candidates the bundle checks scan
-/// (names without an extension, `.dylib`), not images, nibs or media.
+/// `devkit lint App.app` would lint it, bundle checks included. Every file of the app is
+/// unpacked, images and media too: `CodeSealCheck` hashes each against
+/// `_CodeSignature/CodeResources`, and a file left out would read as removed.
 public struct IPAArchiveUnpacker: ArchiveUnpacker {
     public init() {}
 
@@ -16,10 +16,7 @@ public struct IPAArchiveUnpacker: ArchiveUnpacker {
 
     public func unpack(_ path: String, into directory: String, lintable: (String) -> Bool) throws(Diagnostic) -> (root: String, nameInArchive: String) {
         do {
-            let (app, name) = try IPAUnpacker.unpackApp(path, into: directory) { name in
-                let file = name.split(separator: "/").last ?? ""
-                return lintable(name) || !file.contains(".") || file.hasSuffix(".dylib")
-            }
+            let (app, name) = try IPAUnpacker.unpackApp(path, into: directory)
             return (app, name)
         } catch {
             throw error.diagnostic
