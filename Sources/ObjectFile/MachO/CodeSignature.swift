@@ -11,6 +11,13 @@ public struct CodeSignature: Sendable, Equatable {
         public var offset: Int
         public var content: [UInt8]
 
+        public init(slot: UInt32, magic: UInt32, offset: Int, content: [UInt8]) {
+            self.slot = slot
+            self.magic = magic
+            self.offset = offset
+            self.content = content
+        }
+
         /// The whole blob as the SuperBlob stores it, magic and length first: what a
         /// CodeDirectory's special slot hashes (requirements, entitlements).
         public var bytes: [UInt8] {
