@@ -104,6 +104,7 @@ public struct UntrustedZip {
     @discardableResult
     public func unpack(into directory: String, entryLimit: Int, where wanted: (String) -> Bool) throws(Diagnostic) -> UInt64 {
         var written: UInt64 = 0
+        var sinceRelease: UInt64 = 0
         for name in names {
             let isDirectory = name.hasSuffix("/")
             guard isDirectory || wanted(name) else { continue }
@@ -121,6 +122,13 @@ public struct UntrustedZip {
             }
             do { try FileIO.writeAtomically(bytes, to: target, durable: false) } catch {
                 throw Diagnostic(file: directory, message: "cannot unpack \(name): \(error.reason)")
+            }
+            // Unpacking a whole .ipa reads every page of the mapped archive once; without this
+            // they all stay resident (a 200 MB archive, 200 MB of RSS).
+            sinceRelease += UInt64(bytes.count)
+            if sinceRelease >= 16 << 20 {
+                archive.releaseReadPages()
+                sinceRelease = 0
             }
         }
         return written

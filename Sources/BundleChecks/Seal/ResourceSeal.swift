@@ -19,7 +19,6 @@ struct ResourceSeal {
     /// One rule: a regular expression on the path relative to the bundle, and what a match means.
     struct Rule {
         var pattern: String
-        var regex: Regex<AnyRegexOutput>?
         var omit: Bool
         var optional: Bool
         var nested: Bool
@@ -64,19 +63,20 @@ struct ResourceSeal {
         }
         let ruleEntries = (files2 != nil ? value[key: "rules2"] : value[key: "rules"])?.dictionaryEntries ?? []
         let rules = ruleEntries.map { pattern, item in
-            Rule(pattern: pattern, regex: try? Regex(pattern),
-                 omit: item[key: "omit"] == .bool(true), optional: item[key: "optional"] == .bool(true),
+            Rule(pattern: pattern, omit: item[key: "omit"] == .bool(true), optional: item[key: "optional"] == .bool(true),
                  nested: item[key: "nested"] == .bool(true), weight: Self.number(item[key: "weight"]) ?? 1)
         }
         return ResourceSeal(entries: entries, rules: rules)
     }
 
     /// The rule that decides `path`: the heaviest whose pattern matches (codesign's order);
-    /// nil when none does.
+    /// nil when none does. Patterns are compiled here, not at read: only files missing from
+    /// the seal are looked up, and a sealed bundle has none. A pattern that is not a valid
+    /// regular expression matches nothing.
     func rule(for path: String) -> Rule? {
         var best: Rule?
         for rule in rules where rule.weight > (best?.weight ?? -.infinity) {
-            guard let regex = rule.regex, (try? regex.firstMatch(in: path)) != nil else { continue }
+            guard let regex = try? Regex(rule.pattern), (try? regex.firstMatch(in: path)) != nil else { continue }
             best = rule
         }
         return best
