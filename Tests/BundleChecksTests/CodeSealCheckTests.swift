@@ -123,12 +123,22 @@ import Testing
         }
     }
 
-    /// Through `devkit lint`'s front end on the .ipa: every file unpacked, nothing reported.
-    @Test func ipaThroughTheFrontEnd() throws {
+    /// Through `devkit lint`'s front end on .ipa files: the intact one clean; a large resource
+    /// (hashed from the archive, never written out) changed, added or left out is reported
+    /// under the archive's name.
+    @Test(arguments: [
+        ("Signed.ipa", []),
+        ("damaged/movie-modified.ipa", ["Payload/Signed.app/Assets/movie.bin: Assets/movie.bin does not match its hash in CodeResources: modified after signing"]),
+        ("damaged/movie-added.ipa", ["Payload/Signed.app/Assets/extra.bin: Assets/extra.bin is not sealed in CodeResources: added after signing"]),
+        ("damaged/movie-removed.ipa", ["Payload/Signed.app/Assets/movie.bin: Assets/movie.bin is sealed in CodeResources but missing"]),
+    ])
+    func ipaThroughTheFrontEnd(_ name: String, _ expected: [String]) throws {
         let frontend = PlistLintFrontend(selection: RuleSelection(), registry: BundleRules.lintRegistry,
                                          directoryChecks: [CodeSealCheck()], archiveUnpackers: [IPAArchiveUnpacker()])
-        let result = try frontend.lint([try SignedApp.path("Signed.ipa")], jobs: 1, fix: false)
+        let ipa = try SignedApp.path(name)
+        let result = try frontend.lint([ipa], jobs: 1, fix: false)
         #expect(result.inputErrors.isEmpty, "\(result.inputErrors)")
-        #expect(result.findings.filter { $0.ruleID.hasPrefix("seal.") || $0.ruleID.hasPrefix("signature.") }.map(\.message) == [])
+        let seal = result.findings.filter { $0.ruleID.hasPrefix("seal.") || $0.ruleID.hasPrefix("signature.") }
+        #expect(seal.map { "\($0.file.replacingOccurrences(of: ipa + "!", with: "")): \($0.message)" } == expected)
     }
 }

@@ -4,7 +4,8 @@ import Testing
 
 /// `devkit lint` on the signed apps of Scripts/fixtures/make-signed-app, through the built
 /// binary: the intact app and its .ipa pass, every damaged copy gives its findings (golden
-/// file, paths relative to the fixture directory) and exit status 1.
+/// file, paths relative to the fixture directory) and exit status 1; in an .ipa, a large
+/// resource hashed from the archive (never written out) modified, added or missing.
 @Suite struct LintSealCommandTests {
     static let damaged = ["cms", "entitlements", "framework", "huge-slots", "info", "page", "resource-added",
                           "resource-modified", "resource-removed", "truncated-cd"]
@@ -18,6 +19,7 @@ import Testing
     @Test func damagedCopies() throws {
         let root = try SignedApp.path("Signed.app").dropLast("Signed.app".count)
         let paths = try Self.damaged.map { try SignedApp.path("damaged/\($0).app") } + [try SignedApp.path("AdHoc.app")]
+            + ["movie-modified", "movie-added", "movie-removed"].map { try SignedApp.path("damaged/\($0).ipa") }
         let r = try CLI.run(["lint", "--no-config"] + paths)
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.stderr.isEmpty, "\(r.stderr)")

@@ -16,12 +16,15 @@ public struct CodeSealCheck: DirectoryCheck {
 
     public func check(_ directory: String, engine: LintEngine) -> (findings: [Finding], inputErrors: [String]) {
         let (bundles, errors) = BundleInventory.bundles(in: directory)
+        let app = bundles.first { $0.kind == .app }?.path ?? directory
+        let unpacked = UnpackedDigests.read(app: app)
         var findings: [Finding] = []
         var inputErrors = errors
         for bundle in bundles {
             for binary in bundle.binaries {
                 do {
-                    guard let subject = try SignatureInspection.subject(binary: binary, bundle: bundle, isExecutable: Self.isExecutable(binary, of: bundle)) else { continue }
+                    guard let subject = try SignatureInspection.subject(binary: binary, bundle: bundle, isExecutable: Self.isExecutable(binary, of: bundle),
+                                                                           unpacked: unpacked, appRoot: app) else { continue }
                     findings += engine.lint(BundleRules.file(path: binary, subject: subject, kind: .bundleSignature)).map { Self.locate($0, in: subject) }
                 } catch {
                     inputErrors.append(error.description)

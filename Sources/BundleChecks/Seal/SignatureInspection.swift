@@ -25,6 +25,10 @@ struct SignatureInspection {
     /// The bundle's own executable (not a loose dylib of `Frameworks/`): its special slots
     /// bind the bundle's Info.plist and CodeResources, and it carries the bundle's seal.
     let isExecutable: Bool
+    /// Files of an unpacked `.ipa` that were hashed instead of written, by path relative to
+    /// `appRoot`.
+    let unpacked: UnpackedDigests
+    let appRoot: String
 
     private var fields: [(String, PlistValue)] = []
     private var malformed: [PlistValue] = []
@@ -33,16 +37,19 @@ struct SignatureInspection {
     private var specialSlots: [PlistValue] = []
     private var resources: [PlistValue] = []
 
-    init(binary: String, bundle: NestedBundle, isExecutable: Bool) {
+    init(binary: String, bundle: NestedBundle, isExecutable: Bool, unpacked: UnpackedDigests = UnpackedDigests(), appRoot: String = "") {
         self.binary = binary
         self.bundle = bundle
         self.isExecutable = isExecutable
+        self.unpacked = unpacked
+        self.appRoot = appRoot
     }
 
     /// The subject for the rules; nil when the binary is not signed at all (an unsigned build
     /// product is not what this check judges). I/O errors throw.
-    static func subject(binary: String, bundle: NestedBundle, isExecutable: Bool) throws(FileIOError) -> PlistValue? {
-        var inspection = SignatureInspection(binary: binary, bundle: bundle, isExecutable: isExecutable)
+    static func subject(binary: String, bundle: NestedBundle, isExecutable: Bool,
+                        unpacked: UnpackedDigests = UnpackedDigests(), appRoot: String = "") throws(FileIOError) -> PlistValue? {
+        var inspection = SignatureInspection(binary: binary, bundle: bundle, isExecutable: isExecutable, unpacked: unpacked, appRoot: appRoot)
         guard try inspection.run() else { return nil }
         return inspection.value
     }
@@ -246,13 +253,18 @@ struct SignatureInspection {
                 guard type != .missing else { report("missing"); continue }
                 if Self.cdhash(of: full, isDirectory: type == .directory) != cdhash { report("nested") }
             case .file(let sha1, let sha256, let optional):
-                guard DirectoryWalk.type(of: full) == .file, let bytes = try? FileIO.read(full) else {
+                let actual: UnpackedDigests.Digest
+                if DirectoryWalk.type(of: full) == .file, let bytes = try? FileIO.read(full) {
+                    actual = bytes.withUnsafeBytes { raw in
+                        UnpackedDigests.Digest(sha1: sha256 == nil ? SealDigest.sha1(raw) : [], sha256: sha256 == nil ? [] : SealDigest.sha256(raw))
+                    }
+                } else if let digest = unpackedDigest(full) {
+                    actual = digest
+                } else {
                     if !optional { report("missing") }
                     continue
                 }
-                let matches = bytes.withUnsafeBytes { raw in
-                    sha256.map { SealDigest.sha256(raw) == $0 } ?? (SealDigest.sha1(raw) == sha1 ?? [])
-                }
+                let matches = sha256.map { actual.sha256 == $0 } ?? (actual.sha1 == sha1 ?? [])
                 if !matches { report("modified") }
             }
         }
@@ -269,12 +281,31 @@ struct SignatureInspection {
             return true
         }, include: { _ in true })
         if let error = errors.first { throw error }
-        for file in files {
+        // And those of an unpacked .ipa that were only hashed, unless inside a directory the
+        // walk did not enter (nested code, the signature).
+        var present = files
+        for path in unpacked.byPath.keys.sorted() {
+            let file = appRoot + "/" + path
+            guard file.hasPrefix(root + "/") else { continue }
+            let components = Self.relative(file, to: root).split(separator: "/")
+            let inside = (1..<max(components.count, 1)).contains { count in
+                let directory = components.prefix(count).joined(separator: "/")
+                return directory == "_CodeSignature" || nestedDirectories.contains(directory) || Self.isBundleDirectory(directory)
+            }
+            if !inside { present.append(file) }
+        }
+        for file in present {
             let relative = Self.relative(file, to: root)
             guard !sealed.contains(relative), relative != executable else { continue }
             if let rule = seal.rule(for: relative), rule.omit { continue }
             resources.append(Self.entry(["file": .string(file), "path": .string(relative), "problem": .string("added")]))
         }
+    }
+
+    /// The digests of `path` if it is a file of an unpacked `.ipa` that was only hashed.
+    func unpackedDigest(_ path: String) -> UnpackedDigests.Digest? {
+        guard !unpacked.byPath.isEmpty, path.hasPrefix(appRoot + "/") else { return nil }
+        return unpacked.byPath[String(path.dropFirst(appRoot.count + 1))]
     }
 
     /// The bundle's `embedded.mobileprovision` against its own binary: bundle identifier,

@@ -9,12 +9,26 @@ public enum IPAUnpacker {
     /// Unpacks the files of the archive's app that `wanted` accepts (by entry name) into
     /// `directory`; returns the unpacked app's path and its name inside the archive
     /// (`Payload/App.app`).
+    ///
+    /// `instead`: the app's entries `wanted` refuses are read and handed to it (name in the
+    /// archive, bytes) instead of skipped (`UntrustedZip.unpack(into:entryLimit:where:instead:)`).
     public static func unpackApp(_ path: String, into directory: String, limits: IPAReader.Limits = IPAReader.Limits(),
-                                 wanted: (String) -> Bool = { _ in true }) throws(ProvisioningError) -> (app: String, nameInArchive: String) {
+                                 wanted: (String) -> Bool = { _ in true },
+                                 instead: ((String, [UInt8]) throws(Diagnostic) -> Void)? = nil) throws(ProvisioningError) -> (app: String, nameInArchive: String) {
         let (zip, root) = try IPAReader.open(path, limits: limits)
         do {
             try FileIO.createDirectories(directory + "/" + root)
-            try zip.unpack(into: directory, entryLimit: limits.maximumExecutableSize) { $0.hasPrefix(root) && wanted($0) }
+            if let instead {
+                // Entries outside the app are read (the zip reader hands over every refused
+                // entry) but neither written nor handed on.
+                try zip.unpack(into: directory, entryLimit: limits.maximumExecutableSize, where: { $0.hasPrefix(root) && wanted($0) },
+                               instead: { (name: String, bytes: [UInt8]) throws(Diagnostic) in
+                                   guard name.hasPrefix(root) else { return }
+                                   try instead(name, bytes)
+                               })
+            } else {
+                try zip.unpack(into: directory, entryLimit: limits.maximumExecutableSize) { $0.hasPrefix(root) && wanted($0) }
+            }
         } catch let error as FileIOError {
             throw ProvisioningError(file: error.path, message: error.reason)
         } catch let error as Diagnostic {
