@@ -94,6 +94,7 @@ import Testing
             "damaged/entitlements.app/Signed: CD+118 seal.special-slot: the DER entitlements blob does not match its hash in special slot -7 of the SHA-1 and SHA-256 CodeDirectories: it changed after signing",
             "damaged/entitlements.app/embedded.mobileprovision signature.profile-mismatch: entitlement get-task-allow = true is not granted by entitlements.app/embedded.mobileprovision, which allows false",
         ]),
+        ("framework-resigned", ["damaged/framework-resigned.app/Frameworks/Kit.framework seal.resource: Frameworks/Kit.framework is nested code whose CodeDirectory hash differs from the cdhash CodeResources seals: it changed or was re-signed after its container"]),
         ("cms", ["damaged/cms.app/Signed: CMS signature.cms-invalid: the CMS signature does not verify over the CodeDirectory: the primary CodeDirectory's digest differs from the signed message-digest attribute (it changed after signing)"]),
         ("framework", ["damaged/framework.app/Frameworks/Kit.framework/Kit: offset 0x1000 seal.code-page: page 1 (4096 bytes) does not match its SHA-256 hash in the code signature: the binary changed after signing"]),
         ("truncated-cd", ["damaged/truncated-cd.app/Signed: CD+56 signature.malformed: the code signature cannot be read: code directory: needs 8 bytes but only 4 remain (input truncated?)"]),
