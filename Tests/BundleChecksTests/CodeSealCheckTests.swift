@@ -62,6 +62,13 @@ import Testing
         ])
     }
 
+    /// The executable as a universal file (one arm64 slice at 4096): pages are read from the slice.
+    @Test func fatExecutableIsReadFromItsSlice() throws {
+        let (findings, errors) = try Self.check("fat/Signed.app")
+        #expect(errors.isEmpty)
+        #expect(try Self.summary(findings) == [])
+    }
+
     @Test func adHocSignaturesAreFindingsNotFailures() throws {
         let (findings, errors) = try Self.check("AdHoc.app")
         #expect(errors.isEmpty)
@@ -94,6 +101,7 @@ import Testing
             "damaged/entitlements.app/Signed: CD+118 seal.special-slot: the DER entitlements blob does not match its hash in special slot -7 of the SHA-1 and SHA-256 CodeDirectories: it changed after signing",
             "damaged/entitlements.app/embedded.mobileprovision signature.profile-mismatch: entitlement get-task-allow = true is not granted by entitlements.app/embedded.mobileprovision, which allows false",
         ]),
+        ("fat-page", ["damaged/fat-page.app/Signed: offset 0x3000 seal.code-page: page 2 (4096 bytes) does not match its SHA-1 and SHA-256 hashes in the code signature: the binary changed after signing"]),
         ("framework-resigned", ["damaged/framework-resigned.app/Frameworks/Kit.framework seal.resource: Frameworks/Kit.framework is nested code whose CodeDirectory hash differs from the cdhash CodeResources seals: it changed or was re-signed after its container"]),
         ("cms", ["damaged/cms.app/Signed: CMS signature.cms-invalid: the CMS signature does not verify over the CodeDirectory: the primary CodeDirectory's digest differs from the signed message-digest attribute (it changed after signing)"]),
         ("framework", ["damaged/framework.app/Frameworks/Kit.framework/Kit: offset 0x1000 seal.code-page: page 1 (4096 bytes) does not match its SHA-256 hash in the code signature: the binary changed after signing"]),
@@ -106,7 +114,8 @@ import Testing
         let (findings, errors) = try Self.check("damaged/\(name).app")
         #expect(errors.isEmpty, "\(errors)")
         let binary = "damaged/\(name).app/Signed"
-        let cd = try Self.codeDirectoryOffset(binary)
+        // Python reads thin files only; the fat copy's expectations need no CodeDirectory offset.
+        let cd = name.hasPrefix("fat") ? 0 : try Self.codeDirectoryOffset(binary)
         // The CMS blob is the SuperBlob's last: its offset is in the finding; check it is past the CodeDirectory.
         let resolved = expected.map { line in
             guard let range = line.range(of: #"CD\+[0-9]+"#, options: .regularExpression) else { return line }
