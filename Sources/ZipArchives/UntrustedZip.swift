@@ -102,18 +102,19 @@ public struct UntrustedZip {
     /// target's name, so nothing written points outside — each at most `entryLimit` bytes, all
     /// together at most `maximumUnpackedSize`. Returns the bytes written.
     ///
-    /// `instead`: the entries `wanted` refuses are read too (same limits) and handed to it,
-    /// name and bytes, rather than skipped; their directories are created. For a reader that
-    /// needs every file's contents once (digests) but not on disk.
+    /// `instead`: the entries `wanted` refuses and `handOver` accepts are read too (same
+    /// limits) and handed to it, name and bytes, rather than skipped; their directories are
+    /// created. For a reader that needs some files' contents once (digests) but not on disk.
     @discardableResult
     public func unpack(into directory: String, entryLimit: Int, where wanted: (String) -> Bool,
+                       handOver: (String) -> Bool = { _ in true },
                        instead: ((String, [UInt8]) throws(Diagnostic) -> Void)? = nil) throws(Diagnostic) -> UInt64 {
         var written: UInt64 = 0
         var sinceRelease: UInt64 = 0
         for name in names {
             let isDirectory = name.hasSuffix("/")
             let isWanted = isDirectory || wanted(name)
-            guard isWanted || instead != nil else { continue }
+            guard isWanted || (instead != nil && handOver(name)) else { continue }
             let target = directory + "/" + name
             do {
                 try FileIO.createDirectories(isDirectory ? target : String(target[..<(target.lastIndex(of: "/") ?? target.endIndex)]))

@@ -23,13 +23,9 @@ public enum IPAUnpacker {
             // CodeResources has no seal that would need them.
             let sealed = zip.names.contains { $0.hasPrefix(root) && $0.hasSuffix("_CodeSignature/CodeResources") }
             if let instead, sealed {
-                // Entries outside the app are read (the zip reader hands over every refused
-                // entry) but neither written nor handed on.
+                // Entries outside the app (SwiftSupport/, Symbols/) are neither read nor written.
                 try zip.unpack(into: directory, entryLimit: limits.maximumExecutableSize, where: { $0.hasPrefix(root) && wanted($0) },
-                               instead: { (name: String, bytes: [UInt8]) throws(Diagnostic) in
-                                   guard name.hasPrefix(root) else { return }
-                                   try instead(name, bytes)
-                               })
+                               handOver: { $0.hasPrefix(root) }, instead: instead)
             } else {
                 try zip.unpack(into: directory, entryLimit: limits.maximumExecutableSize) { $0.hasPrefix(root) && wanted($0) }
             }
