@@ -102,6 +102,7 @@ import Testing
             "damaged/entitlements.app/embedded.mobileprovision signature.profile-mismatch: entitlement get-task-allow = true is not granted by entitlements.app/embedded.mobileprovision, which allows false",
         ]),
         ("fat-page", ["damaged/fat-page.app/Signed: offset 0x3000 seal.code-page: page 2 (4096 bytes) does not match its SHA-1 and SHA-256 hashes in the code signature: the binary changed after signing"]),
+        ("fat2-page", ["damaged/fat2-page.app/Signed: offset 0x1a000 seal.code-page: page 2 (4096 bytes) of the arm64 slice at 0x18000 does not match its SHA-1 and SHA-256 hashes in the code signature: the binary changed after signing"]),
         ("framework-resigned", ["damaged/framework-resigned.app/Frameworks/Kit.framework seal.resource: Frameworks/Kit.framework is nested code whose CodeDirectory hash differs from the cdhash CodeResources seals: it changed or was re-signed after its container"]),
         ("cms", ["damaged/cms.app/Signed: CMS signature.cms-invalid: the CMS signature does not verify over the CodeDirectory: the primary CodeDirectory's digest differs from the signed message-digest attribute (it changed after signing)"]),
         ("framework", ["damaged/framework.app/Frameworks/Kit.framework/Kit: offset 0x1000 seal.code-page: page 1 (4096 bytes) does not match its SHA-256 hash in the code signature: the binary changed after signing"]),

@@ -7,7 +7,7 @@ import Testing
 /// file, paths relative to the fixture directory) and exit status 1; in an .ipa, a large
 /// resource hashed from the archive (never written out) modified, added or missing.
 @Suite struct LintSealCommandTests {
-    static let damaged = ["cms", "entitlements", "fat-page", "framework", "framework-resigned", "huge-slots", "info", "page", "resource-added",
+    static let damaged = ["cms", "entitlements", "fat-page", "fat2-page", "framework", "framework-resigned", "huge-slots", "info", "page", "resource-added",
                           "resource-modified", "resource-removed", "truncated-cd"]
 
     @Test func intactAppAndIPAPass() throws {

@@ -3,7 +3,8 @@ import PropertyList
 
 /// Every page of a binary matches its hash in the CodeDirectory.
 ///
-/// Triggers for each page (up to eight a binary, then once for the rest) whose digest differs
+/// Triggers for each page (up to eight a binary, then once for the rest; a universal file's
+/// name their slice) whose digest differs
 /// from its code slot in any CodeDirectory (the primary one and the alternates, SHA-1 and
 /// SHA-256): the binary was changed after it was signed.
 public struct ModifiedCodePage: LintRule {
@@ -27,6 +28,14 @@ public struct ModifiedCodePage: LintRule {
                 <key>hashes</key><array><string>SHA-1</string><string>SHA-256</string></array></dict></array>
                 <key>morePages</key><integer>0</integer>
                 """),
+            RuleExample("""
+                <key>binary</key><string>App.app/App</string>
+                <key>pages</key>
+                <array><dict><key>file</key><string>App.app/App</string><key>offset</key><integer>16384</integer>
+                <key>page</key><integer>0</integer><key>size</key><integer>4096</integer><key>slice</key><string>arm64 slice at 0x4000</string>
+                <key>hashes</key><array><string>SHA-256</string></array></dict></array>
+                <key>morePages</key><integer>12</integer>
+                """),
         ],
         nonTriggering: [
             RuleExample("""
@@ -45,7 +54,8 @@ public struct ModifiedCodePage: LintRule {
             let size = page[key: "size"]?.intValue ?? 0
             let hashes = (page[key: "hashes"]?.arrayValue ?? []).compactMap(\.stringValue)
             let which = hashes.joined(separator: " and ") + (hashes.count == 1 ? " hash" : " hashes")
-            context.report("page \(number) (\(size) bytes) does not match its \(which) in the code signature: the binary changed after signing",
+            let slice = page[key: "slice"]?.stringValue.map { " of the \($0)" } ?? ""
+            context.report("page \(number) (\(size) bytes)\(slice) does not match its \(which) in the code signature: the binary changed after signing",
                            at: KeyPath(["pages", String(index)]))
         }
         if let more = file["morePages"]?.intValue, more > 0, !pages.isEmpty {

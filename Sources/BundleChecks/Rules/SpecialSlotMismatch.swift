@@ -49,7 +49,8 @@ public struct SpecialSlotMismatch: LintRule {
             let item = entry[key: "item"]?.stringValue ?? "an item"
             let slot = entry[key: "slot"]?.intValue ?? 0
             let types = (entry[key: "hashTypes"]?.arrayValue ?? []).compactMap(\.stringValue)
-            let directories = "the " + types.joined(separator: " and ") + (types.count == 1 ? " CodeDirectory" : " CodeDirectories")
+            let slice = entry[key: "slice"]?.stringValue.map { " (\($0))" } ?? ""
+            let directories = "the " + types.joined(separator: " and ") + (types.count == 1 ? " CodeDirectory" : " CodeDirectories") + slice
             let message = switch entry[key: "problem"]?.stringValue {
             case "missing": "\(item) is bound by special slot \(slot) of \(directories) but is missing"
             case "unbound": "\(item) is not bound by \(directories) (special slot \(slot) is empty): nothing vouches for it"

@@ -70,7 +70,11 @@ struct SignatureInspection {
         var entitlements: PlistValue?
         var signerCertificate: CertificateSummary?
         do throws(DecodeError) {
-            for image in try MachOFile.images(bytes) {
+            let images = try MachOFile.images(bytes)
+            for image in images {
+                // A universal file's findings name the slice (architecture and offset: arm64 and
+                // arm64e share a CPU type); a thin file's need not.
+                let slice: PlistValue? = images.count > 1 ? .string("\(image.architecture) slice at 0x\(String(image.offset, radix: 16))") : nil
                 guard let signature = try CodeSignature.read(bytes, image: image) else { continue }
                 signed = true
                 let directories = try CodeDirectory.all(in: signature)
@@ -79,8 +83,8 @@ struct SignatureInspection {
                                       reason: "the SuperBlob has no CodeDirectory (slot 0)")
                 }
                 if primary == nil { primary = first }
-                try checkPages(directories, image: image, bytes: bytes)
-                checkSpecialSlots(directories, signature: signature)
+                try checkPages(directories, image: image, bytes: bytes, slice: slice)
+                checkSpecialSlots(directories, signature: signature, slice: slice)
                 if entitlements == nil, let xml = signature.entitlementsXML {
                     entitlements = try? PropertyListCoding.read(xml).value
                 }
@@ -104,7 +108,7 @@ struct SignatureInspection {
     }
 
     /// Every code slot of every CodeDirectory against the page it covers.
-    private mutating func checkPages(_ directories: [CodeDirectory], image: MachOSlice, bytes: [UInt8]) throws(DecodeError) {
+    private mutating func checkPages(_ directories: [CodeDirectory], image: MachOSlice, bytes: [UInt8], slice: PlistValue?) throws(DecodeError) {
         // Page indices that failed, with the algorithms that failed them.
         let failed = try bytes.withUnsafeBytes { raw in Result { () throws(DecodeError) -> [Int: [String]] in
             var failed: [Int: [String]] = [:]
@@ -128,16 +132,18 @@ struct SignatureInspection {
         for index in failed.keys.sorted() {
             guard pages.count < Self.maximumPages, let directory = directories.first else { morePages += 1; continue }
             let range = directory.pageRange(index)
-            pages.append(Self.entry(["file": .string(binary), "offset": Self.integer(image.offset + range.lowerBound),
-                                     "page": Self.integer(index), "size": Self.integer(range.count),
-                                     "hashes": .array((failed[index] ?? []).map(PlistValue.string))]))
+            var entry: [String: PlistValue] = ["file": .string(binary), "offset": Self.integer(image.offset + range.lowerBound),
+                                               "page": Self.integer(index), "size": Self.integer(range.count),
+                                               "hashes": .array((failed[index] ?? []).map(PlistValue.string))]
+            entry["slice"] = slice
+            pages.append(Self.entry(entry))
         }
     }
 
     /// Info.plist, the requirements, CodeResources and the entitlements blobs against the
     /// special slots of each CodeDirectory; one entry per slot and problem, naming every
     /// CodeDirectory that has it (at the first one's hash).
-    private mutating func checkSpecialSlots(_ directories: [CodeDirectory], signature: CodeSignature) {
+    private mutating func checkSpecialSlots(_ directories: [CodeDirectory], signature: CodeSignature, slice: PlistValue?) {
         for slot in CodeDirectory.SpecialSlot.allCases {
             let (item, bytes) = specialItem(slot, signature: signature)
             var found: [(problem: String, offset: Int, hashTypes: [PlistValue])] = []
@@ -167,9 +173,11 @@ struct SignatureInspection {
                 }
             }
             for (problem, offset, hashTypes) in found {
-                specialSlots.append(Self.entry(["file": .string(binary), "offset": Self.integer(offset),
-                                                "slot": Self.integer(-slot.rawValue), "item": .string(item),
-                                                "problem": .string(problem), "hashTypes": .array(hashTypes)]))
+                var entry: [String: PlistValue] = ["file": .string(binary), "offset": Self.integer(offset),
+                                                   "slot": Self.integer(-slot.rawValue), "item": .string(item),
+                                                   "problem": .string(problem), "hashTypes": .array(hashTypes)]
+                entry["slice"] = slice
+                specialSlots.append(Self.entry(entry))
             }
         }
     }
