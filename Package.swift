@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "Symbolication", targets: ["Symbolication"]),
         .library(name: "ObjectFile", targets: ["ObjectFile"]),
         .library(name: "Provisioning", targets: ["Provisioning"]),
+        // For Scripts/fuzz-package's XML tokenizer differential (direct against expat).
+        .library(name: "PlistXMLShim", targets: ["PlistXMLShim"]),
         // For Scripts/fuzz-package's crash-log target.
         .library(name: "CrashReport", targets: ["CrashReport"]),
     ],
@@ -293,7 +295,7 @@ let package = Package(
         // Each lazily opened library loads at its first call and answers through its forwarders.
         .testTarget(name: "LazyLibrariesTests", dependencies: ["LazyLibraries", "CLibDW", "CLibDebuginfod", "CLibYAML", "PlistXMLShim"]),
         // The expat tokenizer's C API: tokens and their places, pieces, errors, refused entities.
-        .testTarget(name: "PlistXMLShimTests", dependencies: ["PlistXMLShim"]),
+        .testTarget(name: "PlistXMLShimTests", dependencies: ["PlistXMLShim", "DevKitTestSupport"]),
         .testTarget(name: "SystemTests", dependencies: ["System", "Diagnostics"]),
         .testTarget(
             name: "PropertyListTests",
