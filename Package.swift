@@ -113,7 +113,9 @@ let package = Package(
 
         // Whole-bundle checks for `devkit lint App.app`: the required-reason APIs each Mach-O
         // imports (ObjectFile) against its bundle's privacy manifest, commonly used SDKs' manifests.
-        .target(name: "BundleChecks", dependencies: ["BinaryReading", "Diagnostics", "LintKit", "ObjectFile", "PlistChecks", "PropertyList", "Provisioning", "System"]),
+        .target(name: "BundleChecks", dependencies: ["BinaryReading", "Diagnostics", "LintKit", "ObjectFile", "PlistChecks", "PlistTools", "PropertyList", "Provisioning", "System",
+                                                   // Seal hashes (SHA-1, SHA-256); already linked for Provisioning's CMS checks.
+                                                   .product(name: "Crypto", package: "swift-crypto")]),
 
         // libunwind (local unwinding) as a pkg-config system library, for the heap recorder.
         .systemLibrary(
