@@ -245,6 +245,8 @@ enum AppleCrashTextReader {
         case "Crashed Thread", "Triggered by Thread", "Highlighted Thread":
             let digits = value.prefix(while: \.isASCIIDigit)
             if let index = Int(digits), report.crashedThread == nil { report.crashedThread = index }
+        case "Version": if report.appVersion == nil, !value.isEmpty { report.appVersion = value }
+        case "Date/Time": if report.timestamp == nil, !value.isEmpty { report.timestamp = value }
         case "Incident Identifier", "Hardware Model", "Report Version", "Identifier": break
         default: return false
         }
