@@ -41,7 +41,7 @@ public struct CrashGroupHTMLRenderer: Sendable {
         }
         html += "</tbody>\n</table>\n"
         for (number, group) in report.groups.enumerated() {
-            html += "<section id=\"group-\(number + 1)\">\n"
+            html += "<div class=\"group\" id=\"group-\(number + 1)\">\n"
             html += "<h2>#\(number + 1): \(e(group.signature.exception)), \(group.count) crash\(group.count == 1 ? "" : "es")</h2>\n"
             if let when = CrashGroupTextRenderer.dates(group) { html += "<p>\(e(when))</p>\n" }
             html += "<p>formats: \(e(CrashGroupTextRenderer.counts(group.formats)))</p>\n"
@@ -54,7 +54,7 @@ public struct CrashGroupHTMLRenderer: Sendable {
                 let line = "\(String(frame.index).padding(3)) \(frame.image.padding(24)) \(address) \(text)"
                 html += frame.symbolicated ? e(line) + "\n" : "<span class=\"raw\">\(e(line))</span>\n"
             }
-            html += "</pre>\n</section>\n"
+            html += "</pre>\n</div>\n"
         }
         if !report.unreadable.isEmpty {
             html += "<h2>Unreadable logs</h2>\n<ul>\n"
