@@ -9,7 +9,9 @@
       the Mach-O app (WORK/search/BenchApp) as .crash, .ips and MetricKit payloads, 5 of its
       Linux build (WORK/search/benchserver, ELF) as Swift runtime backtraces; each log with its
       own load address, date, app and OS version; every crashed thread starts and ends in
-      system images of the DeviceSupport tree
+      system images of the DeviceSupport tree; .crash and .ips logs list IMAGES (default 150)
+      more system images than their frames use, as real logs list every image loaded
+      (gen_group_logs.py logs WORK COUNT [IMAGES])
   gen_group_logs.py ds-logs WORK COUNT
       WORK/ds-logs/: COUNT .crash logs (3 threads x 25 frames, one in five a system frame in the
       DeviceSupport tree), for the run with and without the tree
@@ -137,9 +139,10 @@ def date(rng):
     return f"2026-11-{day:02d} {hour:02d}:{minute:02d}:{rng.randrange(60):02d}.{rng.randrange(1000):03d} {zone}"
 
 
-def crash_text(images, crash, rng, number, other_threads=None):
+def crash_text(images, crash, rng, number, other_threads=None, listed=0):
     """A .crash log: thread 0 is the crash's frames; `other_threads` (lists of frames), else one
-    thread of 12 random app frames."""
+    thread of 12 random app frames; `listed` more system images in Binary Images than frames use,
+    as real logs list every image loaded."""
     load = 0x100000000 + rng.randrange(1, 0x8000) * 0x4000
     slide = rng.randrange(0, 0x1000) * 0x4000
     version, os_version = rng.choice(VERSIONS), rng.choice(OSES)
@@ -171,6 +174,7 @@ def crash_text(images, crash, rng, number, other_threads=None):
         lines.append("")
     lines += ["Binary Images:",
               f"       0x{load:x} -        0x{load + 0x3fffff:x} BenchApp arm64  <{images.app_uuid}> /private/var/containers/Bundle/Application/X/BenchApp.app/BenchApp"]
+    used |= set(rng.sample(range(len(images.system)), listed))
     for which in sorted(used):
         name, identifier, path, _ = images.system[which]
         base = 0x180000000 + slide + which * 0x100000
@@ -183,7 +187,7 @@ def dashed(identifier):
     return f"{u[:8]}-{u[8:12]}-{u[12:16]}-{u[16:20]}-{u[20:]}"
 
 
-def ips(images, crash, rng):
+def ips(images, crash, rng, listed=0):
     load = 0x100000000 + rng.randrange(1, 0x8000) * 0x4000
     slide = rng.randrange(0, 0x1000) * 0x4000
     version, os_version = rng.choice(VERSIONS), rng.choice(OSES)
@@ -206,11 +210,15 @@ def ips(images, crash, rng):
         return {"imageOffset": f[2], "imageIndex": positions[f[1]]}
 
     other = [("app", i, images.app_offset(rng, i)) for i in rng.sample(range(len(images.app) - 1), 12)]
+    crashed = [frame(f) for f in crash["frames"]]
+    others = [frame(f) for f in other]
+    for which in rng.sample(range(len(images.system)), listed):
+        frame(("sys", which, 0))
     body = {"procName": "BenchApp", "pid": 4246, "procPath": "/private/var/containers/Bundle/Application/X/BenchApp.app/BenchApp",
             "cpuType": "ARM-64", "faultingThread": 0, "osVersion": {"train": os_version[0], "build": os_version[1]},
             "exception": {"type": exception[0], "signal": exception[1]},
-            "threads": [{"triggered": True, "id": 7002, "queue": "com.apple.main-thread", "frames": [frame(f) for f in crash["frames"]]},
-                        {"id": 7003, "frames": [frame(f) for f in other]}],
+            "threads": [{"triggered": True, "id": 7002, "queue": "com.apple.main-thread", "frames": crashed},
+                        {"id": 7003, "frames": others}],
             "usedImages": used_images}
     return json.dumps(header) + "\n" + json.dumps(body, indent=1) + "\n"
 
@@ -265,7 +273,7 @@ def swift(images, crash, rng):
     return "\n".join(lines)
 
 
-def logs(work, count):
+def logs(work, count, listed=150):
     images = Images(work)
     table = crashes(images)
     rng = random.Random(10000)
@@ -285,8 +293,8 @@ def logs(work, count):
             kind = "swift"
         directory = os.path.join(out, kind, f"{n // 1000:02d}")
         os.makedirs(directory, exist_ok=True)
-        text, extension = {"crash": lambda: (crash_text(images, crash, rng, n), "crash"),
-                           "ips": lambda: (ips(images, crash, rng), "ips"),
+        text, extension = {"crash": lambda: (crash_text(images, crash, rng, n, listed=listed), "crash"),
+                           "ips": lambda: (ips(images, crash, rng, listed=listed), "ips"),
                            "metrickit": lambda: (metrickit(images, crash, rng), "json"),
                            "swift": lambda: (swift(images, crash, rng), "txt")}[kind]()
         with open(os.path.join(directory, f"log-{n:05d}.{extension}"), "w") as f:
@@ -315,4 +323,7 @@ def ds_logs(work, count):
 
 if __name__ == "__main__":
     mode, work, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    {"ds-source": ds_source, "logs": logs, "ds-logs": ds_logs}[mode](work, count)
+    if mode == "logs" and len(sys.argv) > 4:
+        logs(work, count, int(sys.argv[4]))
+    else:
+        {"ds-source": ds_source, "logs": logs, "ds-logs": ds_logs}[mode](work, count)

@@ -67,16 +67,21 @@ public final class CrashSymbolicator {
     /// Where each of `report`'s images is (parallel to `binaryImages`), resolved once per
     /// image across reports; a debuginfod server's failure is added to `warnings`.
     public func resolveImages(of report: CrashReport, warnings: inout [String]) -> [ImageResolution] {
+        report.binaryImages.indices.map { resolveImage(at: $0, of: report, warnings: &warnings) }
+    }
+
+    /// Where `report.binaryImages[index]` is, resolved once per image across reports (for a
+    /// caller that needs only the images some frames are in: a log lists hundreds).
+    public func resolveImage(at index: Int, of report: CrashReport, warnings: inout [String]) -> ImageResolution {
+        let image = report.binaryImages[index]
+        let key = ResolutionKey(name: image.name, identifier: image.uuid, path: image.path, architecture: image.arch ?? report.architecture)
+        if let known = resolutions[key] { return known }
         // Only ELF reports carry GNU build-ids a debuginfod server may know.
         let fetchesELF = report.format == .swiftBacktrace || report.format == .coreDump
-        return report.binaryImages.map { image in
-            let key = ResolutionKey(name: image.name, identifier: image.uuid, path: image.path, architecture: image.arch ?? report.architecture)
-            if let known = resolutions[key] { return known }
-            let resolution = resolver.resolve(image, reportArchitecture: report.architecture, fetchesELF: fetchesELF)
-            resolutions[key] = resolution
-            if let problem = resolution.fetchProblem { warnings.append("\(image.name): \(problem)") }
-            return resolution
-        }
+        let resolution = resolver.resolve(image, reportArchitecture: report.architecture, fetchesELF: fetchesELF)
+        resolutions[key] = resolution
+        if let problem = resolution.fetchProblem { warnings.append("\(image.name): \(problem)") }
+        return resolution
     }
 
     /// One frame of `report`, tied to its image (`ranges`, `images` from `resolveImages`) and

@@ -100,7 +100,10 @@ public struct CrashGrouping {
     /// images are not looked up unless no app frame is found (then the first frames, whatever
     /// their image, make the signature).
     static func signature(of report: CrashReport, symbolicator: CrashSymbolicator, warnings: inout [String]) -> CrashSignature {
-        let images = symbolicator.resolveImages(of: report, warnings: &warnings)
+        // Only the images the crashed thread's frames are in are resolved: a real log lists
+        // hundreds, and looking each up cost more than the rest of grouping it.
+        var images = [ImageResolution](repeating: .missing, count: report.binaryImages.count)
+        var isResolved = [Bool](repeating: false, count: report.binaryImages.count)
         let ranges = BinaryImageMap(report.binaryImages)
         var reported = Set<String>()
         var appFrames: [CrashSignatureFrame] = []
@@ -108,6 +111,10 @@ public struct CrashGrouping {
         for frame in crashedThread(of: report)?.frames ?? [] {
             if appFrames.count == signatureFrames { break }
             let imageIndex = (ranges.image(of: frame) ?? frame.imageName.flatMap(ranges.image(named:))).flatMap { images.indices.contains($0) ? $0 : nil }
+            if let imageIndex, !isResolved[imageIndex] {
+                images[imageIndex] = symbolicator.resolveImage(at: imageIndex, of: report, warnings: &warnings)
+                isResolved[imageIndex] = true
+            }
             let isApp = imageIndex.map { AppImageRule.isApp(report.binaryImages[$0], symbolsPath: images[$0].symbolsPath) } ?? false
             if !isApp, firstFrames.count == signatureFrames { continue }
             let resolved = symbolicator.symbolicate(frame, of: report, images: images, ranges: ranges, warnings: &warnings, reported: &reported)
