@@ -108,7 +108,7 @@ enum IPSReader {
                 }
                 // Unnamed images (`"source": "A"`, absolute) keep their index with a placeholder name.
                 var image = CrashBinaryImage(name: imageFields["name"]?.string ?? "???")
-                image.uuid = imageFields["uuid"]?.string.map { $0.lowercased().filter { $0 != "-" } }
+                image.uuid = imageFields["uuid"]?.string.map(compactIdentifier)
                 image.loadAddress = imageFields["base"]?.integer?.uint64Value
                 if let base = image.loadAddress, let size = imageFields["size"]?.integer?.uint64Value, size > 0 {
                     let (end, overflow) = base.addingReportingOverflow(size - 1)

@@ -54,7 +54,7 @@ enum KSCrashReader {
                 let path = fields["name"]?.string
                 var image = CrashBinaryImage(name: path.map(lastComponent) ?? "???")
                 image.path = path
-                image.uuid = fields["uuid"]?.string.map { $0.lowercased().filter { $0 != "-" } }
+                image.uuid = fields["uuid"]?.string.map(compactIdentifier)
                 image.loadAddress = fields["image_addr"]?.integer?.uint64Value
                 if let base = image.loadAddress, let size = fields["image_size"]?.integer?.uint64Value, size > 0 {
                     let (end, overflow) = base.addingReportingOverflow(size - 1)

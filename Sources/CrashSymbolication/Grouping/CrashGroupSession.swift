@@ -61,11 +61,25 @@ public struct CrashGroupSession {
 
         var grouping = CrashGrouping()
         var skipped = 0
-        var start = 0
-        while start < candidates.count {
-            let batch = Array(candidates[start..<min(candidates.count, start + Self.batchSize)])
-            start += batch.count
-            for (candidate, outcome) in zip(batch, Self.parallelMap(batch, jobs: jobs, Self.read)) {
+        let batches = stride(from: 0, to: candidates.count, by: Self.batchSize).map {
+            Array(candidates[$0..<min(candidates.count, $0 + Self.batchSize)])
+        }
+        // The next batch is read and parsed while this one is grouped, so grouping (one
+        // thread) does not leave the other processors idle.
+        let jobs = jobs
+        var parsed = batches.first.map { Self.parallelMap($0, jobs: jobs, Self.read) } ?? []
+        for (number, batch) in batches.enumerated() {
+            let ahead = Ahead()
+            let pending = DispatchGroup()
+            if number + 1 < batches.count {
+                let next = batches[number + 1]
+                DispatchQueue.global().async(group: pending) { ahead.outcomes = Self.parallelMap(next, jobs: jobs, Self.read) }
+            }
+            defer {
+                pending.wait()
+                parsed = ahead.outcomes
+            }
+            for (candidate, outcome) in zip(batch, parsed) {
                 switch outcome {
                 case .skipped(let reason):
                     // A file named on the command line was meant as a log: say why it is not one.
@@ -97,6 +111,11 @@ public struct CrashGroupSession {
             written.flush()
         }
         return report
+    }
+
+    /// The outcomes of the batch read ahead, written by its one task before `wait()` returns.
+    private final class Ahead: @unchecked Sendable {
+        var outcomes: [Outcome] = []
     }
 
     /// A file to read: named on the command line, or found under a directory given.
