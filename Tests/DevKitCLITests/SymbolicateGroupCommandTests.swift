@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `devkit symbolicate --group` end to end on Samples/crash/group
-/// (Scripts/fixtures/make-crash-group-samples: fifteen logs in six formats, a truncated
+/// (Scripts/fixtures/make-crash-group-samples: sixteen logs in six formats, a truncated
 /// `.ips`, three files that are no crash log) against the crashy Mach-O fixtures: golden text,
 /// JSON and HTML; the JSON read back by a JSON parser, the HTML by Python's html.parser and
 /// xmllint; exit statuses and usage errors.
@@ -13,7 +13,7 @@ import Testing
     /// What every run over the directory says on stderr: the truncated log, then the status line.
     static let stderr = """
         Samples/crash/group/ios/truncated.ips:9: warning: the body is not valid JSON: unexpected end of input: object opened at 7:16 is not closed; not grouped
-        error: 1 of 16 crash logs could not be read (warnings above); the others are grouped
+        error: 1 of 17 crash logs could not be read (warnings above); the others are grouped
 
         """
 
@@ -34,13 +34,13 @@ import Testing
     @Test func jsonReadsBackAndCountsEveryLog() throws {
         let r = try Self.group("json")
         let root = try #require(try JSONSerialization.jsonObject(with: r.stdoutBytes) as? [String: Any])
-        #expect(root["logs"] as? Int == 15)
+        #expect(root["logs"] as? Int == 16)
         #expect(root["skipped"] as? Int == 3)  // README.md, notes.json, screenshot.png
         let unreadable = try #require(root["unreadable"] as? [[String: Any]])
         #expect(unreadable.count == 1 && unreadable[0]["file"] as? String == "Samples/crash/group/ios/truncated.ips" && unreadable[0]["line"] as? Int == 9)
         let groups = try #require(root["groups"] as? [[String: Any]])
-        #expect(groups.map { $0["count"] as? Int ?? 0 }.reduce(0, +) == 15)
-        #expect(groups.map { $0["count"] as? Int ?? 0 } == [6, 3, 2, 2, 1, 1])
+        #expect(groups.map { $0["count"] as? Int ?? 0 }.reduce(0, +) == 16)
+        #expect(groups.map { $0["count"] as? Int ?? 0 } == [6, 3, 2, 2, 1, 1, 1])
 
         // One crash in five formats and two architectures (arm64 and x86_64 UUIDs): one group,
         // its functions from the dSYMs, its dates the earliest and latest in UTC.
@@ -56,9 +56,11 @@ import Testing
 
         // The watchdog: .ips, .crash and a MetricKit diagnostic without a date.
         let watchdog = groups[1]
-        #expect(watchdog["exception"] as? String == "EXC_CRASH (SIGKILL)")
+        #expect(watchdog["exception"] as? String == "EXC_CRASH (SIGKILL) 0x8badf00d")
         #expect(watchdog["undated"] as? Int == 1)
         #expect(watchdog["first"] as? String == "2026-11-10T07:00:00Z" && watchdog["last"] as? String == "2026-11-20T23:59:59Z")
+        // The same exception and stack with another termination code is another crash.
+        #expect(groups.contains { ($0["exception"] as? String) == "EXC_CRASH (SIGKILL) 0xdead10cc" && ($0["count"] as? Int) == 1 })
 
         // An app whose symbols are not here: image + offset, the same at two load addresses.
         let other = try #require(groups.first { ($0["exception"] as? String) == "EXC_CRASH (SIGABRT)" })
@@ -85,7 +87,7 @@ import Testing
             errors: []
             scripts: 0
             text has the version: True
-            rows: 7
+            rows: 8
 
             """)
         if let xmllint = TestProcess.find("xmllint") {

@@ -80,10 +80,13 @@ public struct CrashGrouping {
         report.threads.first(where: \.crashed) ?? report.threads.first
     }
 
-    /// `EXC_BAD_ACCESS (SIGSEGV)`; a signal alone; the reason; what a MetricKit report is.
+    /// `EXC_BAD_ACCESS (SIGSEGV)`, with a documented termination code when the report has one
+    /// (`EXC_CRASH (SIGKILL) 0x8badf00d`: a watchdog, not a lock held while suspended); a
+    /// signal alone; the reason; what a MetricKit report is.
     static func exception(of report: CrashReport) -> String {
         let exception = report.exception
-        if let type = exception?.type { return exception?.signal.map { "\(type) (\($0))" } ?? type }
+        let code = TerminationExplanation.knownCodes(of: report).first.map { " 0x" + String($0, radix: 16) } ?? ""
+        if let type = exception?.type { return (exception?.signal.map { "\(type) (\($0))" } ?? type) + code }
         if let signal = exception?.signal { return signal }
         if let reason = exception?.reason { return String(reason.prefix(160)) }
         // `MetricKit hang diagnostic (hang duration 3.2 sec)`: the measure differs per hang.
