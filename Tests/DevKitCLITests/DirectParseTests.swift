@@ -110,6 +110,8 @@ import Testing
         ["symbolicate", "--group"],
         ["symbolicate", "--group=yes", "logs"],
         ["symbolicate", "--group", "--format", "pdf", "logs"],
+        ["symbolicate", "--group", "--uuid", "abcd", "logs"],  // refused by validate()
+        ["symbolicate", "--group", "--executable", "prog", "logs"],  // refused by validate()
         ["plist", "print", "Samples/Info.plist"],
         ["--version"],
         ["help", "lint"],

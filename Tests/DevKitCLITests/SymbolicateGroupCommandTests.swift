@@ -161,6 +161,7 @@ print("rows:", check.rows)
         ["symbolicate", "--group", "--format", "same", "Samples/crash/group"],
         ["symbolicate", "--format", "html", "Samples/crash/crashy.crash"],
         ["symbolicate", "--group"],
+        ["symbolicate", "--group", "--load-address", "0x1000", "Samples/crash/group"],
     ])
     func usageErrors(_ arguments: [String]) throws {
         let r = try CLI.run(arguments)

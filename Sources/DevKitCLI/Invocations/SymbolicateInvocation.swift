@@ -62,6 +62,10 @@ struct SymbolicateInvocation: DirectlyParsed {
     func validate() throws {
         if group {
             guard binary == nil else { throw ValidationError("--group groups crash logs; it does not take --binary.") }
+            // Options of one image or one core would apply to every log of the group: refused.
+            for (given, name) in [(uuid, "--uuid"), (loadAddress, "--load-address"), (executable, "--executable")] where given != nil {
+                throw ValidationError("--group does not take \(name): each log names its own images.")
+            }
             guard !inputs.isEmpty else { throw ValidationError("give --group crash logs or directories of them.") }
             if let format, format.groupFormat == nil {
                 throw ValidationError("--format \(format.rawValue) prints one log; with --group, use text, json or html.")
