@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "Symbolication", targets: ["Symbolication"]),
         .library(name: "ObjectFile", targets: ["ObjectFile"]),
         .library(name: "Provisioning", targets: ["Provisioning"]),
+        // For Scripts/fuzz-package's XML tokenizer differential (direct against expat).
+        .library(name: "PlistXMLShim", targets: ["PlistXMLShim"]),
         // For Scripts/fuzz-package's crash-log target.
         .library(name: "CrashReport", targets: ["CrashReport"]),
     ],
@@ -111,7 +113,9 @@ let package = Package(
 
         // Whole-bundle checks for `devkit lint App.app`: the required-reason APIs each Mach-O
         // imports (ObjectFile) against its bundle's privacy manifest, commonly used SDKs' manifests.
-        .target(name: "BundleChecks", dependencies: ["BinaryReading", "Diagnostics", "LintKit", "ObjectFile", "PlistChecks", "PropertyList", "Provisioning", "System"]),
+        .target(name: "BundleChecks", dependencies: ["BinaryReading", "Diagnostics", "LintKit", "ObjectFile", "PlistChecks", "PlistTools", "PropertyList", "Provisioning", "System",
+                                                   // Seal hashes (SHA-1, SHA-256); already linked for Provisioning's CMS checks.
+                                                   .product(name: "Crypto", package: "swift-crypto")]),
 
         // libunwind (local unwinding) as a pkg-config system library, for the heap recorder.
         .systemLibrary(
@@ -232,7 +236,7 @@ let package = Package(
         // `devkit symbolicate` front end (address lookups, crash logs, cores, address lists).
         .target(
             name: "CrashSymbolication",
-            dependencies: ["CrashReport", "CoreDump", "Diagnostics", "ElfUtils", "FrameModel", "Symbolication", "ObjectFile", "System", "PropertyList", "BinaryReading",
+            dependencies: ["CrashReport", "CoreDump", "Diagnostics", "ElfUtils", "FrameModel", "JSONWriter", "Symbolication", "ObjectFile", "System", "PropertyList", "BinaryReading",
                            .product(name: "OrderedCollections", package: "swift-collections"), "ZipArchives"]
         ),
 
@@ -291,7 +295,7 @@ let package = Package(
         // Each lazily opened library loads at its first call and answers through its forwarders.
         .testTarget(name: "LazyLibrariesTests", dependencies: ["LazyLibraries", "CLibDW", "CLibDebuginfod", "CLibYAML", "PlistXMLShim"]),
         // The expat tokenizer's C API: tokens and their places, pieces, errors, refused entities.
-        .testTarget(name: "PlistXMLShimTests", dependencies: ["PlistXMLShim"]),
+        .testTarget(name: "PlistXMLShimTests", dependencies: ["PlistXMLShim", "DevKitTestSupport"]),
         .testTarget(name: "SystemTests", dependencies: ["System", "Diagnostics"]),
         .testTarget(
             name: "PropertyListTests",

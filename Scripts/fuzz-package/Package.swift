@@ -36,6 +36,9 @@ let package = Package(
         .target(name: "FuzzMachO", dependencies: [.product(name: "ObjectFile", package: "devkit")]),
         // CMS SignedData reading and verification, and the profile model (Provisioning).
         .target(name: "FuzzProfile", dependencies: [.product(name: "Provisioning", package: "devkit")]),
+        // The XML tokenizers against each other: what the direct one accepts, expat accepts
+        // with the same tokens (PlistXMLShim).
+        .target(name: "FuzzPlistXMLTokens", dependencies: [.product(name: "PlistXMLShim", package: "devkit")]),
         // The crash-log readers: Apple text, .ips, Swift backtraces, sanitizer reports, address lists.
         .target(name: "FuzzCrashLog", dependencies: [.product(name: "CrashReport", package: "devkit")]),
     ] + targets.map { name in

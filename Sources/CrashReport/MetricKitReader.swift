@@ -23,10 +23,27 @@ enum MetricKitReader {
         ("diskWriteExceptionDiagnostics", "disk-write exception"), ("appLaunchDiagnostics", "app launch"),
     ]
 
+    /// Nesting accepted: two JSON levels a frame (the frame's object and its `subFrames`
+    /// array), so a stack of `maxFramesPerThread` frames (deep recursion) reads whole, plus
+    /// the levels around the frames. Deeper is refused by the JSON reader, cleanly.
+    static let maxDepth = 2 * CrashReportLimits.maxFramesPerThread + 16
+
     static func read(_ bytes: ArraySlice<UInt8>) throws(CrashReportError) -> CrashReportDocument {
         var warnings: [CrashDiagnostic] = []
         func warn(_ message: String) { warnings.append(CrashDiagnostic(line: nil, message: message)) }
-        let value = try readJSON(bytes, firstLine: 1, what: "MetricKit JSON", column: true, warn: warn)
+        var value = try readJSON(bytes, firstLine: 1, what: "MetricKit JSON", column: true, maxDepth: maxDepth, warn: warn)
+        // The value may nest thousands of levels: everything that holds a piece of it lives in
+        // `document(from:)`, so once that returns, `value` owns it alone and is freed level by
+        // level, never by a recursive release.
+        let outcome: Result<CrashReportDocument, CrashReportError>
+        do { outcome = .success(try document(from: value, warnings: warnings)) } catch { outcome = .failure(error) }
+        PlistValue.releaseIteratively(&value)
+        return try outcome.get()
+    }
+
+    private static func document(from value: PlistValue, warnings: [CrashDiagnostic]) throws(CrashReportError) -> CrashReportDocument {
+        var warnings = warnings
+        func warn(_ message: String) { warnings.append(CrashDiagnostic(line: nil, message: message)) }
         guard case .dictionary(let top) = value else {
             throw CrashReportError(line: 1, message: "the MetricKit report is a JSON \(value.typeName), not an object")
         }
@@ -169,23 +186,27 @@ enum MetricKitReader {
 
     /// Every leaf-to-root path of the frame trees under `roots`, innermost frame first. Walked
     /// with an explicit stack, not recursion: the nesting comes from the file. The JSON reader
-    /// already refuses more than `PropertyListCoding.maxDepth` levels; a path is also cut at
+    /// already refuses more than `maxDepth` levels; a path is also cut at
     /// `maxFramesPerThread` frames and the paths at `maxThreads`.
     private static func paths(_ roots: [PlistValue], owner: String, images: inout MetricKitImageTable, warn: (String) -> Void) -> [[CrashFrame]] {
         var result: [[CrashFrame]] = []
-        var pending: [(value: PlistValue, path: [CrashFrame])] = roots.reversed().map { ($0, []) }
+        // Depth-first with one shared path: each pending frame records how deep it sits, and
+        // the path is cut back to that depth before the frame is added, so a chain of n frames
+        // costs n appends, not n copies of a growing path (deep recursion reaches thousands).
+        var pending: [(value: PlistValue, depth: Int)] = roots.reversed().map { ($0, 0) }
+        var path: [CrashFrame] = []
         var warnedDepth = false
-        while let (value, path) = pending.popLast() {
+        while let (value, depth) = pending.popLast() {
             guard result.count < CrashReportLimits.maxThreads else {
                 warn("\(owner): more than \(CrashReportLimits.maxThreads) frame paths; only the first are read")
                 break
             }
+            path.removeSubrange(depth...)
             guard case .dictionary(let fields) = value else {
                 warn("\(owner) frame \(path.count) is a \(value.typeName), not an object")
                 if !path.isEmpty { result.append(path) }
                 continue
             }
-            var path = path
             path.append(frame(fields, index: path.count, owner: owner, images: &images, warn: warn))
             var children: [PlistValue] = []
             switch fields["subFrames"] {
@@ -200,7 +221,7 @@ enum MetricKitReader {
                 result.append(path)
                 continue
             }
-            for child in children.reversed() { pending.append((child, path)) }
+            for child in children.reversed() { pending.append((child, path.count)) }
         }
         return result
     }

@@ -28,11 +28,11 @@ extension PlistValue {
 /// holds 65,536 of them at most, not all (issue 15 §5). The bytes are read in place.
 ///
 /// `column`: say the column too (MetricKit and KSCrash JSON is often one long line).
-func readJSON(_ bytes: ArraySlice<UInt8>, firstLine: Int, what: String, column: Bool = false,
+func readJSON(_ bytes: ArraySlice<UInt8>, firstLine: Int, what: String, column: Bool = false, maxDepth: Int? = nil,
               warn: (String) -> Void) throws(CrashReportError) -> PlistValue {
     do {
         let result = bytes.withUnsafeBytes { raw in
-            Result { () throws(PlistError) in try PropertyListCoding.readJSON(raw, maxArrayElements: maxJSONArrayElements) }
+            Result { () throws(PlistError) in try PropertyListCoding.readJSON(raw, maxArrayElements: maxJSONArrayElements, maxDepth: maxDepth) }
         }
         let document = try result.get()
         for warning in document.warnings { warn("the \(what): \(warning.message)") }

@@ -21,10 +21,12 @@ public enum HeapHTMLReport {
     }
 
     /// The indices into `report.generations` that get a section on the leaks page: those with
-    /// leaked or abandoned blocks, at most `maximumDrawnGenerations`, the most leaked bytes first.
+    /// blocks of any kind, at most `maximumDrawnGenerations`, the most lost bytes first (possibly
+    /// lost and still reachable bytes count half).
     public static func drawnGenerations(_ report: LeakReport) -> [Int] {
-        largest(report.generations.indices.filter { report.generations[$0].leaked.count + report.generations[$0].abandoned.count > 0 }) {
-            report.generations[$0].leaked.bytes &+ report.generations[$0].abandoned.bytes / 2
+        largest(report.generations.indices.filter { report.generations[$0].blockCount > 0 }) {
+            let g = report.generations[$0]
+            return g.leakedBytes &+ (g[.possiblyLost].bytes &+ g[.stillReachable].bytes) / 2
         }
     }
 
@@ -124,10 +126,11 @@ public enum HeapHTMLReport {
         return page(title: "heapdiff \(before.path) \(after.path)", body: body)
     }
 
-    /// The page for `heapdiff --leaks`: the exit scan's summary, the leaked/abandoned table per
-    /// generation, then per generation with survivors its leaked and abandoned groups and a flame
-    /// graph of the leaked bytes (`leakedGraphs[i]` draws the leaked blocks of
-    /// `report.generations[i]`): what is worth fixing first, abandoned blocks as context.
+    /// The page for `heapdiff --leaks`: the exit scan's summary, the table of memcheck's four
+    /// kinds per generation, then per generation with blocks alive a flame graph of the leaked
+    /// bytes (definitely and indirectly lost; `leakedGraphs[i]` draws those of
+    /// `report.generations[i]`) and its groups of each kind: what is worth fixing first, still
+    /// reachable blocks as context.
     public static func render(_ report: LeakReport, leakedGraphs: [FlameGraph]) -> [UInt8] {
         render(report) { $0 < leakedGraphs.count ? leakedGraphs[$0] : nil }
     }
@@ -143,29 +146,35 @@ public enum HeapHTMLReport {
         var body = "<h1>Heap leaks</h1>\n<p class=\"meta\">\(MarkupText.escape(headline))</p>\n"
         body += "<p class=\"scan\">\(MarkupText.escape(report.scanSummary))</p>\n"
         body += warnings(report.scanCaveats)
-        body += "<table class=\"generations\">\n<thead><tr><th>gen</th><th>label</th><th>leaked</th><th>bytes</th>"
-        body += "<th>abandoned</th><th>bytes</th></tr></thead>\n<tbody>\n"
+        body += "<table class=\"generations\">\n<thead><tr><th>gen</th><th>label</th>"
+        body += LeakKind.allCases.map { "<th>\($0.title)</th><th>bytes</th>" }.joined() + "</tr></thead>\n<tbody>\n"
+        func cells(_ count: Int, _ bytes: UInt64, _ kind: LeakKind) -> String {
+            "<td class=\"n\(count > 0 && kind.isUnreachable ? " grew" : "")\">\(count)</td><td class=\"n\">\(formatBytes(bytes))</td>"
+        }
         for (index, g) in report.generations.enumerated() where listed(index) {
             let label = MarkupText.escape(displayLabel(g.generation))
             body += "<tr><td class=\"n\">\(g.generation.index)</td>"
             body += drawn.contains(index) ? "<td><a href=\"#gen-\(g.generation.index)\">\(label)</a></td>" : "<td>\(label)</td>"
-            body += "<td class=\"n\(g.leaked.count > 0 ? " grew" : "")\">\(g.leaked.count)</td><td class=\"n\">\(formatBytes(g.leaked.bytes))</td>"
-            body += "<td class=\"n\">\(g.abandoned.count)</td><td class=\"n\">\(formatBytes(g.abandoned.bytes))</td></tr>\n"
+            body += LeakKind.allCases.map { cells(g[$0].count, g[$0].bytes, $0) }.joined() + "</tr>\n"
         }
-        body += "<tr><td></td><td>total</td><td class=\"n\">\(report.leakedCount)</td><td class=\"n\">\(formatBytes(report.leakedBytes))</td>"
-        body += "<td class=\"n\">\(report.abandonedCount)</td><td class=\"n\">\(formatBytes(report.abandonedBytes))</td></tr>\n"
-        body += omittedRowsNote(count: report.generations.count, drawn: drawn, columns: 6)
+        body += "<tr><td></td><td>total</td>"
+        body += LeakKind.allCases.map { "<td class=\"n\">\(report.count($0))</td><td class=\"n\">\(formatBytes(report.bytes($0)))</td>" }.joined()
+        body += "</tr>\n"
+        body += omittedRowsNote(count: report.generations.count, drawn: drawn, columns: 2 + 2 * LeakKind.allCases.count)
         body += "</tbody>\n</table>\n"
-        body += omittedSectionsNote(candidates: report.generations.lazy.filter { $0.leaked.count + $0.abandoned.count > 0 }.count,
+        body += omittedSectionsNote(candidates: report.generations.lazy.filter { $0.blockCount > 0 }.count,
                                     drawn: drawnList.count)
         for index in drawnList {
             let g = report.generations[index]
             let gen = g.generation.index
             body += "<section id=\"gen-\(gen)\">\n<h2>Generation \(gen): \(MarkupText.escape(displayLabel(g.generation)))</h2>\n"
-            for (title, part) in [("leaked", g.leaked), ("abandoned", g.abandoned)] {
-                body += "<h3>\(part.count) \(title) block\(part.count == 1 ? "" : "s"), \(formatBytes(part.bytes))</h3>\n"
-                guard part.count > 0 else { continue }
-                if title == "leaked", let graph = leakedGraph(index) { body += flame(graph, id: "flame-leaked-\(gen)") }
+            if g.leakedCount > 0, let graph = leakedGraph(index) {
+                body += "<h3>\(g.leakedCount) leaked block\(g.leakedCount == 1 ? "" : "s") (definitely and indirectly lost), \(formatBytes(g.leakedBytes))</h3>\n"
+                body += flame(graph, id: "flame-leaked-\(gen)")
+            }
+            for kind in LeakKind.allCases where g[kind].count > 0 {
+                let part = g[kind]
+                body += "<h3>\(part.count) block\(part.count == 1 ? "" : "s") \(kind.title), \(formatBytes(part.bytes))</h3>\n"
                 body += groupsTable(part.groups, key: report.groupKey, omitted: part.omittedGroups)
             }
             body += "</section>\n"

@@ -39,6 +39,8 @@ public struct HeapRecording: Sendable {
     public var scan: ExitScan?
     /// UNREACHABLE addresses by scan seq, until their SCAN record arrives.
     var pendingUnreachable: [UInt64: [UInt64]] = [:]
+    /// LEAK_KIND addresses by scan seq and kind, until their SCAN record arrives.
+    var pendingLeakKinds: [LeakKindRecordKey: [UInt64]] = [:]
 
     public struct Header: Sendable, Equatable {
         public var version: UInt32

@@ -20,7 +20,7 @@ public final class HeapdiffSession {
         public var horizon: HeapTimeline.Horizon = .end
         /// Groups listed per generation.
         public var top = 10
-        /// Split blocks alive at exit into leaked and abandoned (needs the exit scan).
+        /// Split blocks alive at exit by memcheck's leak kinds (needs the exit scan).
         public var leaks = false
 
         public init(groupBy: HeapGroupKey = .site, depth: Int = 1, horizon: HeapTimeline.Horizon = .end, top: Int = 10,

@@ -1,8 +1,9 @@
 import JSONWriter
 
 /// `devkit heapdiff FILE --leaks`: each generation's blocks alive at the end, split by the
-/// recorder's exit scan into leaked (nothing pointed to them: unreachable) and abandoned
-/// (still reachable, never freed).
+/// recorder's exit scan into valgrind memcheck's four kinds: definitely lost (nothing points to
+/// them), indirectly lost (only lost blocks do), possibly lost (reached only through interior
+/// pointers) and still reachable (abandoned: reachable, never freed).
 public struct LeakReport: Sendable {
     public struct Part: Sendable {
         public var count: Int
@@ -14,8 +15,24 @@ public struct LeakReport: Sendable {
 
     public struct GenerationLeaks: Sendable {
         public var generation: HeapTimeline.Generation
-        public var leaked: Part
-        public var abandoned: Part
+        /// One part per kind, in `LeakKind.allCases` order.
+        public var parts: [Part]
+
+        public subscript(kind: LeakKind) -> Part { parts[Self.index(kind)] }
+
+        static func index(_ kind: LeakKind) -> Int {
+            switch kind {
+            case .definitelyLost: 0
+            case .indirectlyLost: 1
+            case .possiblyLost: 2
+            case .stillReachable: 3
+            }
+        }
+
+        /// Definitely and indirectly lost blocks: what nothing reached.
+        public var leakedCount: Int { self[.definitelyLost].count + self[.indirectlyLost].count }
+        public var leakedBytes: UInt64 { self[.definitelyLost].bytes &+ self[.indirectlyLost].bytes }
+        public var blockCount: Int { parts.reduce(0) { $0 + $1.count } }
     }
 
     public var path: String
@@ -29,13 +46,23 @@ public struct LeakReport: Sendable {
     /// table and the events describe the same heap).
     public var unmatchedAddresses: Int
 
-    /// The blocks alive at the end of `timeline`, split by the scan: (leaked, abandoned).
+    /// The blocks alive at the end of `timeline`, split by the scan: (leaked: definitely and
+    /// indirectly lost, abandoned: reached, possibly lost and still reachable).
     public static func split(_ timeline: HeapTimeline, scan: ExitScan) -> (leaked: [HeapTimeline.Block], abandoned: [HeapTimeline.Block]) {
         var leaked: [HeapTimeline.Block] = [], abandoned: [HeapTimeline.Block] = []
         for block in timeline.blocks where block.isAliveAtEnd {
             if scan.unreachable.contains(block.address) { leaked.append(block) } else { abandoned.append(block) }
         }
         return (leaked, abandoned)
+    }
+
+    /// The blocks alive at the end of `timeline` by kind.
+    public static func classify(_ timeline: HeapTimeline, scan: ExitScan) -> [LeakKind: [HeapTimeline.Block]] {
+        var result: [LeakKind: [HeapTimeline.Block]] = [:]
+        for block in timeline.blocks where block.isAliveAtEnd {
+            result[scan.kind(of: block.address), default: []].append(block)
+        }
+        return result
     }
 
     /// nil when the recording has no exit scan.
@@ -47,25 +74,26 @@ public struct LeakReport: Sendable {
         end = recording.end
         self.scan = scan
         groupKey = grouper.key
-        let (leaked, abandoned) = Self.split(timeline, scan: scan)
-        unmatchedAddresses = scan.unreachable.count - leaked.count
+        let byKind = Self.classify(timeline, scan: scan)
+        let matched = (byKind[.definitelyLost]?.count ?? 0) + (byKind[.indirectlyLost]?.count ?? 0)
+        unmatchedAddresses = scan.unreachable.count - matched
         func part(_ blocks: [HeapTimeline.Block]) -> Part {
             let groups = grouper.groups(blocks)
             return Part(count: blocks.count, bytes: blocks.reduce(0) { $0 &+ $1.size },
                         groups: Array(groups.prefix(top)), omittedGroups: max(groups.count - top, 0))
         }
-        let leakedByGeneration = Dictionary(grouping: leaked, by: \.generation)
-        let abandonedByGeneration = Dictionary(grouping: abandoned, by: \.generation)
+        let byGeneration = LeakKind.allCases.map { kind in Dictionary(grouping: byKind[kind] ?? [], by: \.generation) }
         generations = timeline.generations.map { g in
-            GenerationLeaks(generation: g, leaked: part(leakedByGeneration[g.index] ?? []),
-                            abandoned: part(abandonedByGeneration[g.index] ?? []))
+            GenerationLeaks(generation: g, parts: byGeneration.map { part($0[g.index] ?? []) })
         }
     }
 
-    public var leakedCount: Int { generations.reduce(0) { $0 + $1.leaked.count } }
-    public var leakedBytes: UInt64 { generations.reduce(0) { $0 &+ $1.leaked.bytes } }
-    public var abandonedCount: Int { generations.reduce(0) { $0 + $1.abandoned.count } }
-    public var abandonedBytes: UInt64 { generations.reduce(0) { $0 &+ $1.abandoned.bytes } }
+    public func count(_ kind: LeakKind) -> Int { generations.reduce(0) { $0 + $1[kind].count } }
+    public func bytes(_ kind: LeakKind) -> UInt64 { generations.reduce(0) { $0 &+ $1[kind].bytes } }
+
+    /// Definitely and indirectly lost: what nothing reached.
+    public var leakedCount: Int { count(.definitelyLost) + count(.indirectlyLost) }
+    public var leakedBytes: UInt64 { bytes(.definitelyLost) &+ bytes(.indirectlyLost) }
 
     var scanCaveats: [String] {
         var caveats: [String] = []
@@ -74,6 +102,17 @@ public struct LeakReport: Sendable {
         }
         if scan.flags.contains(.noProcessVMReadv) { caveats.append("process_vm_readv was refused: other threads' stacks were not scanned") }
         if scan.flags.contains(.noMaps) { caveats.append("/proc/self/maps was unreadable: no stack was scanned") }
+        if scan.flags.contains(.mappingsIncomplete) {
+            caveats.append("the program made more mappings than the recorder keeps: some were not scanned")
+        }
+        if let kinds = scan.kinds {
+            if kinds.threadsUnanswered > 0 {
+                let n = kinds.threadsUnanswered
+                caveats.append("\(n) other thread\(n == 1 ? "" : "s") did not stop at exit (the signal blocked?): \(n == 1 ? "its" : "their") registers were not scanned")
+            }
+        } else {
+            caveats.append("recorded before leak kinds: indirectly lost blocks are counted as definitely lost, possibly lost ones as still reachable")
+        }
         if unmatchedAddresses > 0 { caveats.append("\(unmatchedAddresses) unreachable addresses match no block alive in the recording") }
         return caveats
     }
@@ -82,7 +121,15 @@ public struct LeakReport: Sendable {
     public var scanSummary: String {
         var out = "exit scan: \(scan.liveBlocks) live blocks, \(scan.unreachableBlocks) unreachable (\(formatBytes(scan.unreachableBytes)))"
         out += "; \(formatBytes(scan.bytesRead)) read"
-        if scan.otherThreadsScanned > 0 { out += ", \(scan.otherThreadsScanned) other thread stack\(scan.otherThreadsScanned == 1 ? "" : "s")" }
+        if let kinds = scan.kinds {
+            let n = kinds.threadsStopped + kinds.threadsUnanswered
+            if n > 0 { out += ", \(n) other thread\(n == 1 ? "" : "s")" }
+            if kinds.mappingsScanned > 0 {
+                out += ", \(kinds.mappingsScanned) mapping\(kinds.mappingsScanned == 1 ? "" : "s") of the program (\(formatBytes(kinds.mappedBytesRead)))"
+            }
+        } else if scan.otherThreadsScanned > 0 {
+            out += ", \(scan.otherThreadsScanned) other thread stack\(scan.otherThreadsScanned == 1 ? "" : "s")"
+        }
         return out + " in \(Self.milliseconds(scan.durationNanoseconds))"
     }
 
@@ -92,17 +139,16 @@ public struct LeakReport: Sendable {
         out += ", \(end.map(HeapReport.describe) ?? HeapReport.noEndRecord)\n"
         out += scanSummary + "\n"
         for caveat in scanCaveats { out += "warning: \(caveat)\n" }
-        var table = [["gen", "label", "leaked", "bytes", "abandoned", "bytes"]]
+        var table = [["gen", "label"] + LeakKind.allCases.flatMap { [$0.column, "bytes"] }]
         for g in generations {
-            table.append([String(g.generation.index), Self.label(g.generation),
-                          String(g.leaked.count), formatBytes(g.leaked.bytes),
-                          String(g.abandoned.count), formatBytes(g.abandoned.bytes)])
+            table.append([String(g.generation.index), Self.label(g.generation)] + g.parts.flatMap { [String($0.count), formatBytes($0.bytes)] })
         }
-        table.append(["", "total", String(leakedCount), formatBytes(leakedBytes), String(abandonedCount), formatBytes(abandonedBytes)])
-        out += renderTable(table, rightAligned: [0, 2, 3, 4, 5])
+        table.append(["", "total"] + LeakKind.allCases.flatMap { [String(count($0)), formatBytes(bytes($0))] })
+        out += renderTable(table, rightAligned: [0, 2, 3, 4, 5, 6, 7, 8, 9])
         for g in generations {
-            for (title, part) in [("leaked", g.leaked), ("abandoned", g.abandoned)] where part.count > 0 {
-                out += "\ngeneration \(g.generation.index) (\(Self.label(g.generation))): \(part.count) \(title) block\(part.count == 1 ? "" : "s"), "
+            for kind in LeakKind.allCases where g[kind].count > 0 {
+                let part = g[kind]
+                out += "\ngeneration \(g.generation.index) (\(Self.label(g.generation))): \(part.count) block\(part.count == 1 ? "" : "s") \(kind.title), "
                 out += "\(formatBytes(part.bytes)), by \(groupKey.rawValue)\n"
                 out += renderTable(part.groups.map { ["  " + formatBytes($0.bytes), String($0.count), $0.key] }, rightAligned: [0, 1])
                 if part.omittedGroups > 0 { out += "  … \(part.omittedGroups) more\n" }
@@ -111,38 +157,51 @@ public struct LeakReport: Sendable {
         return out
     }
 
-    /// The report as JSON (`devkit heap leaks --format json`).
+    /// The report as JSON (`devkit heapdiff --leaks --format json`): per kind (`definitelyLost`,
+    /// `indirectlyLost`, `possiblyLost`, `stillReachable`) counts and bytes, in all and per
+    /// generation with its groups; `leaked` is definitely plus indirectly lost.
     public var jsonValue: JSONValue {
         func json(_ part: Part) -> JSONValue {
             ["count": .number(part.count), "bytes": .number(part.bytes), "groups": .array(part.groups.map(HeapReport.json))]
         }
-        return [
-            "file": .string(path),
-            "pid": .number(pid),
-            "command": .array(command.map { .string($0) }),
-            "end": .string(end.map(HeapReport.describe) ?? "none"),
-            "groupBy": .string(groupKey.rawValue),
-            "scan": [
-                "liveBlocks": .number(scan.liveBlocks),
-                "unreachableBlocks": .number(scan.unreachableBlocks),
-                "unreachableBytes": .number(scan.unreachableBytes),
-                "bytesRead": .number(scan.bytesRead),
-                "otherThreadsScanned": .number(scan.otherThreadsScanned),
-                "durationNanoseconds": .number(scan.durationNanoseconds),
-                "warnings": .array(scanCaveats.map { .string($0) }),
-            ],
-            "leaked": ["count": .number(leakedCount), "bytes": .number(leakedBytes)],
-            "abandoned": ["count": .number(abandonedCount), "bytes": .number(abandonedBytes)],
-            "generations": .array(generations.map { g in
-                [
-                    "index": .number(g.generation.index),
-                    "label": .string(g.generation.mark.label),
-                    "kind": .string(HeapReport.describe(g.generation.mark.kind)),
-                    "leaked": json(g.leaked),
-                    "abandoned": json(g.abandoned),
-                ]
-            }),
+        var scanValue: [JSONMember] = [
+            JSONMember("liveBlocks", .number(scan.liveBlocks)),
+            JSONMember("unreachableBlocks", .number(scan.unreachableBlocks)),
+            JSONMember("unreachableBytes", .number(scan.unreachableBytes)),
+            JSONMember("bytesRead", .number(scan.bytesRead)),
+            JSONMember("otherThreadsScanned", .number(scan.otherThreadsScanned)),
+            JSONMember("durationNanoseconds", .number(scan.durationNanoseconds)),
+            JSONMember("leakKinds", .bool(scan.kinds != nil)),
         ]
+        if let kinds = scan.kinds {
+            scanValue.append(JSONMember("otherThreadsStopped", .number(kinds.threadsStopped)))
+            scanValue.append(JSONMember("otherThreadsNotStopped", .number(kinds.threadsUnanswered)))
+            scanValue.append(JSONMember("programMappingsScanned", .number(kinds.mappingsScanned)))
+            scanValue.append(JSONMember("programMappingBytesRead", .number(kinds.mappedBytesRead)))
+        }
+        scanValue.append(JSONMember("warnings", .array(scanCaveats.map { .string($0) })))
+        var value: [JSONMember] = [
+            JSONMember("file", .string(path)),
+            JSONMember("pid", .number(pid)),
+            JSONMember("command", .array(command.map { .string($0) })),
+            JSONMember("end", .string(end.map(HeapReport.describe) ?? "none")),
+            JSONMember("groupBy", .string(groupKey.rawValue)),
+            JSONMember("scan", .object(scanValue)),
+            JSONMember("leaked", ["count": .number(leakedCount), "bytes": .number(leakedBytes)]),
+        ]
+        for kind in LeakKind.allCases {
+            value.append(JSONMember(kind.rawValue, ["count": .number(count(kind)), "bytes": .number(bytes(kind))]))
+        }
+        value.append(JSONMember("generations", .array(generations.map { g in
+            var generation: [JSONMember] = [
+                JSONMember("index", .number(g.generation.index)),
+                JSONMember("label", .string(g.generation.mark.label)),
+                JSONMember("kind", .string(HeapReport.describe(g.generation.mark.kind))),
+            ]
+            for kind in LeakKind.allCases { generation.append(JSONMember(kind.rawValue, json(g[kind]))) }
+            return .object(generation)
+        })))
+        return .object(value)
     }
 
     static func label(_ g: HeapTimeline.Generation) -> String {

@@ -181,6 +181,22 @@ public enum RecordingReader {
             addresses.reserveCapacity(payload.remaining / 8)
             while payload.remaining > 0 { addresses.append(try payload.read(UInt64.self, endian: .little)) }
             recording.pendingUnreachable[seq, default: []].append(contentsOf: addresses)
+        case DKH_RECORD_LEAK_KIND.rawValue:
+            let seq = try payload.read(UInt64.self, endian: .little)
+            let kind = try payload.read(UInt32.self, endian: .little)
+            _ = try payload.read(UInt32.self, endian: .little)  // reserved
+            // Invariant: whole 8-byte addresses follow the header.
+            guard payload.remaining % 8 == 0 else {
+                throw payload.error("leak-kind record has \(payload.remaining) bytes of addresses, not a multiple of 8")
+            }
+            // Invariant: only the kinds the format defines (a later kind would need a new reader).
+            guard kind == DKH_LEAK_INDIRECTLY_LOST.rawValue || kind == DKH_LEAK_POSSIBLY_LOST.rawValue else {
+                throw payload.error("leak-kind record of unknown kind \(kind)")
+            }
+            var addresses: [UInt64] = []
+            addresses.reserveCapacity(payload.remaining / 8)
+            while payload.remaining > 0 { addresses.append(try payload.read(UInt64.self, endian: .little)) }
+            recording.pendingLeakKinds[LeakKindRecordKey(seq: seq, kind: kind), default: []].append(contentsOf: addresses)
         case DKH_RECORD_SCAN.rawValue:
             let seq = try payload.read(UInt64.self, endian: .little)
             let flags = try payload.read(UInt32.self, endian: .little)
@@ -195,10 +211,40 @@ public enum RecordingReader {
             guard addresses.count == count else {
                 throw payload.error("scan announces \(count) unreachable blocks but its records list \(addresses.count)")
             }
+            let indirect = recording.pendingLeakKinds.removeValue(forKey: LeakKindRecordKey(seq: seq, kind: DKH_LEAK_INDIRECTLY_LOST.rawValue)) ?? []
+            let possible = recording.pendingLeakKinds.removeValue(forKey: LeakKindRecordKey(seq: seq, kind: DKH_LEAK_POSSIBLY_LOST.rawValue)) ?? []
+            let unreachable = Set(addresses)
+            var kinds: ExitScan.Kinds?
+            // A recorder with leak kinds writes the longer SCAN payload; an older one, 56 bytes.
+            if payload.remaining >= Int(DKH_SCAN_PAYLOAD_SIZE - DKH_SCAN_PAYLOAD_SIZE_V1) {
+                let indirectCount = try payload.read(UInt64.self, endian: .little)
+                let indirectBytes = try payload.read(UInt64.self, endian: .little)
+                let possibleCount = try payload.read(UInt64.self, endian: .little)
+                let possibleBytes = try payload.read(UInt64.self, endian: .little)
+                let stopped = try payload.read(UInt32.self, endian: .little)
+                let unanswered = try payload.read(UInt32.self, endian: .little)
+                let mappings = try payload.read(UInt32.self, endian: .little)
+                _ = try payload.read(UInt32.self, endian: .little)  // reserved
+                let mappedBytes = try payload.read(UInt64.self, endian: .little)
+                // Invariant: the LEAK_KIND records hold as many addresses as the scan counted.
+                guard indirect.count == indirectCount, possible.count == possibleCount else {
+                    throw payload.error("scan announces \(indirectCount) indirectly and \(possibleCount) possibly lost blocks but its records list \(indirect.count) and \(possible.count)")
+                }
+                let indirectSet = Set(indirect), possibleSet = Set(possible)
+                // Invariant: indirectly lost blocks are unreachable, possibly lost ones reached.
+                guard indirectSet.isSubset(of: unreachable), possibleSet.isDisjoint(with: unreachable) else {
+                    throw payload.error("scan's leak kinds contradict its unreachable blocks")
+                }
+                kinds = ExitScan.Kinds(
+                    indirectlyLostBlocks: indirectCount, indirectlyLostBytes: indirectBytes,
+                    possiblyLostBlocks: possibleCount, possiblyLostBytes: possibleBytes,
+                    threadsStopped: stopped, threadsUnanswered: unanswered, mappingsScanned: mappings,
+                    mappedBytesRead: mappedBytes, indirectlyLost: indirectSet, possiblyLost: possibleSet)
+            }
             recording.scan = ExitScan(
                 seq: seq, flags: ExitScan.Flags(rawValue: flags), otherThreadsScanned: threads, liveBlocks: live,
                 unreachableBlocks: count, unreachableBytes: bytes, bytesRead: read, durationNanoseconds: duration,
-                unreachable: Set(addresses))
+                unreachable: unreachable, kinds: kinds)
         case DKH_RECORD_COMMAND.rawValue:
             let bytes = try payload.readBytes(payload.remaining)
             recording.command = bytes.split(separator: 0, omittingEmptySubsequences: false)

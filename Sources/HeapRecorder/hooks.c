@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #define UNW_LOCAL_ONLY
@@ -24,6 +25,15 @@ dkh_state dkh = {.fd = -1, .stack_lock = PTHREAD_MUTEX_INITIALIZER, .module_lock
 /// Set while the recorder itself runs on this thread: allocations made by libunwind or by
 /// the loader on our behalf pass straight through instead of recursing.
 static __thread int in_recorder __attribute__((tls_model("initial-exec")));
+
+int dkh_recorder_busy(void) { return in_recorder; }
+
+/// Leaves the recorder (`saved`: what in_recorder was before entering): a stop the exit scan
+/// asked for meanwhile (stopthreads.c) is taken now, outside, holding none of its locks.
+static inline void leave_recorder(int saved) {
+    in_recorder = saved;
+    if (__builtin_expect(dkh_stop_deferred, 0) && !saved) dkh_stop_now();
+}
 /// The Swift type metadata of the object swift_allocObject is allocating on this thread.
 static __thread uint64_t pending_type __attribute__((tls_model("initial-exec")));
 
@@ -129,7 +139,7 @@ static void record_alloc(void *ptr, size_t size) {
         // allocation elsewhere may be cancelled by a free of this block. No seq is UINT64_MAX.
         atomic_store_explicit(dkh_last_alloc_slot((uintptr_t)ptr), UINT64_MAX, memory_order_relaxed);
     }
-    in_recorder = 0;
+    leave_recorder(0);
 }
 
 /// `cancellable`: a plain free may cancel its pending allocation; realloc's free of the old
@@ -141,7 +151,7 @@ static void record_free(void *ptr, int cancellable, int live) {
     if (live) dkh_live_remove((uintptr_t)ptr);  // --scan-at-exit only
     dkh_thread *t = dkh_current_thread();
     if (t) dkh_append_free(t, (uintptr_t)ptr, cancellable && dkh.cancel_pairs);
-    in_recorder = 0;
+    leave_recorder(0);
 }
 
 // ---- interposed functions ---------------------------------------------------------------
@@ -190,14 +200,22 @@ void *realloc(void *ptr, size_t size) {
     // it, another thread may malloc that address and insert its own entry, which a removal
     // made afterwards would take (livetable.c, "Ordering"). If realloc fails the old block
     // is untouched and still ours, so its entry goes back with its old size.
+    // Inside the recorder while a table lock is held: the exit scan never stops a thread there.
     uint64_t old_size = 0;
-    int removed = ptr && __builtin_expect(dkh_live_enabled, 0) && !in_recorder &&
-                  atomic_load_explicit(&dkh.active, memory_order_relaxed) &&
-                  dkh_live_remove_slow((uintptr_t)ptr, &old_size);
+    int removed = 0;
+    if (ptr && __builtin_expect(dkh_live_enabled, 0) && !in_recorder && atomic_load_explicit(&dkh.active, memory_order_relaxed)) {
+        in_recorder = 1;
+        removed = dkh_live_remove_slow((uintptr_t)ptr, &old_size);
+        leave_recorder(0);
+    }
     // Recorded as the free of the old block and the allocation of the new one, so the block
     // belongs to the generation and call site of its last resize.
     void *p = real_realloc(ptr, size);
-    if (removed && !p && size != 0) dkh_live_insert_slow((uintptr_t)ptr, old_size);
+    if (removed && !p && size != 0) {
+        in_recorder = 1;
+        dkh_live_insert_slow((uintptr_t)ptr, old_size);
+        leave_recorder(0);
+    }
     if (ptr && (p || size == 0)) record_free(ptr, 0, 0);
     if (p) record_alloc(p, size);
     return p;
@@ -256,7 +274,7 @@ void *dlopen(const char *path, int flags) {
     if (handle && atomic_load(&dkh.active) && !in_recorder) {
         in_recorder = 1;
         dkh_modules_refresh();
-        in_recorder = 0;
+        leave_recorder(0);
     }
     return handle;
 }
@@ -267,7 +285,7 @@ int dlclose(void *handle) {
     if (atomic_load(&dkh.active) && !in_recorder) {
         in_recorder = 1;
         dkh_modules_refresh();
-        in_recorder = 0;
+        leave_recorder(0);
     }
     return result;
 }
@@ -317,7 +335,7 @@ void devkit_heap_mark(const char *label) {
         dkh_thread_flush_locked(t);
         dkh_unlock(&t->lock);
     }
-    in_recorder = saved;
+    leave_recorder(saved);
 }
 
 /// Reads the label `devkit heap mark` left in the private mark directory, if any; returns
@@ -346,11 +364,15 @@ static void mark_signal_handler(int sig, siginfo_t *info, void *context) {
     (void)context;
     if (!atomic_load(&dkh.active)) return;
     int saved_errno = errno;
+    // Inside the recorder: writing the mark takes buffer locks (the pair counters).
+    int saved = in_recorder;
+    in_recorder = 1;
     char label[256];
     uint32_t kind = DKH_MARK_SIGNAL;
     if (info && info->si_code == SI_QUEUE && info->si_value.sival_int == 1) kind = DKH_MARK_INTERVAL;
     size_t length = read_mark_label(label, sizeof label);
     write_mark(kind, label, length);
+    leave_recorder(saved);
     errno = saved_errno;
 }
 
@@ -379,13 +401,23 @@ static void write_end(uint32_t reason, int32_t status) {
 }
 
 static void finish(uint32_t reason, int32_t status, int from_signal) {
+    // Inside the recorder from here: this thread is never one the exit scan stops.
+    int saved = in_recorder;
+    in_recorder = 1;
+    // Only a normal exit is scanned: after _exit or a crash the program's state is not worth
+    // trusting, and a crash handler must stay async-signal-safe. The other threads stop first,
+    // while every event is still recorded (scan.c, dkh_scan_prepare).
+    int scanning = reason == DKH_END_EXIT && atomic_load(&dkh.active) && dkh_scan_prepare();
     int expected = 1;
-    if (!atomic_compare_exchange_strong(&dkh.active, &expected, 0)) return;
-    dkh_flush_all(from_signal);
-    // Only a normal exit: after _exit or a crash the program's state is not worth trusting,
-    // and a crash handler must stay async-signal-safe.
-    if (reason == DKH_END_EXIT) dkh_scan_at_exit();
+    if (!atomic_compare_exchange_strong(&dkh.active, &expected, 0)) {
+        if (scanning) dkh_scan_abandon();  // another thread ended the recording first
+        in_recorder = saved;
+        return;
+    }
+    dkh_flush_all(scanning ? 2 : from_signal);
+    if (scanning) dkh_scan_at_exit();
     write_end(reason, status);
+    in_recorder = saved;
 }
 
 void _exit(int status) {
@@ -565,6 +597,14 @@ static void after_fork_child(void) {
 
 DKH_INTERNAL void dkh_thread_destructor(void *value);
 
+/// A thread's final flush, inside the recorder: it holds the thread's buffer lock.
+static void thread_destructor(void *value) {
+    int saved = in_recorder;
+    in_recorder = 1;
+    dkh_thread_destructor(value);
+    leave_recorder(saved);
+}
+
 static int env_int(const char *name, int fallback) {
     const char *s = getenv(name);
     if (!s || !*s) return fallback;
@@ -616,7 +656,7 @@ __attribute__((constructor)) static void recorder_start(void) {
     else dkh.last_alloc = last_alloc;
     dkh_stacks_init();
     dkh_find_self();
-    pthread_key_create(&dkh.thread_key, dkh_thread_destructor);
+    pthread_key_create(&dkh.thread_key, thread_destructor);
     pthread_atfork(before_fork, after_fork_parent, after_fork_child);
     start_file();
     dkh_modules_refresh();
@@ -625,7 +665,22 @@ __attribute__((constructor)) static void recorder_start(void) {
     atomic_store(&dkh.active, 1);
 }
 
-__attribute__((destructor)) static void recorder_stop(void) { finish(DKH_END_EXIT, -1, 0); }
+/// The exiting thread as the recorder's exit path found it: its registers and the frame above
+/// which the stack is the program's (and libc's exit machinery). The recorder's own frames
+/// below (the final flush, the scan) are not scanned: their unwritten slots keep stale copies
+/// of block addresses the flush encoded, which would make leaked blocks look reachable.
+/// Static, so no stale word survives in it either (zeroed bss; getcontext fills the general
+/// registers, which the scan reads).
+static ucontext_t exit_context;
+
+__attribute__((destructor, noinline)) static void recorder_stop(void) {
+    if (dkh_live_enabled) {
+        getcontext(&exit_context);
+        dkh_exit_entry.context = &exit_context;
+        dkh_exit_entry.frame = (uintptr_t)__builtin_frame_address(0);
+    }
+    finish(DKH_END_EXIT, -1, 0);
+}
 
 /// swiftc links every library product against the Swift runtime (and, through it, libstdc++).
 /// The recorder must not load them into C programs. swift-autolink-extract copies this entry

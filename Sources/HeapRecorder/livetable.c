@@ -24,6 +24,7 @@
 // live table needs the earlier removal.
 #include "leaks_internal.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -202,10 +203,14 @@ size_t dkh_live_snapshot(dkh_live_block *out, size_t capacity) {
     size_t n = 0;
     for (unsigned k = 0; k < SHARDS; k++) {
         shard *s = &shards[k];
-        dkh_lock(&s->lock);
+        // At exit the other threads are stopped outside the recorder, so none holds a shard; a
+        // thread stopped inside fork's handlers would (they hold every shard across fork): after
+        // a bounded wait the shard is read as it is and the scan says it is incomplete.
+        int locked = dkh_lock_bounded(&s->lock, DKH_EXIT_LOCK_SPINS);
+        if (!locked) atomic_store(&s->overflowed, 1);
         for (size_t i = 0; i < s->capacity && n < capacity; i++)
             if (s->slots[i].addr) out[n++] = s->slots[i];
-        dkh_unlock(&s->lock);
+        if (locked) dkh_unlock(&s->lock);
     }
     return n;
 }
@@ -257,5 +262,12 @@ void dkh_leaks_init(void) {
     if (!scan || strcmp(scan, "1") != 0) return;
     if (pthread_key_create(&thread_key, thread_ended) != 0) return;
     pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+    // The exit scan stops the other threads with this signal: unblocked here, at start, so the
+    // threads the program creates inherit it unblocked even when the program was started with
+    // every signal blocked (a thread that blocks it itself is scanned without its registers).
+    sigset_t scan_signal;
+    sigemptyset(&scan_signal);
+    sigaddset(&scan_signal, DKH_SCAN_SIGNAL);
+    pthread_sigmask(SIG_UNBLOCK, &scan_signal, NULL);
     dkh_live_enabled = 1;
 }

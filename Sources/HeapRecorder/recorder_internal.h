@@ -57,6 +57,17 @@ static inline int dkh_trylock(dkh_spinlock *l) {
     return !atomic_exchange_explicit(l, 1, memory_order_acquire);
 }
 static inline void dkh_unlock(dkh_spinlock *l) { atomic_store_explicit(l, 0, memory_order_release); }
+/// Takes the lock unless it stays held for about `spins` pauses (a holder that will not let go:
+/// a thread the exit scan stopped). Returns 1 when taken.
+static inline int dkh_lock_bounded(dkh_spinlock *l, uint64_t spins) {
+    for (uint64_t i = 0; i < spins; i++) {
+        if (dkh_trylock(l)) return 1;
+        __builtin_ia32_pause();
+    }
+    return dkh_trylock(l);
+}
+/// About 50 ms of pauses on current x86 (a pause is 10-150 cycles).
+#define DKH_EXIT_LOCK_SPINS (1u << 22)
 
 typedef struct dkh_stack_cache_entry {
     uint64_t hash;
@@ -160,6 +171,8 @@ DKH_INTERNAL void dkh_write_record(uint32_t type, const void *payload, uint32_t 
 DKH_INTERNAL void dkh_write_header(void);
 DKH_INTERNAL dkh_thread *dkh_current_thread(void);
 DKH_INTERNAL void dkh_thread_flush_locked(dkh_thread *t);
+/// `trylock_only`: 0 waits for each buffer's lock, 1 skips a buffer whose lock is held (a
+/// signal handler), 2 waits a bounded time (at exit, with the other threads stopped).
 DKH_INTERNAL void dkh_flush_all(int trylock_only);
 DKH_INTERNAL void dkh_flush_all_pairs(void);
 DKH_INTERNAL void dkh_write_clock(uint64_t seq);

@@ -531,7 +531,11 @@ void dkh_flush_all(int trylock_only) {
     for (int i = 0; i < DKH_MAX_THREADS; i++) {
         dkh_thread *t = &dkh.threads[i];
         if (!atomic_load(&t->in_use)) continue;
-        if (trylock_only) {
+        if (trylock_only == 2) {
+            // Other threads are stopped for the exit scan, outside the recorder: none should
+            // hold its buffer; if one does anyway, its events are lost rather than the exit hung.
+            if (!dkh_lock_bounded(&t->lock, DKH_EXIT_LOCK_SPINS)) continue;
+        } else if (trylock_only) {
             if (!dkh_trylock(&t->lock)) continue;
         } else {
             dkh_lock(&t->lock);

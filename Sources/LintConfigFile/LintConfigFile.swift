@@ -13,6 +13,9 @@ import LintKit
 ///   exclude: ["Pods", "**/Generated/*.plist"]
 ///   kinds: {"Config/*.xcent.plist": entitlements}   # info-plist | entitlements | ota-manifest | privacy-manifest | plist | strings | string-catalog
 ///   rules: {plist.large-data: {max_bytes: 4096}}
+///   suppress:                                       # JSON files cannot hold comments
+///     "Resources/*.xcstrings": [xcstrings.stale]    # whole files
+///     "Config/Flags.json#Experiments": []           # that entry and inside it; [] every rule
 /// ```
 ///
 /// Globs are relative to the file's directory. Unknown keys, kinds and severities are errors
@@ -93,8 +96,14 @@ public enum LintConfigFile {
                         }
                         configuration.ruleOptions[try reader.string(rule, "a rule id")] = values
                     }
+                case "suppress":
+                    for (pattern, rules) in try reader.mapping(node, name) {
+                        configuration.suppressions.append(PathSuppression(
+                            pattern: try reader.string(pattern, "a glob"), ruleIDs: Set(try reader.strings(rules, "the rules to suppress")),
+                            line: document[pattern].line))
+                    }
                 default:
-                    throw reader.error(setting, "unknown lint setting \"\(name)\" (disabled_rules, enabled_rules, only_rules, severity, include, exclude, kinds, rules)")
+                    throw reader.error(setting, "unknown lint setting \"\(name)\" (disabled_rules, enabled_rules, only_rules, severity, include, exclude, kinds, rules, suppress)")
                 }
             }
         }

@@ -110,7 +110,7 @@ public struct PlistLintFrontend: Sendable {
         }
         if let appInfoPath { options.appInfo = try Self.readAppInfo(appInfoPath, warnings: &warnings) }
         let engine = try LintEngine(registry: registry, configuration: settings, options: options, currentDirectory: cwd)
-        return LintRun(engine: engine, gitIgnore: GitIgnore.load(from: cwd))
+        return LintRun(engine: engine, gitIgnore: GitIgnore.load(from: cwd), asksGit: true)
     }
 
     /// The property list at `path` (`-`: standard input), any format.

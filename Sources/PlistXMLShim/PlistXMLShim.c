@@ -4,27 +4,14 @@
 // runtime, into every process that reads an XML plist), it is what Python's plistlib parses
 // with, and its push interface hands over every event with its byte position. Whitespace
 // between container elements is dropped here so the builder sees ~one token per tag.
-#include "PlistXMLShim.h"
+#include "ShimInternals.h"
 
-#include <expat.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    px_result *out;
-    size_t token_capacity;
-    size_t text_capacity;
-    uint8_t *stack;         // tag of each open element
-    size_t depth;
-    size_t stack_capacity;
-    int last_is_text;       // the last token is a text token that may be extended
-    unsigned unit;          // bytes per code unit of the input: 1 (UTF-8), 2 (UTF-16)
-    XML_Parser xml;
-} px_state;
-
-static int px_is_leaf(uint8_t tag) {
+int px_is_leaf(uint8_t tag) {
     switch (tag) {
     case PX_TAG_KEY: case PX_TAG_STRING: case PX_TAG_INTEGER: case PX_TAG_REAL:
     case PX_TAG_DATE: case PX_TAG_DATA: case PX_TAG_OTHER:
@@ -34,30 +21,37 @@ static int px_is_leaf(uint8_t tag) {
     }
 }
 
-/// The tag of an element name. The parser does not process namespaces, so a prefixed name
-/// (`p:dict`) arrives whole and is no tag of the DTD.
-static uint8_t px_tag_of(const XML_Char *name) {
-    const char *n = name;
+uint8_t px_tag_named(const char *n, size_t length) {
+#define PX_NAME_IS(literal) (length == sizeof(literal) - 1 && memcmp(n, literal, length) == 0)
+    if (length == 0) return PX_TAG_OTHER;
     switch (n[0]) {
-    case 'a': return strcmp(n, "array") == 0 ? PX_TAG_ARRAY : PX_TAG_OTHER;
+    case 'a': return PX_NAME_IS("array") ? PX_TAG_ARRAY : PX_TAG_OTHER;
     case 'd':
-        if (strcmp(n, "dict") == 0) return PX_TAG_DICT;
-        if (strcmp(n, "date") == 0) return PX_TAG_DATE;
-        if (strcmp(n, "data") == 0) return PX_TAG_DATA;
+        if (PX_NAME_IS("dict")) return PX_TAG_DICT;
+        if (PX_NAME_IS("date")) return PX_TAG_DATE;
+        if (PX_NAME_IS("data")) return PX_TAG_DATA;
         return PX_TAG_OTHER;
-    case 'f': return strcmp(n, "false") == 0 ? PX_TAG_FALSE : PX_TAG_OTHER;
-    case 'i': return strcmp(n, "integer") == 0 ? PX_TAG_INTEGER : PX_TAG_OTHER;
-    case 'k': return strcmp(n, "key") == 0 ? PX_TAG_KEY : PX_TAG_OTHER;
-    case 'p': return strcmp(n, "plist") == 0 ? PX_TAG_PLIST : PX_TAG_OTHER;
-    case 'r': return strcmp(n, "real") == 0 ? PX_TAG_REAL : PX_TAG_OTHER;
-    case 's': return strcmp(n, "string") == 0 ? PX_TAG_STRING : PX_TAG_OTHER;
-    case 't': return strcmp(n, "true") == 0 ? PX_TAG_TRUE : PX_TAG_OTHER;
+    case 'f': return PX_NAME_IS("false") ? PX_TAG_FALSE : PX_TAG_OTHER;
+    case 'i': return PX_NAME_IS("integer") ? PX_TAG_INTEGER : PX_TAG_OTHER;
+    case 'k': return PX_NAME_IS("key") ? PX_TAG_KEY : PX_TAG_OTHER;
+    case 'p': return PX_NAME_IS("plist") ? PX_TAG_PLIST : PX_TAG_OTHER;
+    case 'r': return PX_NAME_IS("real") ? PX_TAG_REAL : PX_TAG_OTHER;
+    case 's': return PX_NAME_IS("string") ? PX_TAG_STRING : PX_TAG_OTHER;
+    case 't': return PX_NAME_IS("true") ? PX_TAG_TRUE : PX_TAG_OTHER;
     default: return PX_TAG_OTHER;
     }
+#undef PX_NAME_IS
+}
+
+/// The tag of an element name as expat hands it over. The parser does not process
+/// namespaces, so a prefixed name (`p:dict`) arrives whole and is no tag of the DTD.
+static uint8_t px_tag_of(const XML_Char *name) {
+    return px_tag_named(name, strlen(name));
 }
 
 /// The byte offset where the current event starts.
 static uint64_t px_event_start(const px_state *st) {
+    if (st->xml == NULL) return 0;  // the direct tokenizer's failures carry no expat place
     long index = (long)XML_GetCurrentByteIndex(st->xml);
     return index > 0 ? (uint64_t)index : 0;
 }
@@ -75,14 +69,14 @@ static void px_fail_at(px_state *st, uint64_t offset, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(out->error_message, sizeof out->error_message, fmt, ap);
     va_end(ap);
-    XML_StopParser(st->xml, XML_FALSE);
+    if (st->xml != NULL) XML_StopParser(st->xml, XML_FALSE);
 }
 
 static void px_out_of_memory(px_state *st) {
     px_fail_at(st, px_event_start(st), "out of memory");
 }
 
-static int px_append_text(px_state *st, const char *bytes, size_t len) {
+int px_append_text(px_state *st, const char *bytes, size_t len) {
     px_result *out = st->out;
     if (out->text_length + len > st->text_capacity) {
         size_t cap = st->text_capacity ? st->text_capacity : 4096;
@@ -97,7 +91,7 @@ static int px_append_text(px_state *st, const char *bytes, size_t len) {
     return 1;
 }
 
-static px_token *px_push_token(px_state *st, uint8_t kind, uint8_t tag, uint64_t offset) {
+px_token *px_push_token(px_state *st, uint8_t kind, uint8_t tag, uint64_t offset) {
     px_result *out = st->out;
     if (out->token_count == st->token_capacity) {
         size_t cap = st->token_capacity ? st->token_capacity * 2 : 1024;
@@ -116,6 +110,18 @@ static px_token *px_push_token(px_state *st, uint8_t kind, uint8_t tag, uint64_t
     return t;
 }
 
+int px_push_open(px_state *st, uint8_t tag) {
+    if (st->depth == st->stack_capacity) {
+        size_t cap = st->stack_capacity ? st->stack_capacity * 2 : 64;
+        uint8_t *grown = realloc(st->stack, cap);
+        if (grown == NULL) { px_out_of_memory(st); return 0; }
+        st->stack = grown;
+        st->stack_capacity = cap;
+    }
+    st->stack[st->depth++] = tag;
+    return 1;
+}
+
 static void XMLCALL px_start(void *ctx, const XML_Char *name, const XML_Char **attributes) {
     (void)attributes;
     px_state *st = ctx;
@@ -131,14 +137,7 @@ static void XMLCALL px_start(void *ctx, const XML_Char *name, const XML_Char **a
         t = &st->out->tokens[st->out->token_count - 1];
         t->text_length = (uint32_t)len;
     }
-    if (st->depth == st->stack_capacity) {
-        size_t cap = st->stack_capacity ? st->stack_capacity * 2 : 64;
-        uint8_t *grown = realloc(st->stack, cap);
-        if (grown == NULL) { px_out_of_memory(st); return; }
-        st->stack = grown;
-        st->stack_capacity = cap;
-    }
-    st->stack[st->depth++] = tag;
+    if (!px_push_open(st, tag)) return;
     st->last_is_text = 0;
 }
 
@@ -244,6 +243,7 @@ struct px_parser {
     size_t held_capacity;
     uint64_t given;      // bytes handed to expat so far
     int started;
+    px_direct_state direct;
 };
 
 /// True for the bytes a tag's scan must look at: quotes, '=' and '>'.
@@ -351,20 +351,27 @@ static int px_scan(px_parser *p, const unsigned char *bytes, size_t length) {
 px_parser *px_parser_create(void) {
     px_parser *p = calloc(1, sizeof *p);
     if (p == NULL) return NULL;
+    p->state.out = &p->result;
+    p->state.unit = 1;
+    return p;
+}
+
+/// expat's parser, made at the first piece fed to it: a document the direct tokenizer reads
+/// never loads expat at all (LazyLibraries opens it at its first call).
+static int px_expat(px_parser *p) {
+    if (p->state.xml != NULL) return 1;
     // No namespace processing (names arrive whole), no encoding forced (expat reads the
     // declaration or the byte-order mark: UTF-8, UTF-16, ISO-8859-1, US-ASCII). expat never
     // reads external entities or DTDs unless given a handler for them; it gets none.
     XML_Parser xml = XML_ParserCreate(NULL);
-    if (xml == NULL) { free(p); return NULL; }
-    p->state.out = &p->result;
+    if (xml == NULL) return 0;
     p->state.xml = xml;
-    p->state.unit = 1;
     XML_SetUserData(xml, &p->state);
     XML_SetElementHandler(xml, px_start, px_end);
     XML_SetCharacterDataHandler(xml, px_characters);
     XML_SetEntityDeclHandler(xml, px_entity_decl);
     XML_SetSkippedEntityHandler(xml, px_skipped_entity);
-    return p;
+    return 1;
 }
 
 /// Hands `length` bytes to expat; on a failure expat found, records its message and place.
@@ -402,6 +409,12 @@ static int px_hold(px_parser *p, const char *bytes, size_t length) {
 int px_parser_feed(px_parser *p, const char *bytes, size_t length, int terminate) {
     px_result *out = &p->result;
     if (out->failed) return -1;
+    if (p->direct.stage != 0) {
+        out->failed = 1;
+        snprintf(out->error_message, sizeof out->error_message, "px_parser_feed after px_parser_tokenize");
+        return -1;
+    }
+    if (!px_expat(p)) goto out_of_memory;
     if (length > (size_t)INT32_MAX) {
         out->failed = 1;
         snprintf(out->error_message, sizeof out->error_message, "input piece larger than 2 GiB");
@@ -444,6 +457,12 @@ too_large:
     return -1;
 }
 
+int px_parser_tokenize(px_parser *p, const char *bytes, size_t length, size_t token_limit) {
+    if (p->result.failed) return -1;
+    if (p->state.xml != NULL) return PX_DIRECT_UNSUPPORTED;  // already fed to expat
+    return px_direct_run(&p->state, &p->direct, (const unsigned char *)bytes, length, token_limit);
+}
+
 const px_result *px_parser_result(const px_parser *p) {
     return &p->result;
 }
@@ -467,7 +486,7 @@ void px_parser_discard(px_parser *p, size_t count) {
 
 void px_parser_free(px_parser *p) {
     if (p == NULL) return;
-    XML_ParserFree(p->state.xml);
+    if (p->state.xml != NULL) XML_ParserFree(p->state.xml);
     free(p->state.stack);
     free(p->result.tokens);
     free(p->result.text);

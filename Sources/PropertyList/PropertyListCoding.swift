@@ -34,11 +34,14 @@ public enum PropertyListCoding {
     /// parsed (the document must still be valid JSON) but not kept, and each cut array gives
     /// a warning with its position and length. For readers that use only a bounded prefix of
     /// untrusted arrays, so memory follows what they keep rather than the input.
-    public static func readJSON(_ bytes: UnsafeRawBufferPointer, maxArrayElements: Int) throws(PlistError) -> PlistDocument {
+    ///
+    /// `maxDepth` (nil: the reader's 512 levels) raises the nesting limit for files that nest
+    /// deeply by design; free such a value with `PlistValue.releaseIteratively`.
+    public static func readJSON(_ bytes: UnsafeRawBufferPointer, maxArrayElements: Int, maxDepth: Int? = nil) throws(PlistError) -> PlistDocument {
         guard !bytes.isEmpty else {
             throw PlistError(position: .byteOffset(0), message: "file is empty")
         }
-        let (value, warnings) = try JSONPlistReader.read(bytes, maxArrayElements: maxArrayElements)
+        let (value, warnings) = try JSONPlistReader.read(bytes, maxArrayElements: maxArrayElements, maxDepth: maxDepth ?? JSONPlistReader.maxDepth)
         return PlistDocument(value: value, format: .json, warnings: warnings)
     }
 

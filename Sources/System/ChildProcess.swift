@@ -56,6 +56,12 @@ public struct ChildProcess: Sendable, Equatable {
     ///     (`POSIX_SPAWN_SETSIGDEF`).
     public static func spawn(_ arguments: [String], environment: [String]? = nil, signalMask: SignalMask? = nil,
                              defaultSignals: [Int32] = []) throws(Failure) -> ChildProcess {
+        try spawn(arguments, environment: environment, signalMask: signalMask, defaultSignals: defaultSignals, fileActions: nil)
+    }
+
+    /// `spawn` with the child's descriptors arranged by `fileActions` (`run(_:outputLimit:)`).
+    static func spawn(_ arguments: [String], environment: [String]?, signalMask: SignalMask?,
+                      defaultSignals: [Int32], fileActions: UnsafePointer<posix_spawn_file_actions_t>?) throws(Failure) -> ChildProcess {
         guard let program = arguments.first else { throw Failure(code: ENOENT) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -79,8 +85,8 @@ public struct ChildProcess: Sendable, Equatable {
             envp?.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let result = envp.map { posix_spawnp(&pid, program, nil, &attributes, argv, $0) }
-            ?? posix_spawnp(&pid, program, nil, &attributes, argv, environ)
+        let result = envp.map { posix_spawnp(&pid, program, fileActions, &attributes, argv, $0) }
+            ?? posix_spawnp(&pid, program, fileActions, &attributes, argv, environ)
         guard result == 0 else { throw Failure(code: result) }
         return ChildProcess(pid: pid)
     }

@@ -68,6 +68,16 @@ public final class MappedFile: @unchecked Sendable {
         bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<min(count, buffer.count)])
     }
 
+    /// Gives the mapped pages back to the kernel (`madvise(MADV_DONTNEED)`); the next read of
+    /// a page faults it in again from the file. For a reader that streams through a large file
+    /// once (an `.ipa` unpacked entry by entry), so that pages already read do not stay in the
+    /// process's resident set. Must not be called after anything wrote through `bytes` (a
+    /// private page written would be lost); a no-op for copies.
+    public func releaseResidentPages() {
+        guard unmapLength > 0, let base = bytes.baseAddress else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: base), unmapLength, MADV_DONTNEED)
+    }
+
     deinit {
         if let owned { owned.deallocate() }
         if unmapLength > 0, let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), unmapLength) }

@@ -1,4 +1,7 @@
 import CrashReport
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// MetricKit JSON: detection, frame order (root = innermost, subFrames = callers), images by
@@ -112,12 +115,78 @@ import Testing
         #expect(error.message.hasPrefix(message), "\(error.message)")
     }
 
-    @Test func nestingBeyondTheReadersBoundIsRefusedNotRecursed() throws {
-        var text = ""
-        for _ in 0..<2000 { text += #"{"binaryUUID": "A", "offsetIntoBinaryTextSegment": 1, "subFrames": ["# }
-        text = #"{"callStackTree": {"callStacks": [{"callStackRootFrames": ["# + text + "{}" + String(repeating: "]}", count: 2000) + "]}]}}"
-        let error = try #require(throws: CrashReportError.self) { try Self.parse(text) }
-        #expect(error.message.contains("nest deeper than 512 levels"), "\(error.message)")
+    /// A call stack of `depth` frames nested as MetricKit nests them (each caller in its
+    /// callee's `subFrames`): the app's function recursing, `dyld`'s `start` outermost.
+    static func recursion(depth: Int) -> String {
+        var text = #"{"callStackTree": {"callStacks": [{"threadAttributed": true, "callStackRootFrames": ["#
+        for index in 0..<(depth - 1) {
+            text += #"{"binaryUUID": "\#(app)", "binaryName": "App", "offsetIntoBinaryTextSegment": \#(4096 + index % 3 * 16), "subFrames": ["#
+        }
+        text += #"{"binaryUUID": "\#(dyld)", "binaryName": "libdyld.dylib", "offsetIntoBinaryTextSegment": 6948}"#
+        return text + String(repeating: "]}", count: depth - 1) + "]}]}}"
+    }
+
+    /// Parses `text` on a thread with a 256 KiB stack (a fraction of what a recursive walk or
+    /// release of thousands of levels needs), so recursion anywhere shows as a crash.
+    static func parseOnSmallStack(_ text: String) -> Result<CrashReportDocument, CrashReportError> {
+        let job = SmallStackJob(text)
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        pthread_attr_setstacksize(&attributes, 256 << 10)
+        var thread = pthread_t()
+        let started = pthread_create(&thread, &attributes, { raw in
+            let job = Unmanaged<SmallStackJob>.fromOpaque(raw!).takeRetainedValue()
+            job.result = Result(catching: { () throws(CrashReportError) in try CrashReportParser.parse(Array(job.text.utf8)) })
+            return nil
+        }, Unmanaged.passRetained(job).toOpaque())
+        precondition(started == 0)
+        pthread_join(thread, nil)
+        pthread_attr_destroy(&attributes)
+        return job.result!
+    }
+
+    final class SmallStackJob: @unchecked Sendable {
+        let text: String
+        var result: Result<CrashReportDocument, CrashReportError>?
+        init(_ text: String) { self.text = text }
+    }
+
+    @Test func deepRecursionReadsWholeWithoutRecursion() throws {
+        let text = Self.recursion(depth: 2000)
+        let outcome = Self.parseOnSmallStack(text)
+        let document = try outcome.get()
+        #expect(document.warnings.isEmpty, "\(document.warnings.map(\.message))")
+        let frames = try #require(document.report.threads.first).frames
+        #expect(frames.count == 2000)
+        #expect(frames.map(\.index) == Array(0..<2000))
+        #expect(frames.last?.imageName == "libdyld.dylib")
+        #expect(frames.dropLast().allSatisfy { $0.imageName == "App" })
+        #expect(document.report.binaryImages.count == 2)
+    }
+
+    @Test func stacksAtTheFrameLimitReadAndDeeperAreCut() throws {
+        // The reader's depth allows a few frames more than maxFramesPerThread; the path is cut there.
+        let limit = CrashReportLimits.maxFramesPerThread
+        let document = try Self.parseOnSmallStack(Self.recursion(depth: limit + 2)).get()
+        #expect(document.report.threads.first?.frames.count == limit)
+        #expect(document.warnings.map(\.message) == ["callStacks[0]: a stack deeper than \(limit) frames is cut"])
+    }
+
+    @Test func hostileNestingIsRefusedCleanly() throws {
+        // Open brackets without end: refused at the reader's bound, nothing recursed.
+        let open = #"{"callStackTree": "# + String(repeating: "[", count: 1_000_000)
+        let error = try #require(Self.parseOnSmallStack(open).failure)
+        #expect(error.message.contains("nest deeper than \(2 * CrashReportLimits.maxFramesPerThread + 16) levels"), "\(error.message)")
+        // A finished value nested almost to the bound, then a syntax error: the open
+        // containers' deep children are freed level by level.
+        let depth = 2 * CrashReportLimits.maxFramesPerThread
+        let closed = #"{"callStackTree": ["# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + " x"
+        let second = try #require(Self.parseOnSmallStack(closed).failure)
+        #expect(second.message.contains("not valid JSON"), "\(second.message)")
+        // Deep arrays read whole that are not frames: no stack, and freed without recursion.
+        let arrays = #"{"callStackTree": {"callStacks": "# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}}"
+        let third = try Self.parseOnSmallStack(arrays).get()
+        #expect(third.report.threads.isEmpty)
     }
 
     @Test func callStacksBeyondTheThreadLimitAreWarnedOnceAndDropped() throws {
@@ -133,5 +202,12 @@ import Testing
     @Test func anIPSHeaderIsStillIPSWhateverItsBodySays() {
         let text = #"{"bug_type": "309"}"# + "\n" + #"{"callStackTree": {}, "binary_images": []}"#
         #expect(CrashReportParser.detectFormat(Array(text.utf8)) == .ips)
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
     }
 }

@@ -124,6 +124,18 @@ import Testing
         #expect(agrees, "\(detail)")
     }
 
+    /// `devkit atos` has one reader (`AtosArguments.parse`) behind both routes: ArgumentParser
+    /// hands it atos's words unchanged, `--names` included, as a link named `atos` does.
+    @Test(arguments: [
+        ["-o", "App.dSYM", "--names", "full", "0x10"],
+        ["--names=short", "-o", "App", "-l", "0x1000", "-i", "0x1010"],
+    ])
+    func atosWordsReachItsOwnReader(_ words: [String]) throws {
+        let command = try #require(try DevKit.parseAsRoot(["atos"] + words) as? Atos)
+        #expect(command.arguments == words)
+        #expect(DirectParse.invocation(["atos"] + words) == nil)
+    }
+
     @Test(arguments: leftToArgumentParser)
     func leavesEverythingElseToArgumentParser(_ arguments: [String]) {
         #expect(DirectParse.invocation(arguments) == nil)

@@ -214,31 +214,38 @@ import Testing
         return recording
     }
 
-    @Test func heapdiffLeaksSplitsLeakedFromAbandoned() throws {
+    @Test func heapdiffLeaksByMemcheckKind() throws {
         let directory = try CLI.temporaryDirectory()
         guard let recording = try Self.recordLeaks(in: directory, scan: true) else { return }
         let text = try CLI.run(["heapdiff", recording, "--leaks", "--group-by", "function"])
         #expect(text.status == 0)
         #expect(text.stdout.contains("exit scan: 171 live blocks, 120 unreachable (6.9 KiB)"))
-        #expect(text.stdout.contains("generation 0 (start): 120 leaked blocks, 6.9 KiB, by function\n"))
+        #expect(text.stdout.contains("gen  label  definitely    bytes  indirectly  bytes  possibly  bytes  reachable    bytes\n"))
+        #expect(text.stdout.contains("  0  start         101  6.3 KiB          19  608 B         1  200 B         50  4.7 KiB\n"))
+        #expect(text.stdout.contains("generation 0 (start): 101 blocks definitely lost, 6.3 KiB, by function\n"))
         #expect(text.stdout.contains("  6.3 KiB  100  leak_dropped\n"))
-        #expect(text.stdout.contains("    640 B   20  leak_list\n"))
-        #expect(text.stdout.contains("generation 0 (start): 51 abandoned blocks, 4.9 KiB, by function\n"))
-        #expect(text.stdout.contains("  4.7 KiB  50  keep_global\n"))
-        #expect(text.stdout.contains("    200 B   1  keep_interior\n"))
+        #expect(text.stdout.contains("     32 B    1  leak_list\n"))
+        #expect(text.stdout.contains("generation 0 (start): 19 blocks indirectly lost, 608 B, by function\n  608 B  19  leak_list\n"))
+        #expect(text.stdout.contains("generation 0 (start): 1 block possibly lost, 200 B, by function\n  200 B  1  keep_interior\n"))
+        #expect(text.stdout.contains("generation 0 (start): 50 blocks still reachable, 4.7 KiB, by function\n  4.7 KiB  50  keep_global\n"))
         #expect(!text.stdout.contains("warning"))
 
         let json = try CLI.run(["heapdiff", recording, "--leaks", "--group-by", "function", "--format", "json"])
         #expect(json.status == 0)
         let value = try #require(try JSONSerialization.jsonObject(with: json.stdoutBytes) as? [String: Any])
         #expect((value["leaked"] as? [String: Int]) == ["count": 120, "bytes": 7040])
-        #expect((value["abandoned"] as? [String: Int]) == ["count": 51, "bytes": 5000])
+        #expect((value["definitelyLost"] as? [String: Int]) == ["count": 101, "bytes": 6432])
+        #expect((value["indirectlyLost"] as? [String: Int]) == ["count": 19, "bytes": 608])
+        #expect((value["possiblyLost"] as? [String: Int]) == ["count": 1, "bytes": 200])
+        #expect((value["stillReachable"] as? [String: Int]) == ["count": 50, "bytes": 4800])
         let generation = try #require((value["generations"] as? [[String: Any]])?.first)
-        let leakedGroups = (generation["leaked"] as? [String: Any])?["groups"] as? [[String: Any]]
-        #expect(leakedGroups?.map { $0["key"] as? String } == ["leak_dropped", "leak_list"])
-        #expect(leakedGroups?.map { $0["bytes"] as? Int } == [6400, 640])
-        let abandonedGroups = (generation["abandoned"] as? [String: Any])?["groups"] as? [[String: Any]]
-        #expect(abandonedGroups?.map { $0["count"] as? Int } == [50, 1])
+        let definiteGroups = (generation["definitelyLost"] as? [String: Any])?["groups"] as? [[String: Any]]
+        #expect(definiteGroups?.map { $0["key"] as? String } == ["leak_dropped", "leak_list"])
+        #expect(definiteGroups?.map { $0["bytes"] as? Int } == [6400, 32])
+        let reachableGroups = (generation["stillReachable"] as? [String: Any])?["groups"] as? [[String: Any]]
+        #expect(reachableGroups?.map { $0["count"] as? Int } == [50])
+        let scan = try #require(value["scan"] as? [String: Any])
+        #expect(scan["leakKinds"] as? Bool == true)
 
         let collapsed = try CLI.run(["heapdiff", recording, "--leaks", "--format", "collapsed"])
         #expect(collapsed.stdout.split(separator: "\n").map { $0.split(separator: " ").last } == ["6400", "640"])
@@ -255,7 +262,12 @@ import Testing
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.contains("exit scan: 171 live blocks, 120 unreachable (6.9 KiB)"))
         #expect(html.contains("<td class=\"n\">100</td><td class=\"key\">leak_dropped</td>"))
-        #expect(html.contains("<td class=\"n\">20</td><td class=\"key\">leak_list</td>"))
+        #expect(html.contains("<td class=\"n\">1</td><td class=\"key\">leak_list</td>"))
+        #expect(html.contains("<td class=\"n\">19</td><td class=\"key\">leak_list</td>"))
+        #expect(html.contains("<h3>120 leaked blocks (definitely and indirectly lost), 6.9 KiB</h3>"))
+        #expect(html.contains("<h3>1 block possibly lost, 200 B</h3>"))
+        // The flame graph draws every leaked block: the list's head and its 19 nodes together.
+        #expect(html.contains("<title>leak_list — 20 blocks, 640 bytes (640 B)</title>"))
         #expect(html.contains("<td class=\"n\">50</td><td class=\"key\">keep_global</td>"))
         #expect(html.contains("<title>leak_dropped — 100 blocks, 6400 bytes (6.3 KiB)</title>"))
         #expect(!html.lowercased().contains("<script"))

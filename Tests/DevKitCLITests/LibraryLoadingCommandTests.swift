@@ -51,12 +51,24 @@ import Testing
         }
     }
 
-    @Test func anXMLPlistLoadsExpatOnly() throws {
-        let (result, loaded) = try Self.loadedLibraries(["plist", "get", "Samples/Info.plist", "CFBundleIdentifier"])
+    /// A plist of the common shape is read by the shim's direct tokenizer: no library at all.
+    /// One it leaves to expat (CDATA here) loads expat, and only expat.
+    @Test func anXMLPlistLoadsExpatOnlyWhenTheDirectTokenizerLeavesItToExpat() throws {
+        let (common, commonLoaded) = try Self.loadedLibraries(["plist", "get", "Samples/Info.plist", "CFBundleIdentifier"])
+        #expect(common.status == 0, "\(common.stderr.suffix(400))")
+        #expect(!Self.loaded("libexpat.so.1", in: commonLoaded))
+
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("cdata.plist")
+        try Data("<plist version=\"1.0\"><dict><key>a</key><string><![CDATA[<b>]]></string></dict></plist>\n".utf8).write(to: file)
+        let (result, loaded) = try Self.loadedLibraries(["plist", "get", file.path, "a"])
         #expect(result.status == 0, "\(result.stderr.suffix(400))")
+        #expect(result.stdout == "<b>\n")
         #expect(Self.loaded("libexpat.so.1", in: loaded))
         for library in ["libdw.so.1", "libyaml-0.so.2", "libzip.so"] {
             #expect(!Self.loaded(library, in: loaded), "plist get loaded \(library)")
+            #expect(!Self.loaded(library, in: commonLoaded), "plist get loaded \(library)")
         }
     }
 

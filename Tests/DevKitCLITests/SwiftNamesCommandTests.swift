@@ -48,6 +48,30 @@ import Testing
         #expect(fromList.stdout.contains("generics.Stack.items.getter : [A]"), "\(fromList.stdout)")
     }
 
+    /// `devkit atos` at each function's first address: short by default (as Apple's atos),
+    /// equal to `swift-demangle --simplified`; with `--names full`, to `swift-demangle`. The
+    /// same answers through a link named `atos` (the other route to the same parser).
+    @Test func atosGetsShortNamesUnlessAskedForFull() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard let (binary, symbols) = try Self.buildGenerics(in: directory) else { return }
+        let full = try SwiftDemangleOracle.demangle(symbols.map(\.name), simplified: false)
+        let short = try SwiftDemangleOracle.demangle(symbols.map(\.name), simplified: true)
+        #expect(short != full)
+        let link = directory.appendingPathComponent("atos").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: CLI.binary.path)
+        for (arguments, expected) in [([], short), (["--names", "short"], short), (["--names", "full"], full), (["--names=full"], full)] {
+            let viaCommand = try CLI.run(["atos", "-o", binary] + arguments + symbols.map(\.address))
+            #expect(viaCommand.status == 0, "\(viaCommand.stderr)")
+            let names = viaCommand.stdout.split(separator: "\n").map { line in
+                line.range(of: " (in generics)").map { String(line[..<$0.lowerBound]) } ?? String(line)
+            }
+            #expect(names == expected, "\(arguments)")
+            let viaLink = try TestProcess.run(link, ["-o", binary] + arguments + symbols.map(\.address))
+            #expect(viaLink.stdout == viaCommand.stdout, "\(arguments)")
+        }
+    }
+
     /// A Swift runtime backtrace whose libswiftCore.so this toolchain has (found by build-id):
     /// Xcode's names by default, swift-demangle's with `--names full`.
     @Test func crashLogsGetShortNamesUnlessAskedForFull() throws {

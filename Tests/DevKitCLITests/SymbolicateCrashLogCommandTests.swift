@@ -31,7 +31,7 @@ import Testing
 
     /// Issue 20's formats (Scripts/fixtures/make-crash-format-samples): MetricKit, KSCrash and
     /// `.ips` termination reasons, their frames resolved by UUID from the same fixtures.
-    @Test(arguments: ["summary", "json"], ["metrickit-payload.json", "metrickit-watchdog.json", "metrickit-tree.json", "kscrash.json",
+    @Test(arguments: ["summary", "json", "same"], ["metrickit-payload.json", "metrickit-watchdog.json", "metrickit-tree.json", "kscrash.json",
                                           "kscrash-nsexception.json", "guard.ips", "watchdog.ips", "deadlock.crash", "resource.crash"])
     func moreFormatsAgainstFixtures(_ format: String, _ sample: String) throws {
         let r = try CLI.run(["symbolicate", "--no-cache", "--format", format, "-s", Self.fixtures, "Samples/crash/\(sample)"])
@@ -47,11 +47,84 @@ import Testing
         if format == "json" { #expect((try? JSONSerialization.jsonObject(with: r.stdoutBytes)) != nil) }
     }
 
+    /// `--format same` on MetricKit and KSCrash JSON: the same bytes with members added to
+    /// each symbolicated frame object, right after its `{` (golden above); here checked to be
+    /// only insertions, each one of the documented members, and valid JSON with the symbols.
+    @Test(arguments: ["metrickit-payload.json", "metrickit-watchdog.json", "metrickit-tree.json", "kscrash.json", "kscrash-nsexception.json"])
+    func sameFormatJSONOnlyAddsMembers(_ sample: String) throws {
+        let original = Array(try Data(contentsOf: CLI.repoRoot.appendingPathComponent("Samples/crash/\(sample)")))
+        let r = try CLI.run(["symbolicate", "--no-cache", "--format", "same", "-s", Self.fixtures, "Samples/crash/\(sample)"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let output = r.stdoutBytes
+        let first = sample.hasPrefix("metrickit") ? "\"symbol\": " : "\"symbol_name\": "
+        // Walk both: where they part, the output holds one inserted run after a `{`, starting
+        // with the first member's name and ending with ",", then the original again.
+        var i = 0, j = 0, insertions = 0
+        while j < original.count {
+            if i < output.count, output[i] == original[j] { i += 1; j += 1; continue }
+            try #require(i > 0 && output[i - 1] == UInt8(ascii: "{"), "a change not right after '{' at output byte \(i)")
+            let rest = original[j..<min(j + 40, original.count)]
+            guard let resume = (i..<output.count).first(where: { output[$0...].starts(with: rest) }) else {
+                Issue.record("the original does not continue after the insertion at \(i)"); return
+            }
+            let run = String(decoding: output[i..<resume], as: UTF8.self)
+            #expect(run.hasPrefix(first) && run.hasSuffix(","), "\(run)")
+            insertions += 1
+            i = resume
+        }
+        #expect(i == output.count)
+        #expect(insertions > 0)
+        // Every fixture frame of the app got its function; the JSON still parses.
+        let text = String(decoding: output, as: UTF8.self)
+        for function in ["controller", "start"] { #expect(text.contains("\(first)\"\(function)\""), "\(function)") }
+        #expect((try? JSONSerialization.jsonObject(with: Data(output))) != nil)
+    }
+
+    /// A MetricKit frame whose return address is in inlined code (`field` inlined into
+    /// `load_model`, as the `.crash` sample shows it) gets `inlinedFrames`; a compact file
+    /// (no white space) stays compact; a frame already symbolicated has its members replaced,
+    /// not repeated; a frame of a missing image is left as it was.
+    @Test func sameFormatMetricKitInlinedAndReplaced() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = directory.appendingPathComponent("inline.json")
+        let objc = #"{"binaryUUID":"B3D3F41C-2A6C-3E1C-9D0C-4B5B7B2F5A3C","binaryName":"libobjc.A.dylib","offsetIntoBinaryTextSegment":32,"address":6993084448,"#
+        let app = #"{"symbol":"stale","binaryUUID":"4C4C44DD-5555-3144-A1EF-29BA5EAF98F6","binaryName":"crashy","offsetIntoBinaryTextSegment":916,"address":4378248084}"#
+        try Data((#"{"callStackTree":{"callStacks":[{"threadAttributed":true,"callStackRootFrames":["# + objc + #""subFrames":["# + app + "]}]}]}}").utf8).write(to: log)
+        let r = try CLI.run(["symbolicate", "--no-cache", "--format", "same", "-s", Self.fixtures, log.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let expected = #"{"callStackTree":{"callStacks":[{"threadAttributed":true,"callStackRootFrames":["# + objc + #""subFrames":["#
+            + #"{"symbolLocation": 4, "sourceFile": "crashy.c", "sourceLine": 15, "inlinedFrames": [{"symbol": "field", "sourceFile": "crashy.c", "sourceLine": 11}], "symbol":"load_model","binaryUUID":"4C4C44DD-5555-3144-A1EF-29BA5EAF98F6","binaryName":"crashy","offsetIntoBinaryTextSegment":916,"address":4378248084}"#
+            + "]}]}]}}"
+        #expect(r.stdout == expected)
+    }
+
+    /// 2,000 frames of recursion (`controller` calling itself, as MetricKit nests callers):
+    /// read, symbolicated and rewritten without recursion limits, each frame filled in.
+    @Test func sameFormatDeepMetricKitRecursion() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = directory.appendingPathComponent("deep.json")
+        let frame = #"{"binaryUUID": "4C4C44DD-5555-3144-A1EF-29BA5EAF98F6", "offsetIntoBinaryTextSegment": 936, "subFrames": ["#
+        let text = #"{"callStackTree": {"callStacks": [{"threadAttributed": true, "callStackRootFrames": ["#
+            + String(repeating: frame, count: 1999) + #"{"binaryUUID": "4C4C44DD-5555-3144-A1EF-29BA5EAF98F6", "offsetIntoBinaryTextSegment": 936}"#
+            + String(repeating: "]}", count: 1999) + "]}]}}\n"
+        try Data(text.utf8).write(to: log)
+        let r = try CLI.run(["symbolicate", "--no-cache", "--format", "same", "-s", Self.fixtures, log.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        // The root is the crashing address itself (line 21); the 1,999 callers are return
+        // addresses, looked up one byte back (line 20), as the summary shows them.
+        #expect(r.stdout.components(separatedBy: #"{"symbol": "controller", "symbolLocation": 12, "sourceFile": "crashy.c", "sourceLine": 21, "#).count - 1 == 1)
+        #expect(r.stdout.components(separatedBy: #"{"symbol": "controller", "symbolLocation": 12, "sourceFile": "crashy.c", "sourceLine": 20, "#).count - 1 == 1999)
+        let summary = try CLI.run(["symbolicate", "--no-cache", "-s", Self.fixtures, log.path])
+        #expect(summary.stdout.contains("controller + 12 (crashy.c:21:18)"))
+    }
+
     /// Hostile MetricKit and KSCrash files: one error line naming the file, the line and (JSON
     /// on one line) the column, exit 2, nothing on standard output.
     @Test(arguments: [
         ("metrickit-truncated.json", "1: error: the MetricKit JSON is not valid JSON at column 529: unterminated string: no closing '\"' before the end of input"),
-        ("metrickit-deep.json", "1: error: the MetricKit JSON is not valid JSON at column 32851: arrays and objects nest deeper than 512 levels"),
+        ("metrickit-deep.json", "1: error: the MetricKit JSON is not valid JSON at column 16481: arrays and objects nest deeper than 16400 levels"),
         ("metrickit-wrong-types.json", "1: error: no MetricKit diagnostic found (crashDiagnostics, hangDiagnostics, cpuExceptionDiagnostics, diskWriteExceptionDiagnostics, callStackTree)"),
         ("kscrash-truncated.json", "1: error: the KSCrash JSON is not valid JSON at column 701: unexpected end of input: object opened at 1:481 is not closed"),
         ("kscrash-wrong-types.json", "1: error: crash is a JSON array, not an object"),

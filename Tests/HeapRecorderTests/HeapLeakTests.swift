@@ -52,10 +52,30 @@ import Testing
         #expect(leaked.count == 2)
         #expect(abandoned["keep_global"]?.count == 50)
         #expect(abandoned["keep_global"]?.bytes == 4800)
-        // Only an interior pointer refers to it: a reference for a conservative scan.
+        // Only an interior pointer refers to it: reached (possibly lost), not unreachable.
         #expect(abandoned["keep_interior"]?.count == 1)
         #expect(abandoned["keep_interior"]?.bytes == 200)
         #expect(abandoned["leak_dropped"] == nil && abandoned["leak_list"] == nil && abandoned["churn"] == nil)
+    }
+
+    /// The same blocks by memcheck's kinds: the list is its head (definitely lost) and 19 nodes
+    /// only the head reaches (indirectly lost); the interior-pointer block is possibly lost.
+    @Test func knownLeaksByKind() throws {
+        let recording = try Self.record("leaks")
+        let scan = try #require(recording.scan)
+        let kinds = try #require(scan.kinds)
+        #expect(kinds.indirectlyLostBlocks == 19 && kinds.indirectlyLostBytes == 19 * 32)
+        #expect(kinds.possiblyLostBlocks == 1 && kinds.possiblyLostBytes == 200)
+        #expect(kinds.threadsStopped == 0 && kinds.threadsUnanswered == 0)
+        let grouper = HeapGrouper(resolver: FrameResolver(recording: recording, symbolizer: ImageHeapSymbolizer()), key: .function)
+        var table: [LeakKind: [String: Int]] = [:]
+        for (kind, blocks) in LeakReport.classify(HeapTimeline(recording), scan: scan) {
+            for group in grouper.groups(blocks) { table[kind, default: [:]][group.key] = group.count }
+        }
+        #expect(table[.definitelyLost] == ["leak_dropped": 100, "leak_list": 1])
+        #expect(table[.indirectlyLost] == ["leak_list": 19])
+        #expect(table[.possiblyLost] == ["keep_interior": 1])
+        #expect(table[.stillReachable] == ["keep_global": 50])
     }
 
     @Test func noLeaksScanGivesZero() throws {
@@ -129,6 +149,16 @@ import Testing
             .compactMap { leaked[$0] }
         #expect(ours.reduce(0) { $0 + $1.bytes } == lost.bytes)
         #expect(ours.reduce(0) { $0 + $1.count } == lost.blocks)
+
+        // Every kind per function, from memcheck's XML report.
+        let xmlPath = try HeapFixture.temporaryDirectory().appendingPathComponent("leaks-memcheck.xml").path
+        let xml = try HeapFixture.run(valgrind, ["--leak-check=full", "--show-leak-kinds=all", "--xml=yes", "--xml-file=\(xmlPath)", program, "leaks"])
+        #expect(xml.status == 0)
+        let functions: Set<String> = ["leak_dropped", "leak_list", "keep_global", "keep_interior", "churn"]
+        let theirs = HeapLeakKindTests.restricted(try HeapLeakKindTests.memcheckTable(xml: try String(contentsOfFile: xmlPath, encoding: .utf8)), to: functions)
+        let kinds = HeapLeakKindTests.restricted(try HeapLeakKindTests.devkitTable(recording), to: functions)
+        #expect(kinds == theirs)
+        #expect(theirs[.possiblyLost]?["keep_interior"] == HeapLeakKindTests.Tally(blocks: 1, bytes: 200))
     }
 
     @Test func aScanCutShortOrInconsistentIsNoScan() throws {
@@ -156,6 +186,65 @@ import Testing
         #expect(recording.warnings.contains { $0.message.contains("scan announces 121 unreachable blocks but its records list 120") })
     }
 
+    /// A recording from a recorder before leak kinds: no LEAK_KIND records and the 56-byte
+    /// SCAN payload. It reads with `kinds` nil: unreachable blocks are definitely lost, the rest
+    /// still reachable, and the report says so. A LEAK_KIND list that disagrees with its SCAN
+    /// record is malformed.
+    @Test func scanWithoutLeakKindsReadsAsBefore() throws {
+        let run = try HeapFixture.record(try Self.built.get(), ["leaks"], options: ["--scan-at-exit"], name: "old-scan")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: run.recordingPath)))
+        func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
+        var old = Array(bytes[..<40]), damaged = Array(bytes[..<40])
+        var offset = 40, kindRecords = 0
+        while offset + 8 <= bytes.count {
+            let type = u32(offset), length = u32(offset + 4)
+            let record = Array(bytes[offset..<offset + 8 + length])
+            switch type {
+            case 12:
+                kindRecords += 1
+                var shorter = record  // one address less than the SCAN record counts
+                shorter.removeLast(8)
+                shorter.replaceSubrange(4..<8, with: withUnsafeBytes(of: UInt32(length - 8).littleEndian, Array.init))
+                damaged += shorter
+            case 9:
+                #expect(length == 112)
+                var short = Array(record[..<(8 + 56)])
+                short.replaceSubrange(4..<8, with: withUnsafeBytes(of: UInt32(56).littleEndian, Array.init))
+                old += short
+                damaged += record
+            default:
+                old += record
+                damaged += record
+            }
+            offset += 8 + length
+        }
+        #expect(kindRecords == 2)  // indirectly and possibly lost
+        let recording = try RecordingReader.read(old, path: "old")
+        let scan = try #require(recording.scan)
+        #expect(scan.kinds == nil)
+        #expect(scan.unreachableBlocks == 120)
+        let grouper = HeapGrouper(resolver: FrameResolver(recording: recording, symbolizer: ImageHeapSymbolizer()), key: .function)
+        let report = try #require(LeakReport(recording: recording, timeline: HeapTimeline(recording), grouper: grouper, top: 10))
+        #expect(report.count(.definitelyLost) == 120 && report.count(.indirectlyLost) == 0)
+        #expect(report.count(.possiblyLost) == 0 && report.count(.stillReachable) == 51)
+        #expect(report.textReport.contains("warning: recorded before leak kinds: indirectly lost blocks are counted as definitely lost, possibly lost ones as still reachable\n"))
+
+        // A kind the format does not define.
+        var unknown = bytes
+        var at = 40
+        while at + 8 <= unknown.count {
+            if u32(at) == 12 { unknown[at + 8 + 8] = 7; break }
+            at += 8 + u32(at + 4)
+        }
+        let strange = try RecordingReader.read(unknown, path: "unknown")
+        #expect(strange.scan == nil)
+        #expect(strange.warnings.contains { $0.message.contains("leak-kind record of unknown kind 7") })
+
+        let bad = try RecordingReader.read(damaged, path: "damaged")
+        #expect(bad.scan == nil)
+        #expect(bad.warnings.contains { $0.message.contains("scan announces 19 indirectly and 1 possibly lost blocks but its records list 18 and 0") })
+    }
+
     @Test func swiftRetainCyclesAreLeaked() throws {
         let swiftc = "/opt/swift/usr/bin/swiftc"
         guard FileManager.default.isExecutableFile(atPath: swiftc) else {
@@ -176,6 +265,11 @@ import Testing
         // unoptimized build (a conservative scan then keeps it): at most one pair abandoned.
         #expect(nodes.count >= 998)
         #expect(nodes.count + abandoned.filter { $0.generation == 1 }.count == 1000)
+        // Each pair is a leaked cycle: one node definitely lost, its partner indirectly.
+        let kinds = LeakReport.classify(HeapTimeline(recording), scan: scan)
+        let definite = kinds[.definitelyLost, default: []].filter { $0.generation == 1 }.count
+        let indirect = kinds[.indirectlyLost, default: []].filter { $0.generation == 1 }.count
+        #expect(definite == indirect && definite + indirect == nodes.count)
     }
 
     /// `heapdiff --leaks --html` on leaks.c: the page's tables hold the text report's cells, the
@@ -194,7 +288,8 @@ import Testing
         let html = String(decoding: HeapHTMLReport.render(report, leakedGraphs: graphs), as: UTF8.self)
         let text = report.textReport
         #expect(text.contains("  6.3 KiB  100  leak_dropped\n"))
-        #expect(text.contains("    640 B   20  leak_list\n"))
+        #expect(text.contains("     32 B    1  leak_list\n"))
+        #expect(text.contains("  608 B  19  leak_list\n"))
         #expect(text.contains("  4.7 KiB  50  keep_global\n"))
         #expect(html.contains("<p class=\"scan\">\(report.scanSummary)</p>"))
         #expect(text.contains(report.scanSummary + "\n"))
@@ -207,14 +302,17 @@ import Testing
         #expect(page.errors == [])
         #expect(page.scriptElements == 0)
         let summary = try #require(page.tables["top"])
-        #expect(summary.first == ["gen", "label", "leaked", "bytes", "abandoned", "bytes"])
-        #expect(summary.contains(["0", "start", "120", "6.9 KiB", "51", "4.9 KiB"]))
-        #expect(summary.last == ["", "total", "120", "6.9 KiB", "51", "4.9 KiB"])
-        // Generation 0: the leaked table, then the abandoned one, with the text report's rows.
+        #expect(summary.first == ["gen", "label", "definitely lost", "bytes", "indirectly lost", "bytes",
+                                  "possibly lost", "bytes", "still reachable", "bytes"])
+        #expect(summary.contains(["0", "start", "101", "6.3 KiB", "19", "608 B", "1", "200 B", "50", "4.7 KiB"]))
+        #expect(summary.last == ["", "total", "101", "6.3 KiB", "19", "608 B", "1", "200 B", "50", "4.7 KiB"])
+        // Generation 0: a table per kind, with the text report's rows.
         let rows = try #require(page.tables["gen-0"])
         let header = ["bytes", "blocks", "function"]
-        #expect(rows == [header, ["6.3 KiB", "100", "leak_dropped"], ["640 B", "20", "leak_list"],
-                         header, ["4.7 KiB", "50", "keep_global"], ["200 B", "1", "keep_interior"]])
+        #expect(rows == [header, ["6.3 KiB", "100", "leak_dropped"], ["32 B", "1", "leak_list"],
+                         header, ["608 B", "19", "leak_list"],
+                         header, ["200 B", "1", "keep_interior"],
+                         header, ["4.7 KiB", "50", "keep_global"]])
         let tooltips = try #require(page.tooltips["flame-leaked-0"])
         #expect(tooltips.contains("leak_dropped — 100 blocks, 6400 bytes (6.3 KiB)"))
         #expect(tooltips.contains("leak_list — 20 blocks, 640 bytes (640 B)"))

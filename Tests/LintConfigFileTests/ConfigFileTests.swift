@@ -78,6 +78,36 @@ import Testing
         #expect(!engine.walkIncludes("notes.txt"))
     }
 
+    /// `suppress:` silences rules by file and key path, for JSON files that cannot hold comments.
+    @Test func suppressByPathAndKeyPath() throws {
+        let json = Array(#"{"aps-environment": "prod", "com.apple.developer.associated-domain": [], "keychain-access-groups": ["x"]}"#.utf8)
+        func lint(_ yaml: String, path: String = "App/App.entitlements", bytes: [UInt8] = json) throws -> [String] {
+            let configuration = try LintConfigFile.parse(yaml, source: "c", baseDirectory: "/project")
+            let engine = try LintEngine(registry: PlistRules.registry, configuration: configuration, currentDirectory: "/project")
+            return engine.lint(path: path, bytes: bytes).map(\.ruleID)
+        }
+        let all = try lint("lint:\n  suppress: {}\n")
+        #expect(all.contains("entitlements.aps-environment"))
+        #expect(all.contains("entitlements.unknown-key"))
+        // One entry, every rule: the other entries keep their findings.
+        #expect(try lint("lint:\n  suppress:\n    \"App/*.entitlements#aps-environment\": []\n") == all.filter { $0 != "entitlements.aps-environment" })
+        // A key path whose entry has another rule's finding silences nothing there.
+        #expect(try lint("lint:\n  suppress:\n    \"**/*.entitlements#aps-environment\": [entitlements.unknown-key]\n") == all)
+        // Whole file, one rule.
+        #expect(try lint("lint:\n  suppress:\n    App.entitlements: entitlements.unknown-key\n") == all.filter { $0 != "entitlements.unknown-key" })
+        // The glob is relative to the config file: another directory is not matched.
+        #expect(try lint("lint:\n  suppress:\n    \"App/*.entitlements\": []\n", path: "/elsewhere/App/App.entitlements") == all)
+        // A syntax error only by a whole-file entry.
+        let broken = Array(#"{"a": }"#.utf8)
+        #expect(try lint("lint:\n  suppress:\n    \"App/App.entitlements#a\": []\n", bytes: broken) == ["plist.syntax"])
+        #expect(try lint("lint:\n  suppress:\n    \"App/App.entitlements\": [plist.syntax]\n", bytes: broken).isEmpty)
+    }
+
+    @Test func suppressNamesOnlyKnownRules() throws {
+        let configuration = try LintConfigFile.parse("lint:\n  suppress: {\"*.json\": [xcstrings.stal]}\n", source: "c", baseDirectory: "/")
+        #expect(throws: LintConfigurationError.self) { try LintEngine(registry: PlistRules.registry, configuration: configuration) }
+    }
+
     @Test(arguments: [
         ("lint:\n  disabled_rules: [infoplist.short-version]\n", "unknown rule \"infoplist.short-version\" in disabled_rules; did you mean \"infoplist.short-version-format\"?"),
         ("lint:\n  severity: {infoplist.arbitrary-loads: fatal}\n", "c:2: error: unknown severity \"fatal\" (error, warning or info)"),

@@ -20,12 +20,22 @@ import Testing
         #expect(try AtosArguments.parse(["-o", "a", "-offset", "-f", "list"]).addressFile == "list")
     }
 
+    @Test func swiftNamesShortByDefaultAsApplesAtos() throws {
+        #expect(try AtosArguments.parse(["-o", "a", "0x10"]).names == .short)
+        #expect(try AtosArguments.parse(["-o", "a", "--names", "full", "0x10"]).names == .full)
+        #expect(try AtosArguments.parse(["--names=full", "-o", "a"]).names == .full)
+        #expect(try AtosArguments.parse(["-o", "a", "--names", "full", "--names", "short"]).names == .short)
+        #expect(try AtosArguments.parse(["-o", "a", "--names", "full", "0x10"]).addresses == ["0x10"])
+    }
+
     @Test(arguments: [
         (["0x1000"], "no binary: give -o BINARY or -o APP.dSYM"),
         (["-o"], "-o needs a value"),
         (["-o", "a", "-l", "zz"], "-l: \"zz\" is not an address"),
         (["-o", "a", "-x"], "unknown option -x"),
         (["-o", "a", "-p", "123"], "-p (a running process) is not supported on Linux; use -o with -l"),
+        (["-o", "a", "--names", "simplified"], "--names: \"simplified\" is not short or full"),
+        (["-o", "a", "--names"], "--names needs a value"),
     ])
     func usageErrors(_ arguments: [String], _ message: String) {
         let error = #expect(throws: Diagnostic.self) { try AtosArguments.parse(arguments) }

@@ -33,6 +33,27 @@ import ZipArchives
         #expect(!FileManager.default.fileExists(atPath: out + "/a/skip.png"))
     }
 
+    /// `instead` gets the bytes of every refused entry `handOver` accepts (inflated, under the
+    /// same limits; the rest are not read) and nothing of it is written; the wanted ones are written as before. Larger than 16 MiB in
+    /// all, so the archive's pages are given back on the way (and read again correctly).
+    @Test func refusedEntriesAreHandedOverInsteadOfWritten() throws {
+        guard let (path, directory) = try Self.archive([("a/keep.plist", "<plist/>"), ("a/big.bin", "zeros:9000000"),
+                                                        ("a/big2.bin", "zeros:9000000"), ("a/small.png", "png")]) else { return }
+        let zip = try UntrustedZip(path: path)
+        let out = directory.appendingPathComponent("out").path
+        var handed: [String: Int] = [:]
+        let written = try zip.unpack(into: out, entryLimit: 16 << 20, where: { $0.hasSuffix(".plist") },
+                                     handOver: { !$0.hasSuffix(".png") }, instead: { (name: String, bytes: [UInt8]) throws(Diagnostic) in
+                                         #expect(bytes.allSatisfy { $0 == UInt8(ascii: "0") } || name.hasSuffix(".png"))
+                                         handed[name] = bytes.count
+                                     })
+        #expect(handed == ["a/big.bin": 9_000_000, "a/big2.bin": 9_000_000])
+        #expect(written == UInt64(18_000_008))
+        #expect(try String(contentsOfFile: out + "/a/keep.plist", encoding: .utf8) == "<plist/>")
+        #expect(!FileManager.default.fileExists(atPath: out + "/a/big.bin"))
+        #expect(!FileManager.default.fileExists(atPath: out + "/a/small.png"))
+    }
+
     @Test(arguments: ["../escape.txt", "a/../../escape.txt", "/etc/escape", "a\\b"])
     func unsafeNamesRefuseTheArchive(name: String) throws {
         guard let (path, directory) = try Self.archive([("ok.txt", "x"), (name, "x")]) else { return }

@@ -5,14 +5,16 @@ import PropertyList
 /// The report in its own format with symbols filled in, as Apple's `symbolicatecrash` does:
 /// text logs keep every line and have each symbolicated frame line rewritten (inlined calls
 /// become extra lines with the same frame number); `.ips` gets `symbol`, `symbolLocation`,
-/// `sourceFile`, `sourceLine` in its frames. Formats with no text of their own (core dumps,
-/// address lists) are listed frame by frame.
+/// `sourceFile`, `sourceLine` in its frames; MetricKit and KSCrash JSON get members in their
+/// frame objects with every other byte kept (`JSONFrameRewriter`). Formats with no text of
+/// their own (core dumps, address lists) are listed frame by frame.
 public struct SameFormatRenderer: Sendable {
     public init() {}
 
     public func render(_ crash: SymbolicatedCrash, original: [UInt8]) throws(PlistError) -> [UInt8] {
         switch crash.report.format {
         case .ips: return try IPSRewriter.rewrite(crash, original: original)
+        case .metricKit, .kscrash: return JSONFrameRewriter.rewrite(crash, original: original)
         case .coreDump, .addressList: return Array(FrameListRenderer().render(crash).utf8)
         default:
             let rewritten = rewriteLines(crash, original: original)

@@ -6,14 +6,17 @@ import Symbolication
 struct Atos: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "atos",
-        abstract: "Apple's atos on Linux: atos -o BINARY|DSYM [-arch A] [-l LOADADDR | -s SLIDE | -offset] [-i] [-fullPath] [-f FILE] [ADDRESS…].",
+        abstract: "Apple's atos on Linux: atos -o BINARY|DSYM [-arch A] [-l LOADADDR | -s SLIDE | -offset] [-i] [-fullPath] [-f FILE] [--names short|full] [ADDRESS…].",
         discussion: """
             The same flags and output lines as atos on macOS, for scripts moved to Linux; ELF \
-            files work too. Also runs when devkit is invoked through a link named atos.
+            files work too. Also runs when devkit is invoked through a link named atos. \
+            Swift names are short by default, as Apple's atos and Xcode print them \
+            (closure #1 in totalArea(_:)); --names full gives swift-demangle's form.
 
             Examples:
               devkit atos -o App.app.dSYM -l 0x104000000 0x104f6c394
               ln -s "$(command -v devkit)" ~/bin/atos && atos -o App -arch arm64 -i 0x100003f20
+              devkit atos -o App --names full 0x100003f20
             """
     )
 

@@ -40,7 +40,7 @@ extension Heap {
         @Option(name: .long, help: "A forked child: stop recording it, or follow it into OUTPUT.PID (stop|follow).")
         var fork: ForkPolicy = .stop
 
-        @Flag(name: .long, help: "At exit, scan for blocks nothing points to any more (for heapdiff --leaks); keeps a live-block table while recording.")
+        @Flag(name: .long, help: "At exit, stop the threads and classify live blocks as memcheck's leak kinds (for heapdiff --leaks); keeps a live-block table while recording.")
         var scanAtExit = false
 
         @Flag(name: .long, help: "Write every allocation and free, even blocks freed before any mark could see them (heapdiff's peak exact even when several threads' short-lived blocks overlap; a larger recording).")

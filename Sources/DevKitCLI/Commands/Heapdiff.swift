@@ -30,10 +30,11 @@ struct Heapdiff: ParsableCommand {
 
             With --leaks (a recording made with `devkit heap record --scan-at-exit`), each \
             generation's blocks alive at exit are split by the recorder's \
-            exit scan into leaked (nothing pointed to them: unreachable, like memcheck's \
-            definitely and indirectly lost) and abandoned (still reachable, never freed; an \
-            interior pointer counts as a reference). --format collapsed then gives the leaked \
-            bytes' stacks; --html a page with both tables and a flame graph of the leaked bytes \
+            exit scan into valgrind memcheck's kinds: definitely lost (nothing points to \
+            them), indirectly lost (only lost blocks do), possibly lost (reached only through \
+            pointers into their middle) and still reachable (abandoned: never freed). \
+            --format collapsed then gives the stacks of the leaked (definitely and indirectly \
+            lost) bytes; --html a page with the tables and a flame graph of the leaked bytes \
             per generation.
             """
     )
@@ -62,7 +63,7 @@ struct Heapdiff: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write a self-contained HTML page (tables and flame graphs) instead of printing.", valueName: "file"))
     var html: String?
 
-    @Flag(name: .long, help: "Split blocks alive at exit into leaked (unreachable) and abandoned (needs heap record --scan-at-exit).")
+    @Flag(name: .long, help: "Split blocks alive at exit into memcheck's leak kinds: definitely, indirectly, possibly lost, still reachable (needs heap record --scan-at-exit).")
     var leaks = false
 
     @Flag(name: .long, help: "Show frames as module+0xOFFSET without reading symbols.")

@@ -106,7 +106,7 @@ struct LintInvocation: DirectlyParsed {
     private var frontend: PlistLintFrontend {
         PlistLintFrontend(selection: RuleSelection(enabled: enabled, disabled: disabled, configPath: configPath, ignoresConfigFiles: noConfig),
                           isBuiltProduct: builtProduct, configuration: configuration, projectDirectory: projectDir, appInfoPath: app,
-                          registry: BundleRules.lintRegistry, directoryChecks: [RequiredReasonCheck(), AppExtensionCheck()],
+                          registry: BundleRules.lintRegistry, directoryChecks: [RequiredReasonCheck(), AppExtensionCheck(), CodeSealCheck()],
                           archiveUnpackers: [IPAArchiveUnpacker()])
     }
 }

@@ -64,7 +64,12 @@ enum dkh_record_type {
     DKH_RECORD_UNREACHABLE = 8,
     /// Payload: u64 scan seq, u32 dkh_scan_flags, u32 other threads' stacks scanned, u64 live
     /// blocks, u64 unreachable blocks, u64 unreachable bytes, u64 root and block bytes read,
-    /// u64 scan duration in ns. Written once, after the scan's UNREACHABLE records.
+    /// u64 scan duration in ns (56 bytes); recorders that write DKH_RECORD_LEAK_KIND go on
+    /// (DKH_SCAN_PAYLOAD_SIZE bytes in all) with u64 indirectly lost blocks, u64 their bytes,
+    /// u64 possibly lost blocks, u64 their bytes, u32 other threads stopped (registers read),
+    /// u32 other threads that did not stop, u32 program mappings scanned, u32 reserved, u64
+    /// bytes of program mappings read. Written once, after the scan's UNREACHABLE and
+    /// LEAK_KIND records.
     DKH_RECORD_SCAN = 9,
     /// Payload: u32 thread id, u32 reserved, u64 seq, then to the end of the payload entries
     /// of ULEB stack id, ULEB size, ULEB count, ULEB type metadata address (0: not a Swift
@@ -77,6 +82,26 @@ enum dkh_record_type {
     /// that time (a mark's own seq: taken at that time). Written with each mark and each
     /// flush of a thread's events; places events in time for the timeline.
     DKH_RECORD_CLOCK = 11,
+    /// Payload: u64 scan seq, u32 dkh_leak_kind, u32 reserved, then u64 addresses (ascending)
+    /// of live blocks of that kind. Indirectly lost blocks are among the UNREACHABLE ones (the
+    /// rest of those are definitely lost); possibly lost ones are not (the scan reached them).
+    /// Several records for one scan, all before its DKH_RECORD_SCAN. A new record type, not a
+    /// new version: older readers skip it and read UNREACHABLE as before.
+    DKH_RECORD_LEAK_KIND = 12,
+};
+
+/// The payload size of a DKH_RECORD_SCAN with the leak-kind counts.
+#define DKH_SCAN_PAYLOAD_SIZE 112
+/// The payload size of a DKH_RECORD_SCAN without them (recorders before leak kinds).
+#define DKH_SCAN_PAYLOAD_SIZE_V1 56
+
+/// Leak kinds in DKH_RECORD_LEAK_KIND, as valgrind memcheck names them.
+enum dkh_leak_kind {
+    /// Reachable only from unreachable blocks (memcheck's "indirectly lost").
+    DKH_LEAK_INDIRECTLY_LOST = 2,
+    /// Reached, but only through a pointer into its middle somewhere on the way (memcheck's
+    /// "possibly lost").
+    DKH_LEAK_POSSIBLY_LOST = 3,
 };
 
 /// DKH_RECORD_SCAN flags.
@@ -84,6 +109,7 @@ enum dkh_scan_flags {
     DKH_SCAN_TABLE_INCOMPLETE = 1,  // the live table dropped blocks: "unreachable" may be wrong
     DKH_SCAN_NO_VM_READV = 2,       // process_vm_readv refused: other threads' stacks not scanned
     DKH_SCAN_NO_MAPS = 4,           // /proc/self/maps unreadable: no stack scanned
+    DKH_SCAN_MAPPINGS_INCOMPLETE = 8,  // the program's mappings table was full: some not scanned
 };
 
 /// Events inside DKH_RECORD_EVENTS: a tag byte, then ULEB128 / zigzag-SLEB128 fields.

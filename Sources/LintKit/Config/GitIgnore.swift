@@ -1,8 +1,9 @@
 import System
 
-/// The cheap part of .gitignore: the patterns of the `.gitignore` files in the walk's root and
-/// in the repository root above it, each relative to its own directory. Negations (`!`) and
-/// nested `.gitignore` files further down are not read; patterns are matched with `Glob`
+/// The cheap part of .gitignore, for trees outside a git work tree (inside one, `LintRun`
+/// asks git through `GitWorkTreeFiles`): the patterns of the `.gitignore` files in the walk's
+/// root and in the directories above it, each relative to its own directory. Negations (`!`)
+/// and nested `.gitignore` files further down are not read; patterns are matched with `Glob`
 /// (a directory pattern hides everything below it).
 public struct GitIgnore: Sendable {
     struct PatternSet: Sendable {

@@ -21,6 +21,9 @@ public struct LintConfiguration: Sendable, Hashable {
     public var exclude: [Glob] = []
     /// Kind overrides by path, tried in order before the name and content rules.
     public var kinds: [KindOverride] = []
+    /// Rules silenced by path and key path (`suppress:`), for files that cannot hold
+    /// suppression comments (JSON).
+    public var suppressions: [PathSuppression] = []
     /// Option values per rule id.
     public var ruleOptions: [String: [String: RuleOptionValue]] = [:]
     /// The directory globs are relative to (the config file's), absolute; nil: the current one.
@@ -69,6 +72,7 @@ public struct LintConfiguration: Sendable, Hashable {
         out += (onlyRules ?? []).sorted().map { ($0, "only_rules") }
         out += severities.keys.sorted().map { ($0, "severity") }
         out += ruleOptions.keys.sorted().map { ($0, "rules") }
+        out += suppressions.flatMap { $0.ruleIDs.sorted() }.map { ($0, "suppress") }
         return out
     }
 }

@@ -106,8 +106,9 @@ public struct LintEngine: Sendable {
         } catch {
             let id = error.code == .duplicateKey ? Self.duplicateKeyRuleID : Self.syntaxRuleID
             guard let rule = active.first(where: { $0.description.id == id }) else { return [] }
-            if let suppressions = Suppressions.scan(bytes),
+            if let suppressions = Suppressions.scan(bytes, format: classifier.format(of: byName) ?? PlistFormat.detect(bytes)),
                Suppressions.silences(suppressions.scopes(in: nil), ruleID: id, path: nil) { return [] }
+            if configSuppressions(for: path).contains(where: { $0.silences(ruleID: id, path: nil) }) { return [] }
             return [Finding(file: path, location: error.position, severity: rule.severity, ruleID: id, message: error.message)]
         }
         let fileKind = configured ?? classifier.refine(byName, value: document.value)
@@ -116,8 +117,8 @@ public struct LintEngine: Sendable {
     }
 
     /// Lints an already-read file (for rule packs whose files are not plain plists, such as
-    /// a provisioning profile's decoded payload). Positions are resolved for XML and JSON
-    /// (line and column) and binary (byte offset) bytes; OpenStep files have none.
+    /// a provisioning profile's decoded payload). Positions are resolved for XML, JSON and
+    /// OpenStep (line and column) and binary (byte offset) bytes.
     ///
     /// `only`: run just these rules (of those active), for a check that lints a file again
     /// for what the first pass could not know (an extension against its app).
@@ -138,23 +139,32 @@ public struct LintEngine: Sendable {
         guard !collected.isEmpty else { return findings }
 
         // Positions and suppressions need a second, recording read; only files with findings pay it.
-        let suppressions = file.format == .xml ? Suppressions.scan(file.bytes) : nil
+        let suppressions = Suppressions.scan(file.bytes, format: file.format)
         let map: PlistSourceMap? = switch file.format {
         case .xml: try? PlistSourceMap(xml: file.bytes)
         case .binary: try? PlistSourceMap(binary: file.bytes)
         case .json: try? PlistSourceMap(json: file.bytes, focus: collected.map(\.pending.path.components))
-        default: nil
+        case .openStep: try? PlistSourceMap(openStep: file.bytes)
         }
         let scopes = suppressions?.scopes(in: map) ?? []
+        let configured = configSuppressions(for: file.path)
         for (index, pending) in collected {
             let rule = active[index]
             if !scopes.isEmpty, Suppressions.silences(scopes, ruleID: rule.description.id, path: pending.path.components) { continue }
+            if configured.contains(where: { $0.silences(ruleID: rule.description.id, path: pending.path.components) }) { continue }
             let location = map?.position(of: pending.path.components)
             findings.append(Finding(file: file.path, location: location,
                                     severity: rule.severity, ruleID: rule.description.id, message: pending.message, fix: pending.fix,
                                     keyPath: pending.path))
         }
         return findings.sorted(by: Self.inFileOrder)
+    }
+
+    /// The config's `suppress:` entries whose glob matches `path`.
+    private func configSuppressions(for path: String) -> [PathSuppression] {
+        guard !configuration.suppressions.isEmpty else { return [] }
+        let relative = configRelativePath(path)
+        return configuration.suppressions.filter { $0.glob.matches(relative) }
     }
 
     /// Findings in one file by position (position-less first), then rule id; stable otherwise.

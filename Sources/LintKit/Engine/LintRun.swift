@@ -6,11 +6,16 @@ import PropertyList
 /// several threads, applies fixes. The command-line layer only parses flags and prints.
 public struct LintRun: Sendable {
     public let engine: LintEngine
+    /// The hand-written matcher, for walks outside a git work tree.
     public let gitIgnore: GitIgnore
+    /// Whether a walk inside a git work tree asks git what is ignored (`GitWorkTreeFiles`)
+    /// instead of `gitIgnore`.
+    public let asksGit: Bool
 
-    public init(engine: LintEngine, gitIgnore: GitIgnore = GitIgnore()) {
+    public init(engine: LintEngine, gitIgnore: GitIgnore = GitIgnore(), asksGit: Bool = false) {
         self.engine = engine
         self.gitIgnore = gitIgnore
+        self.asksGit = asksGit
     }
 
     /// The files to lint: named files as they are (unless excluded); directories walked for
@@ -21,10 +26,13 @@ public struct LintRun: Sendable {
         for path in paths {
             switch DirectoryWalk.type(of: path) {
             case .directory:
+                // One git process per walked directory, none for named files (a pre-commit
+                // hook names files) and none outside a repository.
+                let git = asksGit ? GitWorkTreeFiles.list(in: absolute(path)) : nil
                 let walk = DirectoryWalk.files(
                     under: path,
-                    descend: { !engine.isExcluded($0) && !ignored($0) },
-                    include: { engine.walkIncludes($0) && !ignored($0) })
+                    descend: { !engine.isExcluded($0) && !ignored($0, git) },
+                    include: { engine.walkIncludes($0) && !ignored($0, git) })
                 files += walk.files
                 errors += walk.errors.map { "\($0.path): error: \($0.reason)" }
             case .missing where path != FileIO.standardStream:
@@ -36,9 +44,14 @@ public struct LintRun: Sendable {
         return (files, errors)
     }
 
-    private func ignored(_ path: String) -> Bool {
+    private func ignored(_ path: String, _ git: GitWorkTreeFiles?) -> Bool {
+        if let git { return git.ignores(absolute(path)) }
         guard !gitIgnore.isEmpty else { return false }
-        return gitIgnore.ignores(Path.normalize(path.hasPrefix("/") ? path : engine.currentDirectory + "/" + path))
+        return gitIgnore.ignores(absolute(path))
+    }
+
+    private func absolute(_ path: String) -> String {
+        Path.normalize(path.hasPrefix("/") ? path : engine.currentDirectory + "/" + path)
     }
 
     /// Lints `files` on `jobs` threads; results keep the files' order.

@@ -1,10 +1,12 @@
 import PlistTools
 import PropertyList
 
-/// `<!-- devkit:disable rule.id other.id -->` comments in an XML plist: the comment silences
-/// the listed rules (all rules when none is listed) for the next entry (key and value, and
-/// everything inside it); `<!-- devkit:disable-file … -->` for the whole file. A comment
-/// before the root element therefore also covers the whole file.
+/// `<!-- devkit:disable rule.id other.id -->` comments in an XML plist, and
+/// `// devkit:disable …` or `/* devkit:disable … */` in an OpenStep plist or `.strings` file:
+/// the comment silences the listed rules (all rules when none is listed) for the next entry
+/// (key and value, and everything inside it); `devkit:disable-file …` for the whole file. A
+/// comment before the root element therefore also covers the whole file. JSON has no comments:
+/// its files are silenced from `.devkit.yml` (`LintConfiguration.suppressions`).
 struct Suppressions: Sendable {
     struct Comment: Sendable {
         /// Empty: every rule.
@@ -20,22 +22,64 @@ struct Suppressions: Sendable {
 
     private static let directive = Array("devkit:disable".utf8)
 
-    /// Finds the directives; cheap when the file has none (one substring search).
-    static func scan(_ bytes: [UInt8]) -> Suppressions? {
-        guard contains(bytes, directive, from: 0) != nil else { return nil }
+    /// Finds the directives in a file of `format` (XML or OpenStep; other formats have no
+    /// comments); cheap when the file has none (one substring search).
+    static func scan(_ bytes: [UInt8], format: PlistFormat) -> Suppressions? {
+        guard format == .xml || format == .openStep, contains(bytes, directive, from: 0) != nil else { return nil }
         var comments: [Comment] = []
+        let bodies = format == .xml ? xmlComments(bytes) : openStepComments(bytes)
+        for (body, end) in bodies {
+            let text = String(decoding: bytes[body], as: UTF8.self)
+            let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "," }).map(String.init)
+            if let first = words.first, first == "devkit:disable" || first == "devkit:disable-file" {
+                comments.append(Comment(ruleIDs: Set(words.dropFirst()), wholeFile: first == "devkit:disable-file", end: end))
+            }
+        }
+        return comments.isEmpty ? nil : Suppressions(comments: comments)
+    }
+
+    /// `<!-- … -->`: each comment's text and the offset just after it.
+    private static func xmlComments(_ bytes: [UInt8]) -> [(body: Range<Int>, end: Int)] {
+        var out: [(Range<Int>, Int)] = []
         var i = 0
         let open = Array("<!--".utf8), close = Array("-->".utf8)
         while let start = contains(bytes, open, from: i) {
             guard let stop = contains(bytes, close, from: start + 4) else { break }
-            let body = String(decoding: bytes[(start + 4)..<stop], as: UTF8.self)
-            let words = body.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "," }).map(String.init)
-            if let first = words.first, first == "devkit:disable" || first == "devkit:disable-file" {
-                comments.append(Comment(ruleIDs: Set(words.dropFirst()), wholeFile: first == "devkit:disable-file", end: stop + 3))
-            }
+            out.append(((start + 4)..<stop, stop + 3))
             i = stop + 3
         }
-        return comments.isEmpty ? nil : Suppressions(comments: comments)
+        return out
+    }
+
+    /// `// …` (to the end of the line) and `/* … */` outside quoted strings (`"…"` or `'…'`,
+    /// with backslash escapes, as `OpenStepReader` reads them), so a value that spells a
+    /// directive is not one. An unterminated comment or string ends the scan: the reader has
+    /// already refused such a file.
+    private static func openStepComments(_ bytes: [UInt8]) -> [(body: Range<Int>, end: Int)] {
+        var out: [(Range<Int>, Int)] = []
+        let slash = UInt8(ascii: "/"), star = UInt8(ascii: "*"), backslash = UInt8(ascii: "\\")
+        let n = bytes.count
+        var i = 0
+        while i < n {
+            let c = bytes[i]
+            if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+                i += 1
+                while i < n, bytes[i] != c { i += bytes[i] == backslash ? 2 : 1 }
+                i += 1
+            } else if c == slash, i + 1 < n, bytes[i + 1] == slash {
+                var stop = i + 2
+                while stop < n, bytes[stop] != 0x0A, bytes[stop] != 0x0D { stop += 1 }
+                out.append(((i + 2)..<stop, stop))
+                i = stop
+            } else if c == slash, i + 1 < n, bytes[i + 1] == star {
+                guard let stop = contains(bytes, [star, slash], from: i + 2) else { break }
+                out.append(((i + 2)..<stop, stop + 2))
+                i = stop + 2
+            } else {
+                i += 1
+            }
+        }
+        return out
     }
 
     /// What one comment silences.

@@ -10,6 +10,24 @@ public struct CodeSignature: Sendable, Equatable {
         /// Offset of the blob in the file.
         public var offset: Int
         public var content: [UInt8]
+
+        public init(slot: UInt32, magic: UInt32, offset: Int, content: [UInt8]) {
+            self.slot = slot
+            self.magic = magic
+            self.offset = offset
+            self.content = content
+        }
+
+        /// The whole blob as the SuperBlob stores it, magic and length first: what a
+        /// CodeDirectory's special slot hashes (requirements, entitlements).
+        public var bytes: [UInt8] {
+            var whole: [UInt8] = []
+            whole.reserveCapacity(content.count + 8)
+            for value in [magic, UInt32(truncatingIfNeeded: content.count + 8)] {
+                whole += [UInt8(value >> 24), UInt8(value >> 16 & 0xff), UInt8(value >> 8 & 0xff), UInt8(value & 0xff)]
+            }
+            return whole + content
+        }
     }
 
     /// `CSMAGIC_EMBEDDED_SIGNATURE`.
@@ -22,6 +40,12 @@ public struct CodeSignature: Sendable, Equatable {
     static let maximumBlobs = 1024
 
     public var blobs: [Blob]
+
+    /// `CSSLOT_SIGNATURESLOT`: the CMS signature (a `CSMAGIC_BLOBWRAPPER` blob; empty when ad hoc).
+    public static let cmsSlot: UInt32 = 0x10000
+
+    /// The first blob indexed at `slot`, if any.
+    public func blob(slot: UInt32) -> Blob? { blobs.first { $0.slot == slot } }
 
     /// The XML entitlements blob's plist bytes, if present.
     public var entitlementsXML: [UInt8]? { blobs.first { $0.magic == Self.entitlementsMagic }?.content }

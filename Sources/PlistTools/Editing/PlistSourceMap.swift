@@ -10,7 +10,8 @@ import PropertyList
 /// marker byte), from `BinaryPlistReader.readRecordingOffsets`; positions are byte offsets.
 /// JSON: each value's first byte, from `JSONPlistReader.readRecordingOffsets` (UTF-16 JSON,
 /// read after conversion, has none); positions are lines and byte columns as JSON errors
-/// count them.
+/// count them. OpenStep (and `.strings`): each entry's key and value, from
+/// `OpenStepReader.readRecordingRanges` (the lossless editor's read); lines and byte columns.
 public struct PlistSourceMap: Sendable {
     /// One value's place: its element, and the `<key>` before it in a dictionary.
     public struct Node: Hashable, Sendable {
@@ -56,6 +57,27 @@ public struct PlistSourceMap: Sendable {
         self.nodes = offsets.mapValues { XMLNodeRange(element: $0..<($0 + 1), key: nil, closingTag: nil) }
         self.lineStarts = []
         self.isBinary = true
+    }
+
+    /// Reads an OpenStep property list or `.strings` file, recording each entry's key and
+    /// value (as `OpenStepPlistDocument` does for edits).
+    public init(openStep bytes: [UInt8]) throws(PlistError) {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(PlistError) in try OpenStepReader.readRecordingRanges(raw) }
+        }
+        let (value, ranges, _) = try result.get()
+        self.value = value
+        // A `.strings` file's brace-less top level is recorded from its first key; it is made
+        // to start at the file's start so that a comment before the first entry names that
+        // entry (`firstNode(startingAtOrAfter:)`), not the whole file.
+        self.nodes = ranges.mapValues { range in
+            let element = range.isImplicit ? 0..<range.element.upperBound : range.element
+            return XMLNodeRange(element: element, key: range.key, closingTag: nil)
+        }
+        var starts: [Int] = []
+        for (i, byte) in bytes.enumerated() where byte == 0x0A { starts.append(i + 1) }
+        self.lineStarts = starts
+        self.isBinary = false
     }
 
     /// Reads a JSON property list, recording where every value starts (with `focus`, only

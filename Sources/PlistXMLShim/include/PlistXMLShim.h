@@ -1,4 +1,5 @@
-// A flat token stream over an XML property list, produced by expat's push parser.
+// A flat token stream over an XML property list, produced by expat's push parser or, for
+// the common shape of a plist, by a direct tokenizer that gives the same tokens.
 //
 // This header names no expat type: the Swift side sees tokens, not the parser.
 #ifndef PLIST_XML_SHIM_H
@@ -74,6 +75,22 @@ px_parser *px_parser_create(void);
 /// tokens to the result. Returns 0, or -1 once the document has failed (see the result's
 /// error fields; later calls do nothing).
 int px_parser_feed(px_parser *parser, const char *bytes, size_t length, int terminate);
+
+/// `px_parser_tokenize`'s answer for a document it leaves to expat.
+#define PX_DIRECT_UNSUPPORTED (-2)
+
+/// Tokenizes a whole document held in memory without expat, giving exactly the tokens
+/// `px_parser_feed` gives, for the documents nearly every property list is: UTF-8, an XML
+/// declaration and a DOCTYPE without internal subset, the plist DTD's elements, at most one
+/// attribute, the predefined and character references, comments. Anything else (another
+/// encoding, CDATA, processing instructions, unknown elements, any malformed construct) is
+/// left to expat, which then also words the error.
+///
+/// Call it again with the same bytes after consuming and discarding tokens: returns 1 when
+/// the document is done, 0 after at least `token_limit` new tokens (call again), -1 once it has
+/// failed (out of memory), or PX_DIRECT_UNSUPPORTED: start over with `px_parser_feed` on a
+/// new parser. Never mixed with `px_parser_feed` on one parser.
+int px_parser_tokenize(px_parser *parser, const char *bytes, size_t length, size_t token_limit);
 
 /// Tokens and text produced and not yet discarded.
 const px_result *px_parser_result(const px_parser *parser);

@@ -17,6 +17,8 @@ struct JSONParser {
     /// dropped, so a reader that reads only the first few thousand of an array does not hold
     /// all of them (500k crash frames took 582 MB, issue 15 §5).
     var maxArrayElements = Int.max
+    /// Deepest nesting accepted (`JSONPlistReader.maxDepth` unless a reader asks for more).
+    var maxDepth = JSONPlistReader.maxDepth
     /// One per cut array (the first `maxWarnings`), naming where it opened and its length.
     var warnings: [PlistWarning] = []
     /// Recording only (nil otherwise): where each value starts, by key-path components
@@ -222,10 +224,21 @@ struct JSONParser {
 
     mutating func push(_ frame: Frame) throws(PlistError) {
         // Invariant: nesting stays within maxDepth, so hostile input cannot exhaust memory.
-        guard stack.count < JSONPlistReader.maxDepth else {
-            throw error(at: frame.openOffset, "arrays and objects nest deeper than \(JSONPlistReader.maxDepth) levels")
+        guard stack.count < maxDepth else {
+            throw error(at: frame.openOffset, "arrays and objects nest deeper than \(maxDepth) levels")
         }
         stack.append(frame)
+    }
+
+    /// Frees the open containers' finished children without recursion (after an error: a
+    /// child may be nested up to `maxDepth` levels).
+    mutating func releaseOpenContainers() {
+        while var frame = stack.popLast() {
+            var items = frame.array + Array(frame.dictionary.values)
+            frame = Frame(isDictionary: false, openOffset: 0)
+            // `frame`'s containers are gone: each item is owned by `items` alone.
+            for index in items.indices { PlistValue.releaseIteratively(&items[index]) }
+        }
     }
 
     /// Parses `"key"` and `:` of an object member into the innermost frame, leaving `index`

@@ -24,7 +24,12 @@ package enum JSONPlistReader {
 
     /// Keeps at most `maxArrayElements` of each array (later elements are checked and
     /// dropped), with a warning per cut array.
-    static func read(_ bytes: UnsafeRawBufferPointer, maxArrayElements: Int) throws(PlistError) -> (value: PlistValue, warnings: [PlistWarning]) {
+    ///
+    /// `maxDepth` above `maxDepth`'s default is for readers whose files really nest deeply
+    /// (MetricKit call stacks: two levels a frame); parsing is iterative, and on an error the
+    /// finished children are freed without recursion, but the caller must free a deep value
+    /// it gets with `PlistValue.releaseIteratively`.
+    static func read(_ bytes: UnsafeRawBufferPointer, maxArrayElements: Int, maxDepth: Int = maxDepth) throws(PlistError) -> (value: PlistValue, warnings: [PlistWarning]) {
         // UTF-16 needs a byte-order mark to be recognised; convert it and parse the UTF-8.
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
             guard let utf8 = TextDecoding.decodeUTF16WithBOM(bytes) else {
@@ -32,7 +37,7 @@ package enum JSONPlistReader {
                                  message: "input starts with a UTF-16 byte-order mark but is not valid UTF-16")
             }
             let result = utf8.withUnsafeBufferPointer { buffer in
-                Result { () throws(PlistError) in try parse(buffer, maxArrayElements: maxArrayElements) }
+                Result { () throws(PlistError) in try parse(buffer, maxArrayElements: maxArrayElements, maxDepth: maxDepth) }
             }
             return try result.get()
         }
@@ -40,7 +45,7 @@ package enum JSONPlistReader {
         // RFC 8259 §8.1: a parser may ignore a UTF-8 byte-order mark.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { body = UnsafeRawBufferPointer(rebasing: bytes[3...]) }
         let result = body.withMemoryRebound(to: UInt8.self) { buffer in
-            Result { () throws(PlistError) in try parse(buffer, maxArrayElements: maxArrayElements) }
+            Result { () throws(PlistError) in try parse(buffer, maxArrayElements: maxArrayElements, maxDepth: maxDepth) }
         }
         return try result.get()
     }
@@ -67,10 +72,16 @@ package enum JSONPlistReader {
         return try result.get()
     }
 
-    private static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maxArrayElements: Int) throws(PlistError) -> (value: PlistValue, warnings: [PlistWarning]) {
+    private static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maxArrayElements: Int, maxDepth: Int) throws(PlistError) -> (value: PlistValue, warnings: [PlistWarning]) {
         var parser = JSONParser(buffer)
         parser.maxArrayElements = max(maxArrayElements, 0)
-        let value = try parser.parseDocument()
-        return (value, parser.warnings)
+        parser.maxDepth = max(maxDepth, 1)
+        do {
+            let value = try parser.parseDocument()
+            return (value, parser.warnings)
+        } catch {
+            parser.releaseOpenContainers()
+            throw error
+        }
     }
 }

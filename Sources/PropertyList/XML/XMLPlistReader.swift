@@ -4,8 +4,9 @@ internal import PlistXMLShim
 
 /// Reads Apple XML property lists (`<plist version="1.0">`), strictly.
 ///
-/// expat (through `PlistXMLShim`) does the XML: well-formedness, encodings, entities and
-/// CDATA; the shim refuses entity declarations and never loads a DTD. This
+/// `PlistXMLShim` does the XML: its direct tokenizer reads the common shape of a plist, expat
+/// everything else (encodings, CDATA, malformed documents and their messages); the shim
+/// refuses entity declarations and never loads a DTD. This
 /// type turns the token stream into a `PlistValue` and enforces the plist DTD: a `<plist>`
 /// root with one value, known tags only, keys paired with values, no duplicate keys, and
 /// well-formed integers, reals, dates and base64. Nesting is walked with an explicit stack,
@@ -34,8 +35,47 @@ package enum XMLPlistReader {
         return (value, builder.ranges ?? [:])
     }
 
+    /// Tokens the direct tokenizer hands over at a time: bounds their memory like `pieceSize`.
+    static let directTokenLimit = 1 << 16
+
     private static func parse(_ bytes: UnsafeRawBufferPointer, into builder: inout Builder) throws(PlistError) -> PlistValue {
         builder.input = bytes
+        let unstarted = builder
+        if let value = try parseDirectly(bytes, into: &builder) { return value }
+        builder = unstarted
+        return try parseWithExpat(bytes, into: &builder)
+    }
+
+    /// The document read by the shim's direct tokenizer, or nil when it leaves the document
+    /// to expat (another encoding, CDATA, an unknown element, malformed XML…). A plist error
+    /// thrown here comes before any XML error, as on the expat path: the direct tokenizer
+    /// hands over only tokens of well-formed XML.
+    private static func parseDirectly(_ bytes: UnsafeRawBufferPointer, into builder: inout Builder) throws(PlistError) -> PlistValue? {
+        guard let parser = px_parser_create() else {
+            throw PlistError(position: nil, message: "cannot create an XML parser (out of memory)")
+        }
+        defer { px_parser_free(parser) }
+        let base = bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
+        while true {
+            let status = px_parser_tokenize(parser, base, bytes.count, directTokenLimit)
+            if status == PX_DIRECT_UNSUPPORTED { return nil }
+            guard status >= 0, let result = px_parser_result(parser)?.pointee else {
+                throw PlistError(position: nil, message: "out of memory while reading XML")
+            }
+            let final = status == 1
+            let tokens = UnsafeBufferPointer(start: result.tokens, count: result.token_count)
+            let text = UnsafeRawBufferPointer(start: result.text, count: result.text_length)
+            let consumed = try builder.consume(tokens: tokens, text: text, final: final)
+            px_parser_discard(parser, consumed)
+            if final { break }
+        }
+        guard let root = builder.root, builder.finished else {
+            throw PlistError(position: nil, message: "unexpected end of document")
+        }
+        return root
+    }
+
+    private static func parseWithExpat(_ bytes: UnsafeRawBufferPointer, into builder: inout Builder) throws(PlistError) -> PlistValue {
         guard let parser = px_parser_create() else {
             throw PlistError(position: nil, message: "cannot create an XML parser (out of memory)")
         }

@@ -4,7 +4,9 @@ import SwiftASN1
 /// Walks swift-asn1's node tree for the SignedData fields. Each step checks the element it
 /// expects and names the offset of the one it found instead.
 enum CMSDecoding {
-    static func signedData(_ root: ASN1Node) throws(DecodeError) -> CMSSignedData {
+    /// `detached`: the content is signed but not carried (a code signature's CMS blob signs
+    /// the CodeDirectory beside it); an absent eContent is then allowed and read as empty.
+    static func signedData(_ root: ASN1Node, detached: Bool = false) throws(DecodeError) -> CMSSignedData {
         var contentInfo = try children(of: root, "ContentInfo")
         let contentType = try oid(contentInfo.next("contentType"), "ContentInfo.contentType")
         guard contentType == .signedData else {
@@ -24,17 +26,22 @@ enum CMSDecoding {
         let encapNode = try fields.next("encapContentInfo")
         var encap = try children(of: encapNode, "EncapsulatedContentInfo")
         let eContentType = try oid(encap.next("eContentType"), "EncapsulatedContentInfo.eContentType")
-        guard let eContentWrapper = encap.nextIfPresent() else {
-            throw error(at: encapNode, "the SignedData has no encapsulated content (a detached signature, not a profile)")
-        }
-        try expectContextTag(eContentWrapper, 0, "eContent")
-        var eContentChildren = try children(of: eContentWrapper, "eContent")
-        let octets = try eContentChildren.next("eContent OCTET STRING")
         let content: [UInt8]
-        do {
-            content = Array(try ASN1OctetString(berEncoded: octets).bytes)
-        } catch {
-            throw self.error(at: octets, "eContent is not an OCTET STRING: \(error)")
+        let contentOffset: Int
+        if let eContentWrapper = encap.nextIfPresent() {
+            try expectContextTag(eContentWrapper, 0, "eContent")
+            var eContentChildren = try children(of: eContentWrapper, "eContent")
+            let octets = try eContentChildren.next("eContent OCTET STRING")
+            do {
+                content = Array(try ASN1OctetString(berEncoded: octets).bytes)
+            } catch {
+                throw self.error(at: octets, "eContent is not an OCTET STRING: \(error)")
+            }
+            contentOffset = offset(of: eContentWrapper)
+        } else if detached {
+            (content, contentOffset) = ([], offset(of: encapNode))
+        } else {
+            throw error(at: encapNode, "the SignedData has no encapsulated content (a detached signature, not a profile)")
         }
 
         var certificates: [EmbeddedCertificate] = []
@@ -60,7 +67,7 @@ enum CMSDecoding {
         }
         guard !signers.isEmpty else { throw error(at: signerInfosNode, "SignedData has no signers") }
         return CMSSignedData(
-            contentType: eContentType, content: content, contentOffset: offset(of: eContentWrapper),
+            contentType: eContentType, content: content, contentOffset: contentOffset,
             certificates: certificates, signers: signers)
     }
 

@@ -20,7 +20,9 @@ public struct CMSSignedData: Sendable {
     public var signers: [CMSSignerInfo]
 
     /// Parses `bytes` as a ContentInfo holding a SignedData.
-    public static func parse(_ bytes: [UInt8]) throws(DecodeError) -> CMSSignedData {
+    /// `detachedContent`: the bytes a detached signature signs (a code signature's primary
+    /// CodeDirectory); the SignedData must then carry no content of its own.
+    public static func parse(_ bytes: [UInt8], detachedContent: [UInt8]? = nil) throws(DecodeError) -> CMSSignedData {
         guard !bytes.isEmpty else {
             throw DecodeError(section: "CMS", offset: 0, reason: "empty file (expected a CMS SignedData)")
         }
@@ -34,7 +36,15 @@ public struct CMSSignedData: Sendable {
             // swift-asn1 does not say where it stopped; the structure scan does.
             throw BERStructureScan.firstError(in: bytes) ?? DecodeError(section: "CMS", offset: 0, reason: "\(error)")
         }
-        return try CMSDecoding.signedData(root)
+        var signedData = try CMSDecoding.signedData(root, detached: detachedContent != nil)
+        if let detachedContent {
+            // A signature that carries content of its own does not sign the CodeDirectory.
+            guard signedData.content.isEmpty else {
+                throw DecodeError(section: "CMS", offset: signedData.contentOffset, reason: "the code signature's CMS carries content of its own instead of signing the CodeDirectory")
+            }
+            signedData.content = detachedContent
+        }
+        return signedData
     }
 
     /// A hint when the file is a bare property list rather than a signed one.

@@ -27,11 +27,14 @@ public struct AtosArguments: Equatable, Sendable {
     public var fullPath = false
     /// `-f`: a file of addresses (whitespace separated).
     public var addressFile: String?
+    /// `--names short|full` (devkit's, not Apple's): the form of Swift names. Short by
+    /// default, as Apple's atos prints them (the simplified form Xcode's crash logs show).
+    public var names: NameForm = .short
     /// Addresses given as arguments; none (and no -f) means standard input.
     public var addresses: [String] = []
 
     /// The usage line atos prints with a usage error.
-    public static let usage = "usage: atos [-o BINARY|DSYM] [-arch ARCH] [-l LOADADDR | -s SLIDE | -offset] [-i] [-fullPath] [-f FILE] [ADDRESS ...]"
+    public static let usage = "usage: atos [-o BINARY|DSYM] [-arch ARCH] [-l LOADADDR | -s SLIDE | -offset] [-i] [-fullPath] [-f FILE] [--names short|full] [ADDRESS ...]"
 
     public init(binary: String) { self.binary = binary }
 
@@ -50,9 +53,19 @@ public struct AtosArguments: Equatable, Sendable {
             guard let value = HexAddress.parse(text) else { throw Diagnostic(message: "\(flag): \"\(text)\" is not an address", kind: .usage) }
             return value
         }
+        func names(_ text: String) throws(Diagnostic) -> NameForm {
+            guard let form = NameForm(rawValue: text) else { throw Diagnostic(message: "--names: \"\(text)\" is not short or full", kind: .usage) }
+            return form
+        }
         while index < arguments.count {
             let argument = arguments[index]
+            if argument.hasPrefix("--names=") {
+                parsed.names = try names(String(argument.dropFirst("--names=".count)))
+                index += 1
+                continue
+            }
             switch argument {
+            case "--names": parsed.names = try names(try value(of: argument))
             case "-o": binary = try value(of: argument)
             case "-arch": parsed.architecture = try value(of: argument)
             case "-l": parsed.base = .loadAddress(try address(try value(of: argument), for: argument))

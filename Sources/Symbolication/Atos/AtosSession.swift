@@ -17,6 +17,7 @@ public struct AtosSession {
     public init(_ arguments: AtosArguments, options: SymbolicationOptions = SymbolicationOptions()) throws(SymbolicationError) {
         var options = options
         options.architecture = arguments.architecture ?? options.architecture
+        options.names = arguments.names
         self.arguments = arguments
         image = try ImageSymbolizer(path: arguments.binary, options: options)
         imageName = Self.imageName(of: arguments.binary)

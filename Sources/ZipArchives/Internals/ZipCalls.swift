@@ -111,6 +111,12 @@ public final class ZipArchive {
         self.count = count
     }
 
+    /// Drops the archive's pages already read from the resident set (`MappedFile.releaseResidentPages`):
+    /// libzip never writes through the mapping, so they are read again from the file if needed.
+    public func releaseReadPages() {
+        file.releaseResidentPages()
+    }
+
     deinit {
         // Read-only: nothing to write back, so discard rather than close.
         zip.discard(archive)

@@ -4,10 +4,11 @@
 // own stack (abandoned: other threads' stacks are roots); `many`: scale (the live table grows,
 // blocks reached only through other blocks, a pointer array larger than the scan's buffer,
 // threads that leak and end) — see many_blocks().
-//   leak_dropped    100 x 64 B, pointers dropped             leaked    (memcheck: definitely lost)
-//   keep_global      50 x 96 B, kept in a global array        abandoned (memcheck: still reachable)
-//   leak_list        20 x 32 B list, head dropped             leaked    (memcheck: 1 definitely + 19 indirectly)
-//   keep_interior     1 x 200 B, only base+16 kept in a global abandoned (memcheck: possibly lost)
+//   leak_dropped    100 x 64 B, pointers dropped             definitely lost (leaked)
+//   keep_global      50 x 96 B, kept in a global array        still reachable (abandoned)
+//   leak_list        20 x 32 B list, head dropped             1 definitely + 19 indirectly lost (leaked)
+//   keep_interior     1 x 200 B, only base+16 kept in a global possibly lost (reached, not leaked)
+// devkit and memcheck agree on every kind (HeapLeakTests.knownLeaksByKind, leakedBytesMatchMemcheck).
 #include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
