@@ -4,12 +4,14 @@
 public struct BinaryImageMap: Sendable {
     /// Image ranges sorted by start: `end` is exclusive.
     private var ranges: [(start: UInt64, end: UInt64, index: Int)]
-    private var names: [String: Int] = [:]
+    /// The images' names in the report's order, searched only for frames outside every range:
+    /// a dictionary of them cost more to build, once per log, than all such searches.
+    private var names: [String]
 
     public init(_ images: [CrashBinaryImage]) {
         var known: [(start: UInt64, last: UInt64?, index: Int)] = []
+        names = images.map(\.name)
         for (index, image) in images.enumerated() {
-            if names[image.name] == nil { names[image.name] = index }
             if let start = image.loadAddress { known.append((start, image.endAddress, index)) }
         }
         known.sort { $0.start < $1.start }
@@ -43,5 +45,5 @@ public struct BinaryImageMap: Sendable {
     }
 
     /// The first image named `name`.
-    public func image(named name: String) -> Int? { names[name] }
+    public func image(named name: String) -> Int? { names.firstIndex(of: name) }
 }

@@ -48,6 +48,15 @@ public struct CrashReport: Hashable, Sendable {
     /// Facts the format gives beyond the fields above, one `name: value` a line (MetricKit's
     /// device type and app version, KSCrash's bundle identifier), for the summary.
     public var facts: [String] = []
+    /// The app's version as the report gives it, short version and build: `1.0 (7)`
+    /// (`.crash` `Version:`, `.ips` `app_version`/`build_version` or `bundleInfo`, MetricKit
+    /// `appVersion`/`appBuildVersion`, KSCrash `CFBundleShortVersionString`/`CFBundleVersion`).
+    /// `symbolicate --group` lists the versions each crash was seen in.
+    public var appVersion: String?
+    /// When the crash happened, as written (`.crash` `Date/Time:`, `.ips` `timestamp` or
+    /// `captureTime`, KSCrash `report.timestamp`, a Swift JSON backtrace's `timestamp`, a
+    /// MetricKit payload's `timeStampBegin`); `CrashTimestamp` reads it.
+    public var timestamp: String?
 
     public init(format: Format) { self.format = format }
 }

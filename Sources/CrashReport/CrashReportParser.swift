@@ -28,6 +28,33 @@ public enum CrashReportParser {
         detectFormat(bytes[contentStart(bytes)...])
     }
 
+    /// The format `bytes` are in when their content marks one, for `symbolicate --group`, which
+    /// skips a directory's other files: as `detectFormat`, but nil where that only falls back —
+    /// a JSON object without `.ips`'s header, KSCrash's or MetricKit's keys, text without one of
+    /// Apple's report headers (`Incident Identifier:`, `Process:`, `Exception Type:`,
+    /// `Crashed Thread:`, `Triggered by Thread:`, `Binary Images:`) in its first 4096 lines —
+    /// and for address lists, which name no image.
+    public static func recognizedFormat(_ bytes: [UInt8]) -> CrashReport.Format? {
+        let body = bytes[contentStart(bytes)...]
+        switch detectFormat(body) {
+        case .addressList, .coreDump: return nil
+        case .ips:
+            let firstLine = body.prefix(while: { $0 != 0x0A }).prefix(CrashReportLimits.maxLineLength)
+            return firstLine.containsBytes("\"bug_type\"") ? .ips : nil
+        case .appleText:
+            let markers = ["Incident Identifier:", "Process:", "Exception Type:", "Crashed Thread:", "Triggered by Thread:", "Binary Images:"]
+            var lineNumber = 0
+            for line in Lines(body) {
+                lineNumber += 1
+                if lineNumber > 4096 { break }
+                let trimmed = line.prefix(CrashReportLimits.maxLineLength).trimmingASCIISpace
+                if markers.contains(where: { trimmed.starts(with: $0.utf8) }) { return .appleText }
+            }
+            return nil
+        case let format: return format
+        }
+    }
+
     static func detectFormat(_ body: ArraySlice<UInt8>) -> CrashReport.Format {
         var startsWithObject = false
         var looksLikeAddressList = true

@@ -33,6 +33,12 @@ enum IPSReader {
             report.osVersion = headerFields["os_version"]?.string ?? fields["build"]?.string
         }
         report.architecture = fields["cpuType"]?.string
+        report.timestamp = nonEmpty(headerFields["timestamp"]?.string) ?? nonEmpty(fields["captureTime"]?.string)
+        if let version = nonEmpty(headerFields["app_version"]?.string) {
+            report.appVersion = version + (nonEmpty(headerFields["build_version"]?.string).map { " (\($0))" } ?? "")
+        } else if case .dictionary(let bundle)? = fields["bundleInfo"], let version = nonEmpty(bundle["CFBundleShortVersionString"]?.string) {
+            report.appVersion = version + (nonEmpty(bundle["CFBundleVersion"]?.string).map { " (\($0))" } ?? "")
+        }
         if case .dictionary(let exceptionFields)? = fields["exception"] {
             var exception = CrashException()
             exception.type = exceptionFields["type"]?.string
@@ -102,7 +108,7 @@ enum IPSReader {
                 }
                 // Unnamed images (`"source": "A"`, absolute) keep their index with a placeholder name.
                 var image = CrashBinaryImage(name: imageFields["name"]?.string ?? "???")
-                image.uuid = imageFields["uuid"]?.string.map { $0.lowercased().filter { $0 != "-" } }
+                image.uuid = imageFields["uuid"]?.string.map(compactIdentifier)
                 image.loadAddress = imageFields["base"]?.integer?.uint64Value
                 if let base = image.loadAddress, let size = imageFields["size"]?.integer?.uint64Value, size > 0 {
                     let (end, overflow) = base.addingReportingOverflow(size - 1)
@@ -201,6 +207,10 @@ enum IPSReader {
         }
         return Array(registers.prefix(CrashReportLimits.maxRegisters))
     }
+
+    /// A field's text unless it is empty (`.ips` headers write `"app_version":""` for tools).
+    private static func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        return text
+    }
 }
-
-

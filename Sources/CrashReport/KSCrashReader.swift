@@ -30,13 +30,22 @@ enum KSCrashReader {
             report.architecture = system["cpu_arch"]?.string
             if let identifier = system["CFBundleIdentifier"]?.string { report.facts.append("bundle identifier: \(identifier)") }
             if let version = system["CFBundleShortVersionString"]?.string {
+                report.appVersion = version + (system["CFBundleVersion"]?.string.map { " (\($0))" } ?? "")
                 report.facts.append("app version: \(version)" + (system["CFBundleVersion"]?.string.map { " (\($0))" } ?? ""))
             }
             if let machine = system["machine"]?.string { report.facts.append("device: \(machine)") }
         } else if let other = top["system"] {
             warn("system is a \(other.typeName), not an object")
         }
-        if report.process == nil, case .dictionary(let header)? = top["report"] { report.process = header["process_name"]?.string }
+        if case .dictionary(let header)? = top["report"] {
+            if report.process == nil { report.process = header["process_name"]?.string }
+            // Seconds since 1970 (KSCrash 1.x: also an ISO 8601 string; 2.x: microseconds).
+            switch header["timestamp"] {
+            case .string(let text)?: report.timestamp = text
+            case let value?: report.timestamp = value.integer?.int64Value.map { "\($0)" }
+            case nil: break
+            }
+        }
 
         switch top["binary_images"] {
         case .array(let images)?:
@@ -45,7 +54,7 @@ enum KSCrashReader {
                 let path = fields["name"]?.string
                 var image = CrashBinaryImage(name: path.map(lastComponent) ?? "???")
                 image.path = path
-                image.uuid = fields["uuid"]?.string.map { $0.lowercased().filter { $0 != "-" } }
+                image.uuid = fields["uuid"]?.string.map(compactIdentifier)
                 image.loadAddress = fields["image_addr"]?.integer?.uint64Value
                 if let base = image.loadAddress, let size = fields["image_size"]?.integer?.uint64Value, size > 0 {
                     let (end, overflow) = base.addingReportingOverflow(size - 1)

@@ -8,7 +8,7 @@ struct MetricKitImageTable {
     var warnedBases: Set<Int> = []
 
     mutating func index(uuid: String?, name: String?) -> Int {
-        let identifier = uuid.map { $0.lowercased().filter { $0 != "-" } }
+        let identifier = uuid.map(compactIdentifier)
         let key = identifier ?? "name:\(name ?? "")"
         if let known = byKey[key] { return known }
         var image = CrashBinaryImage(name: name ?? identifier ?? "???")

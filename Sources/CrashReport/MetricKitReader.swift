@@ -71,6 +71,8 @@ enum MetricKitReader {
         }
 
         var report = CrashReport(format: .metricKit)
+        // A diagnostic carries no time of its own: the payload's window starts at timeStampBegin.
+        report.timestamp = top["timeStampBegin"].flatMap(text)
         var builder = MetricKitImageTable()
         // The first diagnostic says what happened: `kinds` puts crashes first. The others'
         // stacks are threads too (named after their diagnostic), so every frame is symbolicated.
@@ -152,6 +154,7 @@ enum MetricKitReader {
         report.architecture = meta["platformArchitecture"].flatMap(text)
         if let device = meta["deviceType"].flatMap(text) { report.facts.append("device: \(device)") }
         if let version = meta["appVersion"].flatMap(text) {
+            report.appVersion = version + (meta["appBuildVersion"].flatMap(text).map { " (\($0))" } ?? "")
             report.facts.append("app version: \(version)" + (meta["appBuildVersion"].flatMap(text).map { " (\($0))" } ?? ""))
         }
         report.terminationReason = meta["terminationReason"].flatMap(text)

@@ -49,6 +49,7 @@ enum SwiftBacktraceJSONReader {
         report.exception = exception
         report.architecture = fields["architecture"]?.string
         report.osVersion = fields["platform"]?.string
+        report.timestamp = fields["timestamp"]?.string
 
         if case .array(let images)? = fields["images"] {
             for case let (_, imageFields?) in objects(in: images, limit: CrashReportLimits.maxBinaryImages, cut: "\(jsonCount(images)) images",

@@ -21,14 +21,7 @@ public enum TerminationExplanation {
             lines.append(resourceLine(codes: codes, texts: texts))
         default: break
         }
-        var seen = Set<UInt64>()
-        // `.ips` and newer text reports write the code in decimal (`FRONTBOARD 2343432205`).
-        let decimal = report.terminationReason.map { reason in
-            reason.split(whereSeparator: { !$0.isASCIIDigit }).compactMap { UInt64($0.prefix(20)) }
-        } ?? []
-        for number in texts.flatMap(hexNumbers) + decimal where seen.insert(number).inserted {
-            if let meaning = magic(number) { lines.append(meaning) }
-        }
+        lines += knownCodes(of: report).compactMap(magic)
         let lowered = texts.joined(separator: " ").lowercased()
         if lowered.contains("jetsam") || lowered.contains("per-process-limit") || lowered.contains("vm-pageshortage") {
             var line = "jetsam: the system ended the app to free memory"
@@ -42,6 +35,22 @@ public enum TerminationExplanation {
             lines.append(line)
         }
         return lines
+    }
+
+    /// The termination codes Apple documents (`0x8badf00d`, `0xdead10cc`, `0xbaadca11`,
+    /// `0xc00010ff`) that the report carries, each once, in the order found: in the termination
+    /// reason, the exception codes or reason, hex or decimal. `symbolicate --group` puts the
+    /// first in the signature (a watchdog kill and a lock held while suspended are both
+    /// `EXC_CRASH (SIGKILL)`).
+    public static func knownCodes(of report: CrashReport) -> [UInt64] {
+        let exception = report.exception
+        let texts = [report.terminationReason, exception?.codes, exception?.reason].compactMap { $0 }
+        // `.ips` and newer text reports write the code in decimal (`FRONTBOARD 2343432205`).
+        let decimal = report.terminationReason.map { reason in
+            reason.split(whereSeparator: { !$0.isASCIIDigit }).compactMap { UInt64($0.prefix(20)) }
+        } ?? []
+        var seen = Set<UInt64>()
+        return (texts.flatMap(hexNumbers) + decimal).filter { magic($0) != nil && seen.insert($0).inserted }
     }
 
     /// The termination codes Apple's crash reports document, spelled as words.

@@ -46,6 +46,11 @@ public struct SymbolicateRequest: Sendable {
     public var debuginfodServers: String?
     /// Never ask a debuginfod server (`--offline`), whatever `DEBUGINFOD_URLS` says.
     public var offline = false
+    /// Group the crash logs (files and directories) by signature instead of symbolicating
+    /// each (`--group`): a `CrashGroupSession`.
+    public var group = false
+    /// How groups are printed (`--format` with `--group`).
+    public var groupFormat: CrashGroupFormat = .text
 
     /// A request with devkit's defaults for everything but the inputs.
     public init(inputs: [String]) { self.inputs = inputs }
@@ -56,11 +61,14 @@ public struct SymbolicateRequest: Sendable {
         case addresses(binary: String)
         /// Crash logs, or files listing addresses in `binary`, read like crash logs.
         case crashLogs([String])
+        /// Crash logs and directories of them, grouped by signature.
+        case groups([String])
     }
 
     /// Without `binary`, every input is a crash log. With it, an input that is not an address
     /// but a file lists addresses in that image; when there are such files, only they are read.
     public var route: Route {
+        if group { return .groups(inputs) }
         guard let binary else { return .crashLogs(inputs) }
         let addressFiles = inputs.filter { HexAddress.parse($0) == nil && DirectoryWalk.type(of: $0) == .file }
         return addressFiles.isEmpty ? .addresses(binary: binary) : .crashLogs(addressFiles)
@@ -68,7 +76,7 @@ public struct SymbolicateRequest: Sendable {
 
     /// Without `--names`: full names for `--binary`'s addresses and address lists, as
     /// llvm-symbolizer prints them; Xcode's short names for crash logs, as Xcode shows them.
-    public var defaultNames: NameForm { binary == nil ? .short : .full }
+    public var defaultNames: NameForm { binary == nil || group ? .short : .full }
 
     /// Does what was asked, writing results to standard output (or `output`) and every
     /// warning, error and statistic line to `diagnostics`.
@@ -106,6 +114,21 @@ public struct SymbolicateRequest: Sendable {
                 throw SymbolicateFailure(problem: error.diagnostic)
             }
             if failures > 0 { throw SymbolicateFailure(problem: nil) }
+        case .groups(let paths):
+            let session = CrashGroupSession(format: groupFormat, searchPaths: searchPaths, output: output, options: options)
+            let report: CrashGroupReport
+            do { report = try session.run(paths, diagnostics: diagnostics) } catch {
+                throw SymbolicateFailure(problem: error.diagnostic)
+            }
+            // A partial failure is an input error (exit 2), as for several logs without
+            // --group; the groups of the logs that were read are printed all the same.
+            let total = report.logs + report.unreadable.count
+            if !report.unreadable.isEmpty {
+                throw SymbolicateFailure(problem: Diagnostic(message: "\(report.unreadable.count) of \(total) crash log\(total == 1 ? "" : "s") could not be read (warnings above); the others are grouped"))
+            }
+            if report.logs == 0 {
+                throw SymbolicateFailure(problem: Diagnostic(message: "no crash logs found in \(paths.joined(separator: ", ")) (\(report.skipped) file\(report.skipped == 1 ? "" : "s") skipped: not crash logs)"))
+            }
         }
     }
 }

@@ -30,6 +30,14 @@ import Testing
         #expect(request.route == .crashLogs([list]))
     }
 
+    /// `--group` takes files and directories of logs, whatever else is set; names are short.
+    @Test func groupingTakesEveryInput() {
+        var request = SymbolicateRequest(inputs: ["logs", "a.crash"])
+        request.group = true
+        #expect(request.route == .groups(["logs", "a.crash"]))
+        #expect(request.defaultNames == .short)
+    }
+
     /// Without `--names`: crash logs get Xcode's short names, `--binary` (addresses and
     /// address lists alike) llvm-symbolizer's full ones.
     @Test func defaultNamesFollowTheBinary() {

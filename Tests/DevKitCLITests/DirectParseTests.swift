@@ -64,6 +64,10 @@ import Testing
         ["symbolicate", "--binary", "a.out", "--debuginfod", "http://127.0.0.1:8002", "0x10"],
         ["symbolicate", "--binary", "a.out", "--offline", "--debug-dir", "d", "0x10", "0x20"],
         ["symbolicate", "crash.ips", "--debuginfod", "http://a.example http://b.example", "--offline"],
+        ["symbolicate", "--group", "crashes", "--format", "html", "--search-path", "dsyms", "--output", "groups.html"],
+        ["symbolicate", "--group", "a.crash", "b.ips", "--format=json", "--no-cache"],
+        ["symbolicate", "--group", "logs", "--names", "full", "--offline"],
+        ["symbolicate", "crash.ips", "--format", "summary"],
     ]
 
     static let leftToArgumentParser: [[String]] = [
@@ -100,6 +104,14 @@ import Testing
         ["symbolicate"],
         ["symbolicate", "--binary", "a.out", "--debuginfod"],
         ["symbolicate", "--binary", "a.out", "--offline=yes", "0x10"],
+        ["symbolicate", "--group", "--binary", "a.out", "logs"],  // refused by validate()
+        ["symbolicate", "--group", "--format", "same", "logs"],  // refused by validate()
+        ["symbolicate", "--format", "html", "crash.ips"],  // refused by validate()
+        ["symbolicate", "--group"],
+        ["symbolicate", "--group=yes", "logs"],
+        ["symbolicate", "--group", "--format", "pdf", "logs"],
+        ["symbolicate", "--group", "--uuid", "abcd", "logs"],  // refused by validate()
+        ["symbolicate", "--group", "--executable", "prog", "logs"],  // refused by validate()
         ["plist", "print", "Samples/Info.plist"],
         ["--version"],
         ["help", "lint"],
@@ -158,7 +170,7 @@ import Testing
         var result: [[String]] = []
         var index = 0
         let flags: Set = ["--raw", "--strict", "--fix", "--list-rules", "--no-config", "--built-product", "--force",
-                          "--no-demangle", "--no-inlines", "--stats", "--no-cache"]
+                          "--no-demangle", "--no-inlines", "--stats", "--no-cache", "--group", "--offline"]
         while index < words.count {
             let word = words[index]
             if word == "--" { return result + [Array(words[index...])] }

@@ -39,6 +39,15 @@ struct Symbolicate: ParsableCommand {
             crashed, why (decoded registers: the selector of an objc_msgSend crash, null \
             dereferences, Swift runtime errors, poison values) and where.
 
+            --group LOG...|DIR groups crash logs of any mix of formats (directories walked \
+            recursively; files that are no crash log skipped and counted) by signature: the \
+            exception and the crashed thread's first three frames in the app's own images, \
+            symbolicated (image + offset when no symbols are found). Each group has its count, \
+            first and last date, app and OS versions, and one example log (the latest) with its \
+            crashed thread; most crashes first. --format text (default), json, or html (one \
+            self-contained page). A log that cannot be read is one warning line; the rest are \
+            grouped, and the exit status is 2.
+
             Examples:
               devkit symbolicate MyApp-2024-01-01.ips --search-path build/
               devkit symbolicate --format same MyApp.crash -s MyApp.app.dSYM -o MyApp-symbolicated.crash
@@ -46,6 +55,7 @@ struct Symbolicate: ParsableCommand {
               devkit symbolicate core.1234 --executable ./server
               devkit symbolicate --binary app 0x401136 0x4011a0
               devkit symbolicate --names full MyApp.crash -s build/
+              devkit symbolicate --group crashes/ -s build/App.xcarchive --format html -o crashes.html
               devkit symbolicate --binary libfoo.so --load-address 0x7f3a12000000 0x7f3a12001234
               devkit symbolicate --binary app --uuid 3f2a…  --output-style json < addresses.txt
             """
@@ -87,8 +97,11 @@ struct Symbolicate: ParsableCommand {
     @Flag(name: .long, help: "Neither read nor write the index cache ($XDG_CACHE_HOME/devkit/symbols).")
     var noCache = false
 
-    @Option(name: .long, help: "For crash logs: summary, same (the log's own format, symbolicated), or json.")
-    var format: CrashLogFormat = .summary
+    @Option(name: .long, help: "For crash logs: summary (default), same (the log's own format, symbolicated), or json; with --group: text (default), json, or html.")
+    var format: SymbolicateFormat?
+
+    @Flag(name: .long, help: "Group crash logs (files, and directories walked recursively) by signature: exception and the crashed thread's first app frames.")
+    var group = false
 
     @Option(name: [.customShort("s"), .long], help: "A directory or file to find images in by UUID/build-id (repeatable, recursive).")
     var searchPath: [String] = []
@@ -111,7 +124,7 @@ struct Symbolicate: ParsableCommand {
     var invocation: SymbolicateInvocation {
         SymbolicateInvocation(binary: binary, arch: arch, loadAddress: loadAddress, debugDir: debugDir, uuid: uuid,
                               force: force, outputStyle: outputStyle, noDemangle: noDemangle, names: names, noInlines: noInlines,
-                              stats: stats, noCache: noCache, format: format, searchPath: searchPath,
+                              stats: stats, noCache: noCache, format: format, group: group, searchPath: searchPath,
                               executable: executable, output: output, debuginfod: debuginfod, offline: offline,
                               inputs: inputs)
     }
@@ -122,7 +135,5 @@ struct Symbolicate: ParsableCommand {
 }
 
 extension FrameOutputStyle: ExpressibleByArgument {}
-
-extension CrashLogFormat: ExpressibleByArgument {}
 
 extension NameForm: ExpressibleByArgument {}

@@ -19,7 +19,8 @@ struct SymbolicateInvocation: DirectlyParsed {
     var noInlines = false
     var stats = false
     var noCache = false
-    var format = CrashLogFormat.summary
+    var format: SymbolicateFormat?
+    var group = false
     var searchPath: [String] = []
     var executable: String?
     var output: String?
@@ -49,6 +50,7 @@ struct SymbolicateInvocation: DirectlyParsed {
             case "--output": arguments.read(into: &symbolicate.output)
             case "--debuginfod": arguments.read(into: &symbolicate.debuginfod)
             case "--offline": arguments.set(&symbolicate.offline)
+            case "--group": arguments.set(&symbolicate.group)
             default: false
             }
             guard read else { return nil }
@@ -58,6 +60,21 @@ struct SymbolicateInvocation: DirectlyParsed {
     }
 
     func validate() throws {
+        if group {
+            guard binary == nil else { throw ValidationError("--group groups crash logs; it does not take --binary.") }
+            // Options of one image or one core would apply to every log of the group: refused.
+            for (given, name) in [(uuid, "--uuid"), (loadAddress, "--load-address"), (executable, "--executable")] where given != nil {
+                throw ValidationError("--group does not take \(name): each log names its own images.")
+            }
+            guard !inputs.isEmpty else { throw ValidationError("give --group crash logs or directories of them.") }
+            if let format, format.groupFormat == nil {
+                throw ValidationError("--format \(format.rawValue) prints one log; with --group, use text, json or html.")
+            }
+            return
+        }
+        if let format, format.crashLogFormat == nil {
+            throw ValidationError("--format \(format.rawValue) is for --group; a crash log is printed as summary, same or json.")
+        }
         guard binary != nil else {
             guard !inputs.isEmpty else {
                 throw ValidationError("give --binary BIN with addresses, or crash logs (.crash, .ips, MetricKit, KSCrash, Swift backtraces, core dumps).")
@@ -90,7 +107,9 @@ struct SymbolicateInvocation: DirectlyParsed {
         request.outermostOnly = noInlines
         request.stats = stats
         request.usesCache = !noCache
-        request.crashLogFormat = format
+        request.crashLogFormat = format?.crashLogFormat ?? .summary
+        request.group = group
+        request.groupFormat = format?.groupFormat ?? .text
         request.searchPaths = searchPath
         request.executable = executable
         request.output = output
