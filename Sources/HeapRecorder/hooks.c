@@ -773,6 +773,9 @@ __attribute__((visibility("default"))) int devkit_heap_attach(const char *output
     return 0;
 }
 
+/// The mark signal an attached recorder handles (0: none, the program had its own handler).
+__attribute__((visibility("default"))) int devkit_heap_attached_mark_signal(void) { return dkh.mark_signal; }
+
 /// Stops recording: the program's GOT entries get their original values back, every buffer
 /// is written, then the end record, and the file is closed. The library stays loaded (a
 /// thread may still be inside a hook; nothing points at the hooks any more). Returns 0, or
