@@ -114,7 +114,10 @@ public struct HeapAttach {
         var arguments = [gdb, "-nx", "-batch", "-p", String(pid)]
         for command in commands { arguments += ["-ex", command] }
         do {
-            let result = try ChildProcess.run(arguments, environment: nil, outputLimit: 1 << 20, mergingStandardError: true)
+            // Nothing blocked: devkit blocks the stop signals, and a parent may have blocked more
+            // (SIGCHLD blocked leaves gdb waiting for ever on the process it called into).
+            let result = try ChildProcess.run(arguments, environment: nil, outputLimit: 1 << 20, mergingStandardError: true,
+                                              signalMask: SignalMask([]))
             return String(decoding: result.standardOutput, as: UTF8.self)
         } catch {
             throw .init(file: gdb, "cannot run gdb: \(error.reason)")
@@ -165,7 +168,7 @@ public struct HeapAttach {
     static func findGDB() -> String? {
         if let override = Environment.nonEmptyValue("DEVKIT_GDB") { return access(override, X_OK) == 0 ? override : nil }
         for directory in (Environment.nonEmptyValue("PATH") ?? "/usr/bin:/bin").split(separator: ":") {
-            let candidate = directory + "/gdb"
+            let candidate = String(directory) + "/gdb"
             if access(candidate, X_OK) == 0 { return candidate }
         }
         return nil

@@ -16,8 +16,9 @@ extension ChildProcess {
     /// so a runaway tool cannot exhaust memory.
     /// `environment`: `NAME=value` entries; nil passes devkit's own on. `mergingStandardError`:
     /// standard error goes with standard output (a tool like gdb that says why it failed there).
+    /// `signalMask`: the child's blocked signals; nil inherits devkit's.
     public static func run(_ arguments: [String], environment: [String]? = nil, outputLimit: Int = 256 << 20,
-                           mergingStandardError: Bool = false) throws(Failure) -> Output {
+                           mergingStandardError: Bool = false, signalMask: SignalMask? = nil) throws(Failure) -> Output {
         var fds: [Int32] = [-1, -1]
         // Close-on-exec on both ends: the child gets the write end only through dup2. (Glibc's
         // module does not export pipe2; devkit spawns from one thread at a time, so the window
@@ -43,7 +44,7 @@ extension ChildProcess {
         }
         let child: ChildProcess
         do {
-            child = try spawn(arguments, environment: environment, signalMask: nil, defaultSignals: [], fileActions: actions)
+            child = try spawn(arguments, environment: environment, signalMask: signalMask, defaultSignals: [], fileActions: actions)
         } catch {
             close(writeEnd)
             throw error

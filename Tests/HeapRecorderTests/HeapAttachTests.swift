@@ -6,7 +6,9 @@ import Testing
 /// `devkit heap record --pid` (issue 19, "Attach"): gdb loads the recorder into a running
 /// process, which then allocates a known pattern; SIGINT to devkit detaches, and the process
 /// runs on and exits normally. Real processes and gdb; skipped where ptrace is not allowed.
-@Suite struct HeapAttachTests {
+/// Serialized: a pipe end one test's child inherits while another test spawns would keep the
+/// other's reads waiting.
+@Suite(.serialized) struct HeapAttachTests {
     /// Why attaching cannot work here, or nil.
     static func ptraceUnavailable() -> String? {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb") else { return "no /usr/bin/gdb" }
@@ -67,7 +69,7 @@ import Testing
         try #require(compiled.status == 0, "\(compiled.stderr)")
 
         let target = try Target(program)
-        defer { if target.process.isRunning { target.process.terminate() } }
+        defer { if target.process.isRunning { kill(target.process.processIdentifier, SIGKILL) } }
         #expect(target.readLine() == "ready")
         let pid = target.process.processIdentifier
 
@@ -120,13 +122,15 @@ import Testing
         let recording = try HeapFixture.load(output)
         #expect(recording.header.attached)
         #expect(recording.end?.reason == .detached)
-        // 10 × 100 and 5 × 2000 bytes from attached_allocations, 4 of the 100-byte ones freed.
+        // 10 × 100 and 5 × 2000 bytes from attached_allocations (11,000 bytes), 4 of the 100-byte
+        // ones freed: 6 × 100 + 5 × 2000 = 10,600 bytes alive.
         let alive = HeapFixture.survivors(recording, by: .function)
         #expect(alive["attached_allocations"]?.count == 11)
-        #expect(alive["attached_allocations"]?.bytes == 6 * 100 + 5 * 2000)
+        #expect(alive["attached_allocations"]?.bytes == 10600)
         let timeline = HeapTimeline(recording)
         #expect(timeline.generations.map(\.allocatedCount).reduce(0, +) == 15)
-        #expect(timeline.generations.map(\.allocatedBytes).reduce(0, +) == 10 * 100 + 5 * 2000)
+        let allocatedBytes: UInt64 = timeline.generations.map(\.allocatedBytes).reduce(0, +)
+        #expect(allocatedBytes == 11000)
         // The 5 EARLY blocks, allocated before the attach and freed after.
         #expect(timeline.unmatchedFrees == 5)
 
@@ -146,7 +150,10 @@ import Testing
 
     @Test func aMissingGDBIsAOneLineError() throws {
         let target = try Target("/bin/cat")
-        defer { target.process.terminate(); target.process.waitUntilExit() }
+        defer {
+            kill(target.process.processIdentifier, SIGKILL)
+            target.process.waitUntilExit()
+        }
         let directory = try HeapFixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let process = Process()
@@ -159,7 +166,7 @@ import Testing
         process.waitUntilExit()
         let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 2)
-        #expect(message.hasPrefix("devkit: gdb not found on PATH"), "\(message)")
+        #expect(message.hasPrefix("error: gdb not found on PATH"), "\(message)")
         #expect(message.split(separator: "\n").count == 1)
     }
 }
