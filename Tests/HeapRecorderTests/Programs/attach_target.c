@@ -2,8 +2,10 @@
 // "ready", then waits on stdin for commands. The test attaches while it waits.
 //   alloc   attached_allocations(): 10 blocks of 100 bytes and 5 of 2000, then 4 of the
 //           100-byte ones freed; the EARLY blocks freed (allocated before the attach)
+//   plugin PATH   dlopen PATH (a module loaded after the attach) and call its plugin_leak
 //   after   later allocations (after the detach) still work: 1000 malloc/free pairs
 // End of input: exit status 0.
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +27,19 @@ int main(void) {
     for (int i = 0; i < EARLY; i++) early[i] = malloc(64);
     setvbuf(stdout, NULL, _IOLBF, 0);
     printf("ready\n");
-    char line[64];
+    char line[4200];
     while (fgets(line, sizeof line, stdin)) {
         if (strcmp(line, "alloc\n") == 0) {
             attached_allocations();
             for (int i = 0; i < EARLY; i++) free(early[i]);
             printf("done\n");
+        } else if (strncmp(line, "plugin ", 7) == 0) {
+            line[strcspn(line, "\n")] = 0;
+            void *library = dlopen(line + 7, RTLD_NOW);
+            void (*leak)(void) = library ? (void (*)(void))dlsym(library, "plugin_leak") : NULL;
+            if (!leak) return 4;
+            leak();
+            printf("plugin done\n");
         } else if (strcmp(line, "after\n") == 0) {
             for (int i = 0; i < 1000; i++) {
                 char *p = malloc(32 + i);
