@@ -151,6 +151,19 @@ import Testing
         #expect(report.stdout.contains("detached (the process ran on)"))
     }
 
+    @Test func pidExcludesAProgramAndTheOptionsAnAttachCannotHonour() throws {
+        for (arguments, message) in [
+            (["--pid", "1", "--", "/bin/true"], "Give either --pid or a program to run, not both."),
+            (["--pid", "1", "--scan-at-exit"], "--scan-at-exit cannot be used with --pid."),
+            (["--pid", "1", "--fork", "follow"], "--fork follow cannot be used with --pid."),
+            (["--pid", "0"], "--pid must be a process id."),
+        ] {
+            let result = try HeapFixture.run(HeapFixture.devkit, ["heap", "record"] + arguments)
+            #expect(result.status == 2)
+            #expect(result.stderr.hasPrefix("Error: \(message)\n"), "\(arguments): \(result.stderr)")
+        }
+    }
+
     @Test func aProcessThatDoesNotExistIsAOneLineError() throws {
         let result = try HeapFixture.run(HeapFixture.devkit, ["heap", "record", "--pid", "999999999", "-o", "/dev/null"])
         #expect(result.status == 2)
