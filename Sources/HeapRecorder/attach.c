@@ -54,7 +54,9 @@ static uintptr_t dyn_pointer(uintptr_t bias, uintptr_t value) { return value < b
 /// Writes `value` into `slot`, making a read-only (RELRO) page writable for the moment.
 static void write_slot(uintptr_t *slot, uintptr_t value, uintptr_t relro_start, uintptr_t relro_end) {
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    int in_relro = (uintptr_t)slot >= relro_start && (uintptr_t)slot < relro_end;
+    // The loader made read-only only the whole pages of the RELRO range (its end rounded down):
+    // a slot on the last, partial page is writable already, and that page must stay so.
+    int in_relro = (uintptr_t)slot >= relro_start && (uintptr_t)slot < (relro_end & ~(page - 1));
     uintptr_t first = (uintptr_t)slot & ~(page - 1);
     if (in_relro && mprotect((void *)first, page, PROT_READ | PROT_WRITE) != 0) return;
     // One aligned 8-byte store: a thread calling through the entry sees the old or the new.
