@@ -94,6 +94,9 @@ public enum HeapHTMLReport {
         if report.unmatchedFrees > 0 {
             body += "<p class=\"note\">note: \(report.unmatchedFrees) frees of blocks allocated before recording started</p>\n"
         }
+        if report.preAttachFrees > 0 {
+            body += "<p class=\"note\">note: \(report.preAttachFrees) frees of blocks allocated before the attach (not in the counts above)</p>\n"
+        }
         body += warnings(report.warnings.map(\.description))
         return page(title: "heapdiff \(report.path)", body: body)
     }

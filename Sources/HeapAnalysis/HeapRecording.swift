@@ -48,6 +48,9 @@ public struct HeapRecording: Sendable {
         public var parentPID: UInt32
         /// Start time, nanoseconds since the Unix epoch.
         public var startTimeNanoseconds: UInt64
+        /// Attached to a running process (`heap record --pid`, header flag DKH_HEADER_ATTACHED):
+        /// blocks allocated before the attach were never seen.
+        public var attached = false
     }
 
     init(path: String, header: Header, storage: MappedFile) {

@@ -35,6 +35,11 @@ public struct HeapReport: Sendable {
     public var groupKey: HeapGroupKey
     public var generations: [GenerationSummary]
     public var unmatchedFrees: Int
+    /// In a recording attached to a running process: frees of blocks allocated before the
+    /// attach (every allocation after it is recorded), counted apart from `unmatchedFrees`.
+    public var preAttachFrees: Int
+    /// Recorded from an attach to a running process (`heap record --pid`).
+    public var attached: Bool
     public var warnings: [RecordingWarning]
     public var peak: PeakSummary
     /// Threads whose allocation/free pairs the recorder cancelled.
@@ -50,7 +55,11 @@ public struct HeapReport: Sendable {
         end = recording.end
         self.horizon = horizon
         groupKey = grouper.key
-        unmatchedFrees = timeline.unmatchedFrees
+        // Attached, the recorder saw every allocation from the attach on: a free of an
+        // address it never saw allocated is a block from before the attach.
+        unmatchedFrees = recording.header.attached ? 0 : timeline.unmatchedFrees
+        preAttachFrees = recording.header.attached ? timeline.unmatchedFrees : 0
+        attached = recording.header.attached
         warnings = recording.warnings
         let clock = recording.clock
         let seconds: (UInt64) -> Double? = { seq in clock.offset(of: seq).map { Double($0) / 1e9 } }
@@ -110,6 +119,7 @@ public struct HeapReport: Sendable {
 
     public var textReport: String {
         var out = "\(path): pid \(pid)"
+        if attached { out += " (attached)" }
         if !command.isEmpty { out += ", \(command.joined(separator: " "))" }
         out += ", \(end.map(Self.describe) ?? HeapReport.noEndRecord)\n"
         let aliveTitle = Self.aliveTitle(horizon)
@@ -145,6 +155,9 @@ public struct HeapReport: Sendable {
         }
         if unmatchedFrees > 0 {
             out += "\nnote: \(unmatchedFrees) frees of blocks allocated before recording started\n"
+        }
+        if preAttachFrees > 0 {
+            out += "\nnote: \(preAttachFrees) frees of blocks allocated before the attach (not in the counts above)\n"
         }
         return out
     }
@@ -197,6 +210,8 @@ public struct HeapReport: Sendable {
                 }),
             ],
             "unmatchedFrees": .number(unmatchedFrees),
+            "preAttachFrees": .number(preAttachFrees),
+            "attached": .bool(attached),
             "warnings": .array(warnings.map { .string($0.description) }),
         ]
     }
@@ -216,6 +231,7 @@ public struct HeapReport: Sendable {
         case .signal(let signal): "ended by signal \(signal)"
         case .writeFailed: "recording stopped: a write failed (disk full?)"
         case .exec: "ended by exec"
+        case .detached: "detached (the process ran on)"
         case .other(let raw): "ended (reason \(raw))"
         }
     }

@@ -12,6 +12,8 @@ public struct RecordingEnd: Sendable, Equatable {
         /// The image called exec: its events end here (with `--fork follow` the new image
         /// records to its own file).
         case exec
+        /// `heap record --pid` detached: recording stopped, the process ran on.
+        case detached
         case other(UInt32)
     }
 

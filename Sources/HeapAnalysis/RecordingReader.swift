@@ -97,14 +97,15 @@ public enum RecordingReader {
         let parentPID = try header.read(UInt32.self, endian: .little)
         let start = try header.read(UInt64.self, endian: .little)
         let pointerSize = try header.read(UInt32.self, endian: .little)
-        _ = try header.read(UInt32.self, endian: .little)  // flags
+        let flags = try header.read(UInt32.self, endian: .little)
         guard pointerSize == 8 else { throw header.error("pointer size \(pointerSize) is not supported", at: 32) }
         // Invariant: later versions may grow the header; it is never smaller than version 1's.
         guard headerSize >= Int(DKH_HEADER_SIZE) else {
             throw header.error("header size \(headerSize) is smaller than \(DKH_HEADER_SIZE)", at: 12)
         }
         try cursor.skip(headerSize - Int(DKH_HEADER_SIZE))
-        return HeapRecording.Header(version: version, pid: pid, parentPID: parentPID, startTimeNanoseconds: start)
+        return HeapRecording.Header(version: version, pid: pid, parentPID: parentPID, startTimeNanoseconds: start,
+                                    attached: flags & DKH_HEADER_ATTACHED.rawValue != 0)
     }
 
     private static func readRecord(
@@ -295,6 +296,7 @@ public enum RecordingReader {
         case DKH_END_SIGNAL.rawValue: .signal(status)
         case DKH_END_WRITE_FAILED.rawValue: .writeFailed
         case DKH_END_EXEC.rawValue: .exec
+        case DKH_END_DETACHED.rawValue: .detached
         default: .other(raw)
         }
     }

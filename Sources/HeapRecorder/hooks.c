@@ -37,7 +37,7 @@ static inline void leave_recorder(int saved) {
 /// The Swift type metadata of the object swift_allocObject is allocating on this thread.
 static __thread uint64_t pending_type __attribute__((tls_model("initial-exec")));
 
-// ---- the real allocator, resolved with dlsym(RTLD_NEXT) -------------------------------
+// ---- the real allocator, resolved with dlsym -------------------------------------------
 
 static void *(*real_malloc)(size_t);
 static void (*real_free)(void *);
@@ -79,27 +79,33 @@ static void *bootstrap_alloc(size_t size, size_t alignment) {
     return bootstrap_arena + start;
 }
 
+/// `handle`: RTLD_NEXT when preloaded (the next definition after ours); RTLD_DEFAULT when
+/// injected into a running process (attach.c): the agent is then loaded RTLD_LOCAL, outside
+/// the global scope, so the global scope's definition is the one the program's modules bound.
+static void *resolve_handle = RTLD_NEXT;
+
 static void resolve_real(void) {
     atomic_store(&resolving, 1);
-    real_malloc = dlsym(RTLD_NEXT, "malloc");
-    real_free = dlsym(RTLD_NEXT, "free");
-    real_calloc = dlsym(RTLD_NEXT, "calloc");
-    real_realloc = dlsym(RTLD_NEXT, "realloc");
-    real_reallocarray = dlsym(RTLD_NEXT, "reallocarray");
-    real_posix_memalign = dlsym(RTLD_NEXT, "posix_memalign");
-    real_aligned_alloc = dlsym(RTLD_NEXT, "aligned_alloc");
-    real_memalign = dlsym(RTLD_NEXT, "memalign");
-    real_valloc = dlsym(RTLD_NEXT, "valloc");
-    real_pvalloc = dlsym(RTLD_NEXT, "pvalloc");
-    real_dlopen = dlsym(RTLD_NEXT, "dlopen");
-    real_dlclose = dlsym(RTLD_NEXT, "dlclose");
-    real_exit_ = dlsym(RTLD_NEXT, "_exit");
-    real_Exit = dlsym(RTLD_NEXT, "_Exit");
-    real_execve = dlsym(RTLD_NEXT, "execve");
-    real_execv = dlsym(RTLD_NEXT, "execv");
-    real_execvp = dlsym(RTLD_NEXT, "execvp");
-    real_execvpe = dlsym(RTLD_NEXT, "execvpe");
-    real_fexecve = dlsym(RTLD_NEXT, "fexecve");
+    void *h = resolve_handle;
+    real_malloc = dlsym(h, "malloc");
+    real_free = dlsym(h, "free");
+    real_calloc = dlsym(h, "calloc");
+    real_realloc = dlsym(h, "realloc");
+    real_reallocarray = dlsym(h, "reallocarray");
+    real_posix_memalign = dlsym(h, "posix_memalign");
+    real_aligned_alloc = dlsym(h, "aligned_alloc");
+    real_memalign = dlsym(h, "memalign");
+    real_valloc = dlsym(h, "valloc");
+    real_pvalloc = dlsym(h, "pvalloc");
+    real_dlopen = dlsym(h, "dlopen");
+    real_dlclose = dlsym(h, "dlclose");
+    real_exit_ = dlsym(h, "_exit");
+    real_Exit = dlsym(h, "_Exit");
+    real_execve = dlsym(h, "execve");
+    real_execv = dlsym(h, "execv");
+    real_execvp = dlsym(h, "execvp");
+    real_execvpe = dlsym(h, "execvpe");
+    real_fexecve = dlsym(h, "fexecve");
     atomic_store(&resolving, 0);
 }
 
@@ -268,11 +274,14 @@ void *pvalloc(size_t size) {
     return p;
 }
 
+static void attach_patch_new_modules(void);
+
 void *dlopen(const char *path, int flags) {
     ENSURE_REAL(dlopen);
     void *handle = real_dlopen(path, flags);
     if (handle && atomic_load(&dkh.active) && !in_recorder) {
         in_recorder = 1;
+        if (dkh.attached) attach_patch_new_modules();
         dkh_modules_refresh();
         leave_recorder(0);
     }
@@ -522,11 +531,16 @@ static void crash_handler(int sig) {
     raise(sig);
 }
 
+/// The fatal signals whose handler the recorder installed (bit i: fatal_signals[i]), so that a
+/// detach can give them their default action back.
+static unsigned installed_fatal;
+
 static void install_signal_handlers(void) {
     for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
         struct sigaction old;
         // Only where the program keeps the default action: its own handlers come first.
         if (sigaction(fatal_signals[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL) continue;
+        installed_fatal |= 1u << i;
         struct sigaction action = {0};
         action.sa_handler = crash_handler;
         action.sa_flags = SA_RESETHAND | SA_NODEFER;
@@ -540,6 +554,17 @@ static void install_signal_handlers(void) {
         sigemptyset(&action.sa_mask);
         sigaction(dkh.mark_signal, &action, NULL);
     }
+}
+
+/// After a detach: the default action again wherever the recorder installed a handler.
+static void restore_signal_handlers(void) {
+    struct sigaction action = {0};
+    action.sa_handler = SIG_DFL;
+    sigemptyset(&action.sa_mask);
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
+        if (installed_fatal & (1u << i)) sigaction(fatal_signals[i], &action, NULL);
+    installed_fatal = 0;
+    if (dkh.mark_signal > 0) sigaction(dkh.mark_signal, &action, NULL);
 }
 
 static void write_command_line(void) {
@@ -611,6 +636,33 @@ static int env_int(const char *name, int fallback) {
     return atoi(s);
 }
 
+/// Everything a recording needs once its file `fd` is open; recording starts at the end.
+/// Returns 0, or -1 when the recorder's memory could not be mapped.
+static int begin_recording(int fd) {
+    dkh.fd = fd;
+    dkh.threads = mmap(NULL, sizeof(dkh_thread) * DKH_MAX_THREADS, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (dkh.threads == MAP_FAILED) {
+        dkh.threads = NULL;
+        return -1;
+    }
+    void *last_alloc = mmap(NULL, sizeof(uint64_t) << DKH_LAST_ALLOC_BITS, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    // Without it no pair can be proven safe to cancel: every event is written.
+    if (last_alloc == MAP_FAILED) dkh.cancel_pairs = 0;
+    else dkh.last_alloc = last_alloc;
+    dkh_stacks_init();
+    dkh_find_self();
+    pthread_key_create(&dkh.thread_key, thread_destructor);
+    pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+    start_file();
+    dkh_modules_refresh();
+    install_signal_handlers();
+    dkh_leaks_init();
+    atomic_store(&dkh.active, 1);
+    return 0;
+}
+
 __attribute__((constructor)) static void recorder_start(void) {
     ENSURE_REAL(malloc);
     const char *output = getenv("DEVKIT_HEAP_OUTPUT");
@@ -639,31 +691,115 @@ __attribute__((constructor)) static void recorder_start(void) {
         }
     }
     if (fd < 0) return;
-    dkh.fd = fd;
-    dkh.threads = mmap(NULL, sizeof(dkh_thread) * DKH_MAX_THREADS, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (dkh.threads == MAP_FAILED) {
-        dkh.threads = NULL;
-        return;
-    }
     // DEVKIT_HEAP_PAIRS=keep writes every allocation and free (no cancelled pairs).
     const char *pairs = getenv("DEVKIT_HEAP_PAIRS");
     dkh.cancel_pairs = !(pairs && strcmp(pairs, "keep") == 0);
-    void *last_alloc = mmap(NULL, sizeof(uint64_t) << DKH_LAST_ALLOC_BITS, PROT_READ | PROT_WRITE,
-                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    // Without it no pair can be proven safe to cancel: every event is written.
-    if (last_alloc == MAP_FAILED) dkh.cancel_pairs = 0;
-    else dkh.last_alloc = last_alloc;
-    dkh_stacks_init();
-    dkh_find_self();
-    pthread_key_create(&dkh.thread_key, thread_destructor);
-    pthread_atfork(before_fork, after_fork_parent, after_fork_child);
-    start_file();
-    dkh_modules_refresh();
-    install_signal_handlers();
-    dkh_leaks_init();
-    atomic_store(&dkh.active, 1);
+    begin_recording(fd);
 }
+
+// ---- attach (devkit heap record --pid) ----------------------------------------------------
+// gdb makes the running process dlopen this library (RTLD_NOW, local: the constructor above
+// finds no DEVKIT_HEAP_OUTPUT and does nothing), then call devkit_heap_attach; at the end,
+// devkit_heap_detach. The hooks are reached through GOT entries attach.c rewrites.
+
+/// The hooks' own addresses: inside a dlopen'd library `&malloc` binds the global scope's
+/// malloc (libc's), so hidden aliases name ours.
+#define DKH_HOOK_ALIAS(fn) extern __typeof(fn) dkh_hook_##fn __attribute__((alias(#fn), visibility("hidden")))
+DKH_HOOK_ALIAS(malloc);
+DKH_HOOK_ALIAS(free);
+DKH_HOOK_ALIAS(calloc);
+DKH_HOOK_ALIAS(realloc);
+DKH_HOOK_ALIAS(reallocarray);
+DKH_HOOK_ALIAS(posix_memalign);
+DKH_HOOK_ALIAS(aligned_alloc);
+DKH_HOOK_ALIAS(memalign);
+DKH_HOOK_ALIAS(valloc);
+DKH_HOOK_ALIAS(pvalloc);
+DKH_HOOK_ALIAS(dlopen);
+DKH_HOOK_ALIAS(dlclose);
+DKH_HOOK_ALIAS(_exit);
+DKH_HOOK_ALIAS(_Exit);
+
+/// What an attached recorder redirects: the malloc family, dlopen/dlclose (new modules are
+/// patched and mapped) and _exit/_Exit (the end record). Not exec (a new image would not have
+/// the agent) nor swift_allocObject (Swift instances are still recorded, untyped, through
+/// malloc).
+static const dkh_hook attach_hooks[] = {
+    {"malloc", (void *)dkh_hook_malloc},
+    {"free", (void *)dkh_hook_free},
+    {"calloc", (void *)dkh_hook_calloc},
+    {"realloc", (void *)dkh_hook_realloc},
+    {"reallocarray", (void *)dkh_hook_reallocarray},
+    {"posix_memalign", (void *)dkh_hook_posix_memalign},
+    {"aligned_alloc", (void *)dkh_hook_aligned_alloc},
+    {"memalign", (void *)dkh_hook_memalign},
+    {"valloc", (void *)dkh_hook_valloc},
+    {"pvalloc", (void *)dkh_hook_pvalloc},
+    {"dlopen", (void *)dkh_hook_dlopen},
+    {"dlclose", (void *)dkh_hook_dlclose},
+    {"_exit", (void *)dkh_hook__exit},
+    {"_Exit", (void *)dkh_hook__Exit},
+};
+#define ATTACH_HOOK_COUNT ((int)(sizeof attach_hooks / sizeof attach_hooks[0]))
+
+/// Starts recording this (running) process into `output`. Returns 0, or a positive errno
+/// (EEXIST: already recording; others from open(2) or mmap), or -1 when no GOT entry could be
+/// redirected. Called by gdb, so plain C arguments only.
+__attribute__((visibility("default"))) int devkit_heap_attach(const char *output, int stack_depth, int mark_signal, int every_event) {
+    if (atomic_load(&dkh.active) || dkh.fd >= 0) return EEXIST;
+    if (!output || !*output || strlen(output) >= sizeof dkh.output_path - 32) return EINVAL;
+    // The real functions are the ones the program's modules were bound to (see resolve_handle).
+    resolve_handle = RTLD_DEFAULT;
+    resolve_real();
+    if (!real_malloc || !real_free) return ENOSYS;
+    strcpy(dkh.output_path, output);
+    dkh.stack_depth = stack_depth < 1 ? 1 : stack_depth > DKH_MAX_STACK_DEPTH ? DKH_MAX_STACK_DEPTH : stack_depth;
+    // The mark signal only where the program leaves it at its default action.
+    struct sigaction old;
+    dkh.mark_signal = mark_signal > 0 && sigaction(mark_signal, NULL, &old) == 0 && old.sa_handler == SIG_DFL ? mark_signal : 0;
+    dkh.attached = 1;
+    dkh.cancel_pairs = !every_event;
+    int fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+    if (fd < 0) return errno;
+    if (begin_recording(fd) != 0) {
+        close(fd);
+        dkh.fd = -1;
+        return ENOMEM;
+    }
+    if (dkh_got_patch(attach_hooks, ATTACH_HOOK_COUNT) == 0) {
+        atomic_store(&dkh.active, 0);
+        return -1;
+    }
+    return 0;
+}
+
+/// The mark signal an attached recorder handles (0: none, the program had its own handler).
+__attribute__((visibility("default"))) int devkit_heap_attached_mark_signal(void) { return dkh.mark_signal; }
+
+/// Stops recording: the program's GOT entries get their original values back, every buffer
+/// is written, then the end record, and the file is closed. The library stays loaded (a
+/// thread may still be inside a hook; nothing points at the hooks any more). Returns 0, or
+/// ESRCH when no attached recording runs.
+__attribute__((visibility("default"))) int devkit_heap_detach(void) {
+    if (!dkh.attached || !atomic_load(&dkh.active)) return ESRCH;
+    dkh_got_restore(attach_hooks, ATTACH_HOOK_COUNT);
+    int saved = in_recorder;
+    in_recorder = 1;
+    int expected = 1;
+    if (atomic_compare_exchange_strong(&dkh.active, &expected, 0)) {
+        dkh_flush_all(0);
+        write_end(DKH_END_DETACHED, 0);
+    }
+    restore_signal_handlers();
+    // -1 first: a hook still running sees no descriptor rather than one the program reuses.
+    int fd = dkh.fd;
+    dkh.fd = -1;
+    close(fd);
+    in_recorder = saved;
+    return 0;
+}
+
+static void attach_patch_new_modules(void) { dkh_got_patch(attach_hooks, ATTACH_HOOK_COUNT); }
 
 /// The exiting thread as the recorder's exit path found it: its registers and the frame above
 /// which the stack is the program's (and libc's exit machinery). The recorder's own frames

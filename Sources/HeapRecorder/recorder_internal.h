@@ -137,6 +137,9 @@ typedef struct dkh_state {
     int stack_depth;
     int mark_signal;
     int follow_forks;
+    /// Injected into a running process (`devkit heap record --pid`): the header says so, and
+    /// the hooks are reached through rewritten GOT entries (attach.c), not LD_PRELOAD.
+    int attached;
     char output_path[4096];
     /// DEVKIT_HEAP_MARK_DIR, when it is a directory only this user can enter (mode 0700,
     /// ours); empty otherwise, and then signal marks carry no label.
@@ -195,5 +198,16 @@ DKH_INTERNAL void dkh_stacks_rewrite_all(void);
 DKH_INTERNAL void dkh_modules_refresh(void);
 DKH_INTERNAL void dkh_modules_rewrite_all(void);
 DKH_INTERNAL void dkh_find_self(void);
+
+// attach.c: redirecting an attached process's calls into the hooks.
+typedef struct dkh_hook {
+    const char *name;
+    void *hook;  // the agent's own definition (a hidden alias: `&malloc` would bind libc's)
+} dkh_hook;
+/// Points every loaded module's GOT entries for the hooked functions at the hooks (again
+/// after a dlopen: new modules). Returns how many entries now point at a hook.
+DKH_INTERNAL int dkh_got_patch(const dkh_hook *hooks, int count);
+/// Puts back every original entry that still points at a hook.
+DKH_INTERNAL void dkh_got_restore(const dkh_hook *hooks, int count);
 
 #endif

@@ -129,7 +129,7 @@ void dkh_write_header(void) {
     clock_gettime(CLOCK_REALTIME, &now);
     dkh_put_u64(h + 24, (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec);
     dkh_put_u32(h + 32, (uint32_t)sizeof(void *));
-    dkh_put_u32(h + 36, 0);
+    dkh_put_u32(h + 36, dkh.attached ? DKH_HEADER_ATTACHED : 0);
     dkh_write_all(h, sizeof h);
 }
 

@@ -14,8 +14,11 @@ extension ChildProcess {
     /// error on `/dev/null` and standard output collected: for asking another tool (git) a
     /// question. More than `outputLimit` bytes of output kills the child and throws `EFBIG`,
     /// so a runaway tool cannot exhaust memory.
-    /// `environment`: `NAME=value` entries; nil passes devkit's own on.
-    public static func run(_ arguments: [String], environment: [String]? = nil, outputLimit: Int = 256 << 20) throws(Failure) -> Output {
+    /// `environment`: `NAME=value` entries; nil passes devkit's own on. `mergingStandardError`:
+    /// standard error goes with standard output (a tool like gdb that says why it failed there).
+    /// `signalMask`: the child's blocked signals; nil inherits devkit's.
+    public static func run(_ arguments: [String], environment: [String]? = nil, outputLimit: Int = 256 << 20,
+                           mergingStandardError: Bool = false, signalMask: SignalMask? = nil) throws(Failure) -> Output {
         var fds: [Int32] = [-1, -1]
         // Close-on-exec on both ends: the child gets the write end only through dup2. (Glibc's
         // module does not export pipe2; devkit spawns from one thread at a time, so the window
@@ -34,10 +37,14 @@ extension ChildProcess {
         }
         posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(actions, writeEnd, 1)
-        posix_spawn_file_actions_addopen(actions, 2, "/dev/null", O_WRONLY, 0)
+        if mergingStandardError {
+            posix_spawn_file_actions_adddup2(actions, writeEnd, 2)
+        } else {
+            posix_spawn_file_actions_addopen(actions, 2, "/dev/null", O_WRONLY, 0)
+        }
         let child: ChildProcess
         do {
-            child = try spawn(arguments, environment: environment, signalMask: nil, defaultSignals: [], fileActions: actions)
+            child = try spawn(arguments, environment: environment, signalMask: signalMask, defaultSignals: [], fileActions: actions)
         } catch {
             close(writeEnd)
             throw error

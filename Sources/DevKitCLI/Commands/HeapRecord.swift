@@ -21,12 +21,21 @@ extension Heap {
                   devkit heap record --interval 10 -- ./app
                   devkit heap record --scan-at-exit -- ./app
                   devkit heap record --every-event -- ./app
+                  devkit heap record --pid 4242 -o app.dkheap
+
+                With --pid, records a process that is already running: gdb loads the \
+                recorder into it (ptrace: the same user with kernel.yama.ptrace_scope 0, or \
+                CAP_SYS_PTRACE). Recording lasts until the process exits or devkit gets \
+                SIGINT/SIGTERM/SIGHUP; then devkit detaches and the process runs on.
                   devkit heapdiff app.dkheap
                 """
         )
 
-        @Option(name: .shortAndLong, help: "The recording to write (default: PROGRAM.dkheap).")
+        @Option(name: .shortAndLong, help: "The recording to write (default: PROGRAM.dkheap; with --pid, heap.PID.dkheap).")
         var output: String?
+
+        @Option(name: .long, help: "Attach to this running process instead of starting a program (needs gdb and ptrace).")
+        var pid: Int32?
 
         @Option(name: .long, help: "Signal that marks a generation (USR2, USR1, a number, or none).")
         var markSignal: MarkSignal = MarkSignal(number: 12)
@@ -53,7 +62,14 @@ extension Heap {
             // The program's arguments are captured verbatim, `--help` included: help asked for
             // before the program (not after `--`) is devkit's.
             if let first = command.first, first == "--help" || first == "-h" { throw CleanExit.helpRequest(self) }
-            guard !program.isEmpty else { throw ValidationError("Missing the program to run (after --).") }
+            if let pid {
+                guard pid > 0 else { throw ValidationError("--pid must be a process id.") }
+                guard program.isEmpty else { throw ValidationError("Give either --pid or a program to run, not both.") }
+                guard !scanAtExit else { throw ValidationError("--scan-at-exit cannot be used with --pid.") }
+                guard fork == .stop else { throw ValidationError("--fork follow cannot be used with --pid.") }
+            } else {
+                guard !program.isEmpty else { throw ValidationError("Missing the program to run (after --) or --pid.") }
+            }
             guard (1...256).contains(stackDepth) else { throw ValidationError("--stack-depth must be between 1 and 256.") }
             if interval != nil, markSignal.number == 0 { throw ValidationError("--interval needs a mark signal.") }
         }
@@ -61,6 +77,7 @@ extension Heap {
         var program: [String] { command.first == "--" ? Array(command.dropFirst()) : command }
 
         func run() throws {
+            if let pid { return try attach(pid) }
             var configuration = HeapLauncher.Configuration(program: program[0], outputPath: output)
             configuration.markSignal = markSignal.number
             configuration.interval = interval?.seconds
@@ -77,6 +94,22 @@ extension Heap {
 }
 
 extension Heap.HeapRecord {
+    /// `--pid`: record a running process until it exits or devkit is interrupted.
+    func attach(_ pid: Int32) throws {
+        var configuration = HeapLauncher.Configuration(
+            agentPath: HeapLauncher.defaultAgentPath(), outputPath: output ?? "heap.\(pid).dkheap")
+        configuration.markSignal = markSignal.number
+        configuration.interval = interval?.seconds
+        configuration.stackDepth = stackDepth
+        configuration.everyEvent = everyEvent
+        let outcome = try HeapAttach(configuration: configuration, pid: pid).run()
+        if configuration.markSignal > 0, outcome.markSignal == 0 {
+            FileHandleOutput.standardError("devkit: process \(pid) handles signal \(configuration.markSignal) itself: no signal marks (--mark-signal chooses another)\n")
+        }
+        let how = outcome.ending == .detached ? "detached from process \(pid), which runs on" : "process \(pid) ended"
+        FileHandleOutput.standardError("devkit: heap recording written to \(configuration.outputPath) (\(how))\n")
+    }
+
     enum ForkPolicy: String, ExpressibleByArgument, CaseIterable {
         case stop, follow
     }

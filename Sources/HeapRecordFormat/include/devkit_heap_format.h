@@ -24,7 +24,7 @@ typedef struct dkh_file_header {
     uint32_t parent_pid;
     uint64_t start_time_ns;  // CLOCK_REALTIME at start
     uint32_t pointer_size;   // 8
-    uint32_t flags;          // reserved, 0
+    uint32_t flags;          // dkh_header_flags
 } dkh_file_header;
 #define DKH_HEADER_SIZE 40
 
@@ -135,6 +135,13 @@ enum dkh_mark_kind {
     DKH_MARK_INTERVAL = 3,  // devkit heap record --interval
 };
 
+/// File header flags. Readers that predate a flag ignore it.
+enum dkh_header_flags {
+    /// Attached to a running process (`devkit heap record --pid`): blocks allocated before
+    /// the attach are unknown, so a free of an address never seen allocated is one of them.
+    DKH_HEADER_ATTACHED = 1,
+};
+
 enum dkh_end_reason {
     DKH_END_EXIT = 1,         // exit() / return from main: status unknown to the recorder (-1)
     DKH_END_UNDERSCORE_EXIT = 2,  // _exit/_Exit(status)
@@ -142,6 +149,7 @@ enum dkh_end_reason {
     DKH_END_WRITE_FAILED = 4, // the disk filled up or a write failed: recording stopped here
     DKH_END_EXEC = 5,         // the image called exec (status 0); with --fork follow the new
                               // image records to OUTPUT.PID.N. Events follow if exec failed.
+    DKH_END_DETACHED = 6,     // `devkit heap record --pid` detached (status 0): the process runs on
 };
 
 #endif
