@@ -46,7 +46,7 @@ public struct ImageResolver: Sendable {
             }
         }
         var fetchProblem: String?
-        if binary == nil, symbols == nil, fetchesELF, let debuginfod, let buildID = Self.bytes(hex: identifier) {
+        if binary == nil, symbols == nil, fetchesELF, let debuginfod, let buildID = LowercaseHex.bytes(identifier.utf8) {
             (binary, symbols, fetchProblem) = Self.fetch(buildID, identifier: identifier, from: debuginfod)
         }
         if binary != nil || symbols != nil {
@@ -87,25 +87,6 @@ public struct ImageResolver: Sendable {
         return (binary, symbols, problem)
     }
 
-    /// Lowercase hex (as `normalizedIdentifier` gives) as bytes; nil for anything else.
-    static func bytes(hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard !digits.isEmpty, digits.count % 2 == 0 else { return nil }
-        func value(_ digit: UInt8) -> UInt8? {
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-            default: nil
-            }
-        }
-        var result: [UInt8] = []
-        result.reserveCapacity(digits.count / 2)
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
-            result.append(high << 4 | low)
-        }
-        return result
-    }
 
     /// A log without identifiers (sanitizer reports, address lists): the named path, else a
     /// search-path file of that name; frames from it are marked unverified.

@@ -56,30 +56,9 @@ public struct UnpackedDigests: Sendable {
         guard let bytes = try? FileIO.read(app + "/" + fileName) else { return digests }
         for line in bytes.split(separator: UInt8(ascii: "\n")) {
             let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: false)
-            guard fields.count == 3, let sha1 = Self.bytes(hex: fields[0]), let sha256 = Self.bytes(hex: fields[1]) else { continue }
+            guard fields.count == 3, let sha1 = LowercaseHex.bytes(fields[0]), let sha256 = LowercaseHex.bytes(fields[1]) else { continue }
             digests.byPath[String(decoding: fields[2], as: UTF8.self)] = Digest(sha1: sha1, sha256: sha256)
         }
         return digests
-    }
-
-    /// The bytes of lowercase hex digits; nil for anything else.
-    static func bytes(hex: ArraySlice<UInt8>) -> [UInt8]? {
-        guard hex.count % 2 == 0 else { return nil }
-        func value(_ digit: UInt8) -> UInt8? {
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-            default: nil
-            }
-        }
-        var result: [UInt8] = []
-        result.reserveCapacity(hex.count / 2)
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            guard let high = value(hex[index]), let low = value(hex[index + 1]) else { return nil }
-            result.append(high << 4 | low)
-            index += 2
-        }
-        return result
     }
 }

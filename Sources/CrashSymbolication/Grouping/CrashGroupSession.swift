@@ -67,13 +67,13 @@ public struct CrashGroupSession {
         // The next batch is read and parsed while this one is grouped, so grouping (one
         // thread) does not leave the other processors idle.
         let jobs = jobs
-        var parsed = batches.first.map { Self.parallelMap($0, jobs: jobs, Self.read) } ?? []
+        var parsed = batches.first.map { ParallelMap.map($0, jobs: jobs, chunksPerJob: 4, Self.read) } ?? []
         for (number, batch) in batches.enumerated() {
             let ahead = Ahead()
             let pending = DispatchGroup()
             if number + 1 < batches.count {
                 let next = batches[number + 1]
-                DispatchQueue.global().async(group: pending) { ahead.outcomes = Self.parallelMap(next, jobs: jobs, Self.read) }
+                DispatchQueue.global().async(group: pending) { ahead.outcomes = ParallelMap.map(next, jobs: jobs, chunksPerJob: 4, Self.read) }
             }
             defer {
                 pending.wait()
@@ -159,22 +159,5 @@ public struct CrashGroupSession {
         } catch {
             return .failed(line: error.line, message: error.message)
         }
-    }
-
-    /// `transform` over `items` on up to `jobs` threads, results in input order.
-    static func parallelMap<T: Sendable, R: Sendable>(_ items: [T], jobs: Int, _ transform: @Sendable (T) -> R) -> [R] {
-        let jobs = max(1, min(jobs, items.count))
-        if jobs == 1 { return items.map(transform) }
-        // Each slot is written by exactly one iteration, so no lock is needed.
-        let slots = UnsafeMutableBufferPointer<R?>.allocate(capacity: items.count)
-        slots.initialize(repeating: nil)
-        defer { slots.deinitialize(); slots.deallocate() }
-        nonisolated(unsafe) let shared = slots
-        let chunk = max(1, items.count / (jobs * 4))
-        let chunks = (items.count + chunk - 1) / chunk
-        DispatchQueue.concurrentPerform(iterations: chunks) { c in
-            for i in (c * chunk)..<min(items.count, (c + 1) * chunk) { shared[i] = transform(items[i]) }
-        }
-        return slots.compactMap { $0 }
     }
 }

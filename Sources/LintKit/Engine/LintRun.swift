@@ -1,4 +1,3 @@
-import Dispatch
 import System
 import PropertyList
 
@@ -56,7 +55,7 @@ public struct LintRun: Sendable {
 
     /// Lints `files` on `jobs` threads; results keep the files' order.
     public func lint(_ files: [String], jobs: Int) -> LintResult {
-        let outcomes = Self.parallelMap(files, jobs: jobs) { path -> Outcome in
+        let outcomes = ParallelMap.map(files, jobs: jobs) { path -> Outcome in
             do throws(FileIOError) {
                 return .findings(engine.lint(path: path, bytes: try FileIO.read(path, kind: .propertyList)))
             } catch {
@@ -118,23 +117,5 @@ public struct LintRun: Sendable {
         }
         out.findings = findings
         return out
-    }
-
-    /// `transform` over `items` on up to `jobs` threads, results in input order.
-    static func parallelMap<T: Sendable, R: Sendable>(_ items: [T], jobs: Int, _ transform: @Sendable (T) -> R) -> [R] {
-        let jobs = max(1, min(jobs, items.count))
-        if jobs == 1 { return items.map(transform) }
-        // Each slot is written by exactly one iteration, so no lock is needed.
-        let slots = UnsafeMutableBufferPointer<R?>.allocate(capacity: items.count)
-        slots.initialize(repeating: nil)
-        defer { slots.deinitialize(); slots.deallocate() }
-        nonisolated(unsafe) let shared = slots
-        // Chunks of consecutive items, several per thread so a slow file does not idle a core.
-        let chunk = max(1, items.count / (jobs * 8))
-        let chunks = (items.count + chunk - 1) / chunk
-        DispatchQueue.concurrentPerform(iterations: chunks) { c in
-            for i in (c * chunk)..<min(items.count, (c + 1) * chunk) { shared[i] = transform(items[i]) }
-        }
-        return slots.compactMap { $0 }
     }
 }
