@@ -3,8 +3,10 @@ import PropertyList
 import System
 
 /// Finds the bundles of an `.app` directory: the app, `Frameworks/*.framework`, loose
-/// `Frameworks/*.dylib` (counted as the app's) and `PlugIns/*.appex`, in the iOS layout
-/// (flat) and the macOS one (`Contents/`, `MacOS/`, `Resources/`, `Versions/Current`).
+/// `Frameworks/*.dylib` (counted as the app's), `PlugIns/*.appex` and the frameworks and
+/// loose dylibs an extension embeds itself, in the iOS layout (flat) and the macOS one
+/// (`Contents/`, `MacOS/`, `Resources/`, `Versions/Current`). Watch apps (`Watch/*.app`)
+/// are not walked.
 public enum BundleInventory {
     /// The bundles of the app at `path`; a directory that cannot be listed or an Info.plist
     /// that cannot be read is an error line, and the rest is still found.
@@ -14,19 +16,35 @@ public enum BundleInventory {
         let macOS = FileIO.isDirectory(app + "/Contents")
         let contents = macOS ? app + "/Contents" : app
         var main = bundle(app, kind: .app, macOS: macOS, errors: &errors)
-        var found: [NestedBundle] = []
-        for name in entries(contents + "/Frameworks", errors: &errors) {
-            let child = contents + "/Frameworks/" + name
-            if name.hasSuffix(".framework"), FileIO.isDirectory(child) {
-                found.append(bundle(child, kind: .framework, macOS: macOS, errors: &errors))
-            } else if name.hasSuffix(".dylib") {
-                main.binaries.append(child)
-            }
-        }
+        let appFrameworks = frameworks(in: contents + "/Frameworks", macOS: macOS, errors: &errors)
+        main.binaries += appFrameworks.looseLibraries
+        var found = appFrameworks.bundles
         for name in entries(contents + "/PlugIns", errors: &errors) where name.hasSuffix(".appex") {
-            found.append(bundle(contents + "/PlugIns/" + name, kind: .appExtension, macOS: macOS, errors: &errors))
+            let path = contents + "/PlugIns/" + name
+            var appex = bundle(path, kind: .appExtension, macOS: macOS, errors: &errors)
+            // An extension may embed frameworks of its own (Xcode puts shared ones in the app's
+            // Frameworks/, but a framework only the extension links can live in its bundle).
+            let embedded = frameworks(in: (macOS ? path + "/Contents" : path) + "/Frameworks", macOS: macOS, errors: &errors)
+            appex.binaries += embedded.looseLibraries
+            found.append(appex)
+            found += embedded.bundles
         }
         return ([main] + found, errors)
+    }
+
+    /// The `.framework` bundles and loose `.dylib`s of a `Frameworks/` directory.
+    static func frameworks(in directory: String, macOS: Bool, errors: inout [String]) -> (bundles: [NestedBundle], looseLibraries: [String]) {
+        var bundles: [NestedBundle] = []
+        var loose: [String] = []
+        for name in entries(directory, errors: &errors) {
+            let child = directory + "/" + name
+            if name.hasSuffix(".framework"), FileIO.isDirectory(child) {
+                bundles.append(bundle(child, kind: .framework, macOS: macOS, errors: &errors))
+            } else if name.hasSuffix(".dylib") {
+                loose.append(child)
+            }
+        }
+        return (bundles, loose)
     }
 
     /// One bundle: its executable from `CFBundleExecutable` (a framework's defaults to its
