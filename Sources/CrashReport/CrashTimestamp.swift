@@ -1,3 +1,5 @@
+import PropertyList
+
 /// A crash's time as a point in UTC, read from the ways the formats write it
 /// (`CrashReport.timestamp`), so crashes of several formats and time zones can be ordered and
 /// printed alike. No Foundation: the civil-calendar arithmetic is done here.
@@ -69,7 +71,7 @@ public struct CrashTimestamp: Hashable, Comparable, Sendable {
         }
         skipSpaces()
         guard position == bytes.count else { return nil }
-        let days = Self.daysSince1970(year: year, month: month, day: day)
+        let days = PlistDate.daysFromCivil(year: year, month: month, day: day)
         secondsSince1970 = days * 86400 + hour * 3600 + minute * 60 + second - offset
     }
 
@@ -77,33 +79,9 @@ public struct CrashTimestamp: Hashable, Comparable, Sendable {
     public var iso8601: String {
         let days = secondsSince1970 >= 0 ? secondsSince1970 / 86400 : (secondsSince1970 - 86399) / 86400
         let rest = secondsSince1970 - days * 86400
-        let (year, month, day) = Self.civil(daysSince1970: days)
+        let (year, month, day) = PlistDate.civilFromDays(days)
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let yearText = year >= 0 && year < 10000 ? String(repeating: "0", count: 4 - "\(year)".count) + "\(year)" : "\(year)"
         return "\(yearText)-\(two(month))-\(two(day))T\(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60))Z"
-    }
-
-    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's
-    /// `days_from_civil`: eras of 400 years, March-based years so February comes last).
-    static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The inverse of `daysSince1970` (`civil_from_days`).
-    static func civil(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

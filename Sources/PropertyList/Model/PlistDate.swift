@@ -85,8 +85,9 @@ public struct PlistDate: Hashable, Sendable, Comparable, CustomStringConvertible
         }
     }
 
-    // Howard Hinnant's days_from_civil / civil_from_days (public domain algorithms).
-    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+    // Howard Hinnant's days_from_civil / civil_from_days (public domain algorithms): days from
+    // 1970-01-01 in the proleptic Gregorian calendar and back. Crash timestamps use them too.
+    package static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -96,7 +97,7 @@ public struct PlistDate: Hashable, Sendable, Comparable, CustomStringConvertible
         return era * 146_097 + doe - 719_468
     }
 
-    static func civilFromDays(_ z0: Int64) -> (Int64, Int64, Int64) {
+    package static func civilFromDays(_ z0: Int64) -> (Int64, Int64, Int64) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
