@@ -64,31 +64,43 @@ public struct JSONOutput: Sendable {
     /// else (including `/` and non-ASCII) is copied as UTF-8.
     @inlinable
     public mutating func string(_ s: String) {
-        bytes.append(UInt8(ascii: "\""))
         var s = s
-        s.withUTF8 { utf8 in
-            var runStart = 0
-            for k in 0..<utf8.count {
-                let c = utf8[k]
-                guard c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<k]))
-                runStart = k + 1
-                switch c {
-                case UInt8(ascii: "\""): bytes.append(contentsOf: "\\\"".utf8)
-                case UInt8(ascii: "\\"): bytes.append(contentsOf: "\\\\".utf8)
-                case 0x08: bytes.append(contentsOf: "\\b".utf8)
-                case 0x0C: bytes.append(contentsOf: "\\f".utf8)
-                case 0x0A: bytes.append(contentsOf: "\\n".utf8)
-                case 0x0D: bytes.append(contentsOf: "\\r".utf8)
-                case 0x09: bytes.append(contentsOf: "\\t".utf8)
-                default:
-                    bytes.append(contentsOf: "\\u00".utf8)
-                    bytes.append(Self.hexDigits[Int(c >> 4)])
-                    bytes.append(Self.hexDigits[Int(c & 0x0F)])
-                }
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
-        }
+        s.withUTF8 { string(utf8: $0) }
+    }
+
+    /// `string(_:)` for text that is already valid UTF-8 bytes (streaming writers).
+    @inlinable
+    public mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
         bytes.append(UInt8(ascii: "\""))
+        var runStart = 0
+        for k in 0..<utf8.count {
+            let c = utf8[k]
+            guard c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") else { continue }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<k]))
+            runStart = k + 1
+            switch c {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: "\\\"".utf8)
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: "\\\\".utf8)
+            case 0x08: bytes.append(contentsOf: "\\b".utf8)
+            case 0x0C: bytes.append(contentsOf: "\\f".utf8)
+            case 0x0A: bytes.append(contentsOf: "\\n".utf8)
+            case 0x0D: bytes.append(contentsOf: "\\r".utf8)
+            case 0x09: bytes.append(contentsOf: "\\t".utf8)
+            default:
+                bytes.append(contentsOf: "\\u00".utf8)
+                bytes.append(Self.hexDigits[Int(c >> 4)])
+                bytes.append(Self.hexDigits[Int(c & 0x0F)])
+            }
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `"key": ` for an object member whose key is UTF-8 bytes.
+    @inlinable
+    public mutating func key(utf8: UnsafeBufferPointer<UInt8>) {
+        string(utf8: utf8)
+        bytes.append(UInt8(ascii: ":"))
+        if !isCompact { bytes.append(0x20) }
     }
 }

@@ -70,4 +70,27 @@ public enum PropertyListCoding {
         default: try write(value, as: format)
         }
     }
+
+    /// A binary plist as XML or JSON (`lossyJSON`: dates and data as strings, else refused),
+    /// streamed without building its value tree; nil when the file has to go through the
+    /// tree instead (`read` then `write`), which is also what words any error. The output is
+    /// byte for byte what the tree gives.
+    package static func streamBinary(_ bytes: UnsafeRawBufferPointer, to format: PlistFormat, xmlIndent: XMLIndent = .tabs, lossyJSON: Bool) -> [UInt8]? {
+        // Output is usually 1–3× the binary file; deep or key-heavy files grow the buffer.
+        let capacity = bytes.count * 2 + 4096
+        switch format {
+        case .xml:
+            var writer = XMLPlistWriter(reservingCapacity: capacity, indent: xmlIndent)
+            guard BinaryPlistTranscoder.transcode(bytes, into: &writer) else { return nil }
+            return writer.finish()
+        case .json:
+            var emitter = JSONEmitter(nonJSONValues: lossyJSON ? .asStrings : .reject)
+            emitter.out.bytes.reserveCapacity(capacity)
+            guard BinaryPlistTranscoder.transcode(bytes, into: &emitter) else { return nil }
+            emitter.out.bytes.append(0x0A)
+            return emitter.out.bytes
+        case .binary, .openStep:
+            return nil
+        }
+    }
 }

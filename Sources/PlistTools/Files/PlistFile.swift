@@ -94,6 +94,12 @@ public enum PlistFile {
                                warning: (String) -> Void) throws(PlistFileError) {
         let original: [UInt8]
         do { original = try FileIO.read(file, kind: .propertyList) } catch { throw .io(error) }
+        // Binary to XML or JSON streams without a value tree; anything it cannot stream
+        // (including every error) goes the tree's way below.
+        if format == .xml || format == .json, (inputFormat ?? PlistFormat.detect(original)) == .binary,
+           let bytes = original.withUnsafeBytes({ PropertyListCoding.streamBinary($0, to: format, lossyJSON: lossyJSON) }) {
+            return try finishConversion(file, original: original, bytes: bytes, output: output, inPlace: inPlace, backup: backup, force: force)
+        }
         let document = try parse(original, named: file, format: inputFormat, warning: warning)
         let bytes: [UInt8]
         if format == .json, !lossyJSON {
@@ -103,11 +109,16 @@ public enum PlistFile {
         } else {
             bytes = try serialize(document.value, as: format, source: file)
         }
+        try finishConversion(file, original: original, bytes: bytes, output: output, inPlace: inPlace, backup: backup, force: force)
+        abandonAtExit(document)
+    }
+
+    private static func finishConversion(_ file: String, original: [UInt8], bytes: [UInt8], output: String?,
+                                         inPlace: Bool, backup: Bool, force: Bool) throws(PlistFileError) {
         if inPlace {
             try replace(file, original: original, with: bytes, backup: backup, force: force)
         } else {
             try write(bytes, to: output ?? FileIO.standardStream)
         }
-        abandonAtExit(document)
     }
 }

@@ -1,6 +1,7 @@
 import JSONWriter
 
-/// Walks a property list into `JSONOutput`, the layout shared with `JSONWriter`.
+/// Walks a property list into `JSONOutput`, the layout shared with `JSONWriter`; streaming
+/// readers feed it the same calls as `PlistEventSink`.
 struct JSONEmitter {
     let nonJSONValues: JSONPlistWriter.NonJSONValues
     var out: JSONOutput
@@ -12,8 +13,85 @@ struct JSONEmitter {
 
     mutating func write(_ value: PlistValue, depth: Int) throws(UnwritableValue) {
         switch value {
-        case .string(let s):
-            out.string(s)
+        case .string(var s):
+            s.withUTF8 { utf8 in out.string(utf8: utf8) }
+        case .data(let bytes):
+            guard nonJSONValues == .asStrings else {
+                throw UnwritableValue(reason: "JSON cannot hold data (\(bytes.count) bytes)")
+            }
+            bytes.withUnsafeBufferPointer { buffer in try? data(buffer, depth: depth) }
+        case .array(let items):
+            beginArray(count: items.count, depth: depth)
+            for (index, item) in items.enumerated() {
+                arrayItem(index, depth: depth)
+                do {
+                    try write(item, depth: depth + 1)
+                } catch {
+                    throw error.adding(.index(index))
+                }
+            }
+            endArray(count: items.count, depth: depth)
+        case .dictionary(let dict):
+            beginDictionary(count: dict.count, depth: depth)
+            for (index, (key, item)) in dict.enumerated() {
+                out.beginItem(index, depth: depth)
+                out.key(key)
+                do {
+                    try write(item, depth: depth + 1)
+                } catch {
+                    throw error.adding(.key(key))
+                }
+            }
+            endDictionary(count: dict.count, depth: depth)
+        case .integer, .real, .bool, .date, .uid:
+            try scalar(value, depth: depth)
+        }
+    }
+}
+
+extension JSONEmitter: PlistEventSink {
+    typealias Failure = UnwritableValue
+
+    mutating func beginArray(count: Int, depth: Int) {
+        out.bytes.append(contentsOf: (count == 0 ? "[]" : "[").utf8)
+    }
+
+    mutating func arrayItem(_ index: Int, depth: Int) {
+        out.beginItem(index, depth: depth)
+    }
+
+    mutating func endArray(count: Int, depth: Int) {
+        if count > 0 { out.endContainer(UInt8(ascii: "]"), depth: depth) }
+    }
+
+    mutating func beginDictionary(count: Int, depth: Int) {
+        out.bytes.append(contentsOf: (count == 0 ? "{}" : "{").utf8)
+    }
+
+    mutating func dictionaryKey(_ utf8: UnsafeBufferPointer<UInt8>, index: Int, depth: Int) {
+        out.beginItem(index, depth: depth)
+        out.key(utf8: utf8)
+    }
+
+    mutating func endDictionary(count: Int, depth: Int) {
+        if count > 0 { out.endContainer(UInt8(ascii: "}"), depth: depth) }
+    }
+
+    mutating func string(_ utf8: UnsafeBufferPointer<UInt8>, depth: Int) {
+        out.string(utf8: utf8)
+    }
+
+    mutating func data(_ bytes: UnsafeBufferPointer<UInt8>, depth: Int) throws(UnwritableValue) {
+        guard nonJSONValues == .asStrings else {
+            throw UnwritableValue(reason: "JSON cannot hold data (\(bytes.count) bytes)")
+        }
+        out.bytes.append(UInt8(ascii: "\""))
+        Base64.encode(bytes, into: &out.bytes)
+        out.bytes.append(UInt8(ascii: "\""))
+    }
+
+    mutating func scalar(_ value: PlistValue, depth: Int) throws(UnwritableValue) {
+        switch value {
         case .integer(let i):
             out.raw(i.description)
         case .real(let r):
@@ -34,40 +112,11 @@ struct JSONEmitter {
                 throw UnwritableValue(reason: "date \(d.secondsSinceReferenceDate) s from 2001 has no ISO-8601 form (years 1...9999 only)")
             }
             out.string(d.iso8601)
-        case .data(let bytes):
-            guard nonJSONValues == .asStrings else {
-                throw UnwritableValue(reason: "JSON cannot hold data (\(bytes.count) bytes)")
-            }
-            out.bytes.append(UInt8(ascii: "\""))
-            Base64.encode(bytes, into: &out.bytes)
-            out.bytes.append(UInt8(ascii: "\""))
         case .uid(let u):
             throw UnwritableValue(reason: "JSON cannot hold a UID (CF$UID \(u))")
-        case .array(let items):
-            guard !items.isEmpty else { return out.raw("[]") }
-            out.bytes.append(UInt8(ascii: "["))
-            for (index, item) in items.enumerated() {
-                out.beginItem(index, depth: depth)
-                do {
-                    try write(item, depth: depth + 1)
-                } catch {
-                    throw error.adding(.index(index))
-                }
-            }
-            out.endContainer(UInt8(ascii: "]"), depth: depth)
-        case .dictionary(let dict):
-            guard !dict.isEmpty else { return out.raw("{}") }
-            out.bytes.append(UInt8(ascii: "{"))
-            for (index, (key, item)) in dict.enumerated() {
-                out.beginItem(index, depth: depth)
-                out.key(key)
-                do {
-                    try write(item, depth: depth + 1)
-                } catch {
-                    throw error.adding(.key(key))
-                }
-            }
-            out.endContainer(UInt8(ascii: "}"), depth: depth)
+        case .string, .data, .array, .dictionary:
+            // Not scalars: `write` and the transcoders hand these to their own calls.
+            try write(value, depth: depth)
         }
     }
 }

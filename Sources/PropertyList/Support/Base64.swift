@@ -79,35 +79,50 @@ package enum Base64 {
     /// Encodes into `out`, breaking lines every `lineLength` characters with `linePrefix`
     /// before each line and a newline after it (Apple's `<data>` layout); one line when nil.
     static func encode(_ bytes: [UInt8], into out: inout [UInt8], lineLength: Int? = nil, linePrefix: [UInt8] = []) {
-        let a = alphabet
-        var column = 0
-        let wrap = lineLength.map { max(4, $0 / 4 * 4) }
-        if wrap != nil { out.append(contentsOf: linePrefix) }
-        var i = 0
-        func emit(_ c: UInt8) {
-            if let wrap, column == wrap {
-                out.append(0x0A)
-                out.append(contentsOf: linePrefix)
-                column = 0
+        bytes.withUnsafeBufferPointer { encode($0, into: &out, lineLength: lineLength, linePrefix: linePrefix) }
+    }
+
+    /// `encode` over any bytes. The output's exact size is known up front, so it is written
+    /// through a pointer into space reserved once: appending character by character cost
+    /// about 40 instructions per input byte (85 % of binary→XML on data-heavy plists).
+    static func encode(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8], lineLength: Int? = nil, linePrefix: [UInt8] = []) {
+        let characters = (bytes.count + 2) / 3 * 4
+        let wrap = lineLength.map { max(4, $0 / 4 * 4) } ?? max(characters, 4)
+        let lines = lineLength == nil ? 0 : max(1, (characters + wrap - 1) / wrap)
+        let total = characters + lines * (linePrefix.count + 1)
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: total))
+        out.withUnsafeMutableBufferPointer { buffer in
+            alphabet.withUnsafeBufferPointer { a in
+                linePrefix.withUnsafeBufferPointer { prefix in
+                    guard var o = buffer.baseAddress.map({ $0 + start }), let a = a.baseAddress else { return }
+                    var i = bytes.baseAddress
+                    var left = bytes.count
+                    repeat {
+                        if lines > 0, let p = prefix.baseAddress, prefix.count > 0 {
+                            o.update(from: p, count: prefix.count)
+                            o += prefix.count
+                        }
+                        var room = wrap / 4  // quads on this line
+                        while room > 0, left >= 3, let p = i {
+                            let n = UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])
+                            o[0] = a[Int(n >> 18)]; o[1] = a[Int(n >> 12 & 63)]
+                            o[2] = a[Int(n >> 6 & 63)]; o[3] = a[Int(n & 63)]
+                            o += 4; i = p + 3; left -= 3; room -= 1
+                        }
+                        if room > 0, left > 0, let p = i {
+                            // The last one or two bytes, padded with `=`.
+                            let n = UInt32(p[0]) << 16 | (left == 2 ? UInt32(p[1]) << 8 : 0)
+                            o[0] = a[Int(n >> 18)]; o[1] = a[Int(n >> 12 & 63)]
+                            o[2] = left == 2 ? a[Int(n >> 6 & 63)] : UInt8(ascii: "=")
+                            o[3] = UInt8(ascii: "=")
+                            o += 4; left = 0
+                        }
+                        if lines > 0 { o[0] = 0x0A; o += 1 }
+                    } while left > 0
+                }
             }
-            out.append(c)
-            column += 1
         }
-        while i + 3 <= bytes.count {
-            let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-            emit(a[Int(n >> 18 & 63)]); emit(a[Int(n >> 12 & 63)])
-            emit(a[Int(n >> 6 & 63)]); emit(a[Int(n & 63)])
-            i += 3
-        }
-        let rest = bytes.count - i
-        if rest == 1 {
-            let n = UInt32(bytes[i]) << 16
-            emit(a[Int(n >> 18 & 63)]); emit(a[Int(n >> 12 & 63)]); emit(UInt8(ascii: "=")); emit(UInt8(ascii: "="))
-        } else if rest == 2 {
-            let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8
-            emit(a[Int(n >> 18 & 63)]); emit(a[Int(n >> 12 & 63)]); emit(a[Int(n >> 6 & 63)]); emit(UInt8(ascii: "="))
-        }
-        if wrap != nil { out.append(0x0A) }
     }
 
     package static func encodedString(_ bytes: [UInt8]) -> String {

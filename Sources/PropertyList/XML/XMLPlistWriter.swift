@@ -69,56 +69,148 @@ package struct XMLPlistWriter {
         out.append(contentsOf: [UInt8(ascii: ">"), 0x0A])
     }
 
-    private mutating func escaped(_ tag: StaticString, _ s: String) throws(PlistError) {
+    /// Bytes below 0x3F that go into XML text as they are (a bit per byte value): tab, line
+    /// feed and printable ASCII except `&` and `<`; `>` (0x3E) is escaped as Apple does.
+    private static let plainBelow3F: UInt64 = 0x2FFF_FFBF_0000_0600
+
+    private mutating func escaped(_ tag: StaticString, _ text: UnsafeBufferPointer<UInt8>) throws(PlistError) {
         out.append(UInt8(ascii: "<"))
         out.append(contentsOf: UnsafeBufferPointer(start: tag.utf8Start, count: tag.utf8CodeUnitCount))
         out.append(UInt8(ascii: ">"))
-        // Most strings need no escaping: copy those in one go.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) {
-            out.append(contentsOf: s.utf8)
-        } else {
-            try appendEscaped(s)
-        }
+        try appendEscaped(text)
         out.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")])
         out.append(contentsOf: UnsafeBufferPointer(start: tag.utf8Start, count: tag.utf8CodeUnitCount))
         out.append(contentsOf: [UInt8(ascii: ">"), 0x0A])
     }
 
-    private mutating func appendEscaped(_ s: String) throws(PlistError) {
+    private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) throws(PlistError) {
         // Runs of bytes that need nothing are copied whole: a byte-at-a-time append was 42 %
-        // of binary→XML on long strings.
-        var text = s
-        let control: UInt8? = text.withUTF8 { bytes in
-            var run = 0
-            for i in bytes.indices {
-                let c = bytes[i]
-                if c > UInt8(ascii: ">") || (c >= 0x20 && c != UInt8(ascii: "&") && c != UInt8(ascii: "<") && c != UInt8(ascii: ">")) || c == 0x09 || c == 0x0A {
-                    continue
-                }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
-                run = i + 1
-                switch c {
-                case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
-                case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
-                case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
-                // A raw CR would come back as LF (XML end-of-line normalisation): keep it as a reference.
-                case 0x0D: out.append(contentsOf: "&#13;".utf8)
-                default: return c
-                }
+        // of binary→XML on long strings; the test is one compare for most bytes.
+        let plain = Self.plainBelow3F
+        var run = 0
+        for i in 0..<bytes.count {
+            let c = bytes[i]
+            if c > 0x3E || plain >> UInt64(c) & 1 != 0 { continue }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
+            run = i + 1
+            switch c {
+            case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+            case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+            case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+            // A raw CR would come back as LF (XML end-of-line normalisation): keep it as a reference.
+            case 0x0D: out.append(contentsOf: "&#13;".utf8)
+            default:
+                let text = String(decoding: bytes, as: UTF8.self)
+                throw PlistError(position: nil, message: "string \"\(text.prefix(40))\" contains control character U+\(String(c, radix: 16, uppercase: true).leftPadded(4)), which XML 1.0 cannot hold")
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
-            return nil
         }
-        if let c = control {
-            throw PlistError(position: nil, message: "string \"\(s.prefix(40))\" contains control character U+\(String(c, radix: 16, uppercase: true).leftPadded(4)), which XML 1.0 cannot hold")
-        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
     }
 
     private mutating func write(_ value: PlistValue, depth: Int) throws(PlistError) {
+        switch value {
+        case .string(var s):
+            // withUTF8 rethrows untyped errors: carry the typed one out.
+            var failure: PlistError?
+            s.withUTF8 { utf8 in
+                do throws(PlistError) { try string(utf8, depth: depth) } catch { failure = error }
+            }
+            if let failure { throw failure }
+        case .data(let bytes):
+            bytes.withUnsafeBufferPointer { buffer in data(buffer, depth: depth) }
+        case .array(let items):
+            beginArray(count: items.count, depth: depth)
+            for (index, item) in items.enumerated() {
+                arrayItem(index, depth: depth)
+                try write(item, depth: depth + 1)
+            }
+            endArray(count: items.count, depth: depth)
+        case .dictionary(let dict):
+            beginDictionary(count: dict.count, depth: depth)
+            for (index, (key, item)) in dict.enumerated() {
+                var key = key
+                var failure: PlistError?
+                key.withUTF8 { utf8 in
+                    do throws(PlistError) { try dictionaryKey(utf8, index: index, depth: depth) } catch { failure = error }
+                }
+                if let failure { throw failure }
+                try write(item, depth: depth + 1)
+            }
+            endDictionary(count: dict.count, depth: depth)
+        case .integer, .real, .bool, .date, .uid:
+            try scalar(value, depth: depth)
+        }
+    }
+}
+
+extension XMLPlistWriter: PlistEventSink {
+    package typealias Failure = PlistError
+
+    /// A writer for streaming into (`BinaryPlistTranscoder`), with Apple's header written;
+    /// `finish` gives the document.
+    package init(reservingCapacity capacity: Int, indent: XMLIndent = .tabs) {
+        indentation = indent
+        out.reserveCapacity(capacity)
+        out.append(contentsOf: Self.header)
+    }
+
+    package mutating func finish() -> [UInt8] {
+        out.append(contentsOf: "</plist>\n".utf8)
+        return out
+    }
+
+    package mutating func beginArray(count: Int, depth: Int) {
+        indent(depth)
+        out.append(contentsOf: (count == 0 ? "<array/>\n" : "<array>\n").utf8)
+    }
+
+    package mutating func arrayItem(_ index: Int, depth: Int) {}
+
+    package mutating func endArray(count: Int, depth: Int) {
+        guard count > 0 else { return }
+        indent(depth)
+        out.append(contentsOf: "</array>\n".utf8)
+    }
+
+    package mutating func beginDictionary(count: Int, depth: Int) {
+        indent(depth)
+        out.append(contentsOf: (count == 0 ? "<dict/>\n" : "<dict>\n").utf8)
+    }
+
+    package mutating func dictionaryKey(_ utf8: UnsafeBufferPointer<UInt8>, index: Int, depth: Int) throws(PlistError) {
+        indent(depth + 1)
+        try escaped("key", utf8)
+    }
+
+    package mutating func endDictionary(count: Int, depth: Int) {
+        guard count > 0 else { return }
+        indent(depth)
+        out.append(contentsOf: "</dict>\n".utf8)
+    }
+
+    package mutating func string(_ utf8: UnsafeBufferPointer<UInt8>, depth: Int) throws(PlistError) {
+        indent(depth)
+        try escaped("string", utf8)
+    }
+
+    package mutating func data(_ bytes: UnsafeBufferPointer<UInt8>, depth: Int) {
+        indent(depth)
+        out.append(contentsOf: "<data>\n".utf8)
+        if !bytes.isEmpty {
+            let levels: [UInt8] = switch indentation {
+            case .tabs: [UInt8](repeating: 0x09, count: depth)
+            case .spaces: [UInt8](repeating: 0x20, count: indentation.columns * depth)
+            }
+            let prefix = linePrefix + levels
+            Base64.encode(bytes, into: &out, lineLength: max(16, 76 - indentation.columns * depth), linePrefix: prefix)
+        }
+        indent(depth)
+        out.append(contentsOf: "</data>\n".utf8)
+    }
+
+    package mutating func scalar(_ value: PlistValue, depth: Int) throws(PlistError) {
         indent(depth)
         switch value {
-        case .string(let s):
-            try escaped("string", s)
         case .integer(let i):
             element("integer", i.description.utf8)
         case .real(let r):
@@ -130,18 +222,6 @@ package struct XMLPlistWriter {
                 throw PlistError(position: nil, message: "date \(d.secondsSinceReferenceDate) s from 2001 has no XML form (years 1...9999 only)")
             }
             element("date", d.iso8601.utf8)
-        case .data(let bytes):
-            out.append(contentsOf: "<data>\n".utf8)
-            if !bytes.isEmpty {
-                let levels: [UInt8] = switch indentation {
-                case .tabs: [UInt8](repeating: 0x09, count: depth)
-                case .spaces: [UInt8](repeating: 0x20, count: indentation.columns * depth)
-                }
-                let prefix = linePrefix + levels
-                Base64.encode(bytes, into: &out, lineLength: max(16, 76 - indentation.columns * depth), linePrefix: prefix)
-            }
-            indent(depth)
-            out.append(contentsOf: "</data>\n".utf8)
         case .uid(let u):
             // XML has no UID; Apple's and plistlib's writers spell it as a CF$UID dictionary.
             out.append(contentsOf: "<dict>\n".utf8)
@@ -151,28 +231,9 @@ package struct XMLPlistWriter {
             element("integer", String(u).utf8)
             indent(depth)
             out.append(contentsOf: "</dict>\n".utf8)
-        case .array(let items):
-            if items.isEmpty {
-                out.append(contentsOf: "<array/>\n".utf8)
-                return
-            }
-            out.append(contentsOf: "<array>\n".utf8)
-            for item in items { try write(item, depth: depth + 1) }
-            indent(depth)
-            out.append(contentsOf: "</array>\n".utf8)
-        case .dictionary(let dict):
-            if dict.isEmpty {
-                out.append(contentsOf: "<dict/>\n".utf8)
-                return
-            }
-            out.append(contentsOf: "<dict>\n".utf8)
-            for (key, item) in dict {
-                indent(depth + 1)
-                try escaped("key", key)
-                try write(item, depth: depth + 1)
-            }
-            indent(depth)
-            out.append(contentsOf: "</dict>\n".utf8)
+        case .string, .data, .array, .dictionary:
+            // Not scalars: `write` and the transcoders hand these to their own calls.
+            try write(value, depth: depth)
         }
     }
 }

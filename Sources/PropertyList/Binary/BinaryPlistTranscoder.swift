@@ -1,0 +1,213 @@
+import BinaryReading
+
+/// Streams a `bplist00` file into a `PlistEventSink` (the XML or JSON writer) without building
+/// its `PlistValue` tree: strings go from the file's ASCII or UTF-16 bytes to the output, data
+/// from the file to base64, and nothing is allocated per value. Converting a binary plist is
+/// then close to the cost of writing the output (the tree made it 2–4× slower on text- and
+/// data-heavy files).
+///
+/// It succeeds only where `BinaryPlistReader` would read the file without a warning, and then
+/// the events are exactly the tree's in its order. Everything else — any malformed byte,
+/// cycle, reference bomb, duplicate key, set, or a value the sink refuses — makes it give up
+/// (false) without saying why: the caller converts through the tree, whose reader and writer
+/// word the error. The checks are the reader's (`BinaryPlistLayout` is shared); the walk may
+/// refuse more than the reader (a shared leaf below the depth limit), never less.
+struct BinaryPlistTranscoder {
+    private let layout: BinaryPlistLayout
+    private var onPath: [Bool]
+    private var nodesLeft: Int
+    /// UTF-8 of the UTF-16 string being written.
+    private let text = TextBuffer()
+    /// UTF-8 of the keys of the dictionaries being written, innermost last, and each key's
+    /// start in it; a dictionary's keys are checked for duplicates before its first member.
+    private var keyBytes: [UInt8] = []
+    private var keyStarts: [Int] = []
+
+    /// Why the walk stopped; never shown (the tree reader says it properly).
+    private struct GaveUp: Error {}
+
+    /// Streams `bytes` into `sink`; false when the tree reader must do it (see the type's doc).
+    /// After false, `sink` holds a partial document and must be thrown away.
+    static func transcode<Sink: PlistEventSink>(_ bytes: UnsafeRawBufferPointer, into sink: inout Sink) -> Bool {
+        guard let layout = try? BinaryPlistLayout(file: bytes) else { return false }
+        var walker = BinaryPlistTranscoder(layout: layout)
+        do {
+            try walker.value(layout.topObject, depth: 0, into: &sink)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    private init(layout: BinaryPlistLayout) {
+        self.layout = layout
+        onPath = Array(repeating: false, count: layout.objectCount)
+        nodesLeft = BinaryPlistLayout.nodeBudget(objectCount: layout.objectCount)
+    }
+
+    /// Writes object `index` at `depth`: the reader's checks for an object visit (cycle, depth,
+    /// node budget), then its marker.
+    private mutating func value<Sink: PlistEventSink>(_ index: Int, depth: Int, into sink: inout Sink) throws(GaveUp) {
+        guard !onPath[index], depth < BinaryPlistReader.maxDepth else { throw GaveUp() }
+        nodesLeft -= 1
+        guard nodesLeft >= 0 else { throw GaveUp() }
+        do {
+            let start = try layout.offset(of: index)
+            var c = try layout.cursor(at: start)
+            let marker = try c.readUInt8()
+            let info = marker & 0x0F
+            switch marker >> 4 {
+            case 0x0, 0x1, 0x2, 0x3, 0x8:
+                let scalar = try layout.scalar(marker: marker, at: start, &c)
+                do { try sink.scalar(scalar, depth: depth) } catch { throw GaveUp() }
+            case 0x4:
+                let count = try layout.count(&c, info: info, unit: 1)
+                let bytes = try c.readBytes(count)
+                do { try sink.data(bytes.assumingMemoryBound(to: UInt8.self), depth: depth) } catch { throw GaveUp() }
+            case 0x5, 0x6:
+                let utf8 = try utf8(marker: marker, &c)
+                do { try sink.string(utf8, depth: depth) } catch { throw GaveUp() }
+            case 0xA:
+                let count = try layout.count(&c, info: info, unit: layout.refSize)
+                onPath[index] = true
+                sink.beginArray(count: count, depth: depth)
+                for i in 0..<count {
+                    let ref = try layout.reference(&c)
+                    sink.arrayItem(i, depth: depth)
+                    try value(ref, depth: depth + 1, into: &sink)
+                }
+                sink.endArray(count: count, depth: depth)
+                onPath[index] = false
+            case 0xD:
+                let count = try layout.count(&c, info: info, unit: layout.refSize * 2)
+                onPath[index] = true
+                try dictionary(count: count, depth: depth, &c, into: &sink)
+                onPath[index] = false
+            default:
+                // Sets (0xC) read as arrays with a warning; unknown markers are errors.
+                throw GaveUp()
+            }
+        } catch {
+            throw GaveUp()
+        }
+    }
+
+    /// A dictionary whose count has been read from `c`, positioned at its key references.
+    private mutating func dictionary<Sink: PlistEventSink>(count: Int, depth: Int, _ c: inout ByteCursor, into sink: inout Sink) throws(GaveUp) {
+        // Keys first, as the reader reads them: each a visit at depth + 1, each a string.
+        let firstKey = keyStarts.count
+        let bytesBase = keyBytes.count
+        defer {
+            keyStarts.removeSubrange(firstKey...)
+            keyBytes.removeSubrange(bytesBase...)
+        }
+        do {
+            for _ in 0..<count {
+                let ref = try layout.reference(&c)
+                guard depth + 1 < BinaryPlistReader.maxDepth else { throw GaveUp() }
+                nodesLeft -= 1
+                guard nodesLeft >= 0 else { throw GaveUp() }
+                var k = try layout.cursor(at: try layout.offset(of: ref))
+                let marker = try k.readUInt8()
+                guard marker >> 4 == 0x5 || marker >> 4 == 0x6 else { throw GaveUp() }
+                keyStarts.append(keyBytes.count)
+                keyBytes.append(contentsOf: try utf8(marker: marker, &k))
+            }
+            keyStarts.append(keyBytes.count)
+            try refuseDuplicateKeys(firstKey: firstKey, count: count)
+            sink.beginDictionary(count: count, depth: depth)
+            for i in 0..<count {
+                let ref = try layout.reference(&c)
+                let lower = keyStarts[firstKey + i], upper = keyStarts[firstKey + i + 1]
+                let failed = keyBytes.withUnsafeBufferPointer { all in
+                    do {
+                        try sink.dictionaryKey(UnsafeBufferPointer(rebasing: all[lower..<upper]), index: i, depth: depth)
+                        return false
+                    } catch {
+                        return true
+                    }
+                }
+                if failed { throw GaveUp() }
+                try value(ref, depth: depth + 1, into: &sink)
+            }
+            sink.endDictionary(count: count, depth: depth)
+        } catch {
+            throw GaveUp()
+        }
+    }
+
+    /// Gives up if two of the `count` keys from `firstKey` are equal as `String`s are (the
+    /// reader's dictionary refuses such a file). ASCII keys are equal exactly when their bytes
+    /// are; other text compares by canonical equivalence, so keys with any non-ASCII byte are
+    /// compared as `String`s.
+    private func refuseDuplicateKeys(firstKey: Int, count: Int) throws(GaveUp) {
+        guard count > 1 else { return }
+        let duplicate: Bool = keyBytes.withUnsafeBufferPointer { all in
+            let starts = keyStarts[firstKey...(firstKey + count)]
+            let lower = starts.first ?? 0, upper = starts.last ?? 0
+            let ascii = !UnsafeBufferPointer(rebasing: all[lower..<upper]).contains { $0 >= 0x80 }
+            func key(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(rebasing: all[keyStarts[firstKey + i]..<keyStarts[firstKey + i + 1]])
+            }
+            if !ascii {
+                var seen = Set<String>(minimumCapacity: count)
+                for i in 0..<count where !seen.insert(String(decoding: key(i), as: UTF8.self)).inserted { return true }
+                return false
+            }
+            if count <= 12 {
+                for i in 1..<count {
+                    let a = key(i)
+                    for j in 0..<i where key(j).elementsEqual(a) { return true }
+                }
+                return false
+            }
+            // Hashes only: a collision gives up, and the reader decides.
+            var seen = Set<Int>(minimumCapacity: count)
+            for i in 0..<count {
+                var hasher = Hasher()
+                hasher.combine(bytes: UnsafeRawBufferPointer(key(i)))
+                if !seen.insert(hasher.finalize()).inserted { return true }
+            }
+            return false
+        }
+        if duplicate { throw GaveUp() }
+    }
+
+    /// The UTF-8 of the string object whose `marker` has been read from `c`: ASCII strings
+    /// straight from the file, UTF-16 transcoded into `text` (valid until the next call).
+    private mutating func utf8(marker: UInt8, _ c: inout ByteCursor) throws(GaveUp) -> UnsafeBufferPointer<UInt8> {
+        do {
+            if marker >> 4 == 0x5 {
+                let count = try layout.count(&c, info: marker & 0x0F, unit: 1)
+                let bytes = try c.readBytes(count).assumingMemoryBound(to: UInt8.self)
+                guard !bytes.contains(where: { $0 >= 0x80 }) else { throw GaveUp() }
+                return bytes
+            }
+            let count = try layout.count(&c, info: marker & 0x0F, unit: 2)
+            let bytes = try c.readBytes(count * 2)
+            let out = text.reserve(UTF16BigEndian.maxUTF8Count(byteCount: bytes.count))
+            guard let written = UTF16BigEndian.transcode(bytes, to: out) else { throw GaveUp() }
+            return UnsafeBufferPointer(start: out, count: written)
+        } catch {
+            throw GaveUp()
+        }
+    }
+}
+
+/// Scratch memory for one string's UTF-8, grown as needed and reused.
+private final class TextBuffer {
+    private var storage = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+    private var capacity = 256
+
+    /// At least `count` writable bytes (their contents undefined).
+    func reserve(_ count: Int) -> UnsafeMutablePointer<UInt8> {
+        if count > capacity {
+            storage.deallocate()
+            capacity = max(count, capacity * 2)
+            storage = .allocate(capacity: capacity)
+        }
+        return storage
+    }
+
+    deinit { storage.deallocate() }
+}
