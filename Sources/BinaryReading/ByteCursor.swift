@@ -61,6 +61,23 @@ public struct ByteCursor {
             throw error("integer width \(width) is not between 1 and 8")
         }
         guard width <= remaining else { throw truncated(needed: width) }
+        // The common widths in one load each (binary plists read several per object).
+        switch (width, endian) {
+        case (1, _):
+            cursor += 1
+            return UInt64(base[position - 1])
+        case (2, .big):
+            cursor += 2
+            return UInt64(UInt16(bigEndian: base.loadUnaligned(fromByteOffset: position - 2, as: UInt16.self)))
+        case (4, .big):
+            cursor += 4
+            return UInt64(UInt32(bigEndian: base.loadUnaligned(fromByteOffset: position - 4, as: UInt32.self)))
+        case (8, .big):
+            cursor += 8
+            return UInt64(bigEndian: base.loadUnaligned(fromByteOffset: position - 8, as: UInt64.self))
+        default:
+            break
+        }
         var value: UInt64 = 0
         switch endian {
         case .big:

@@ -68,13 +68,18 @@ struct BinaryPlistLayout {
         self.offsetTableStart = Int(tableOffset)
     }
 
-    /// Start offset of object `index`, validated to lie among the object bytes.
+    /// Start offset of object `index`, validated to lie among the object bytes. `index` is
+    /// below `objectCount` and the table was checked to hold that many entries, so the entry
+    /// is read directly rather than through a cursor (one per object visit).
     func offset(of index: Int) throws(DecodeError) -> Int {
-        var entry = ByteCursor(file, section: "offset table")
-        try entry.seek(to: offsetTableStart + index * offsetSize)
-        let value = try entry.readUInt(width: offsetSize, endian: .big)
+        guard index >= 0, index < objectCount else {
+            throw DecodeError(section: "offset table", offset: offsetTableStart, reason: "object \(index) is not below the object count \(objectCount)")
+        }
+        let at = offsetTableStart + index * offsetSize
+        var value: UInt64 = 0
+        for i in 0..<offsetSize { value = value << 8 | UInt64(file[at + i]) }
         guard value >= 8, value < UInt64(offsetTableStart) else {
-            throw entry.error("object \(index) has offset 0x\(String(value, radix: 16)), outside the object area 0x8..<0x\(String(offsetTableStart, radix: 16))", at: offsetTableStart + index * offsetSize)
+            throw DecodeError(section: "offset table", offset: at, reason: "object \(index) has offset 0x\(String(value, radix: 16)), outside the object area 0x8..<0x\(String(offsetTableStart, radix: 16))")
         }
         return Int(value)
     }

@@ -15,47 +15,50 @@ enum UTF16BigEndian {
         var o = out
         var i = 0
         // Runs of ASCII, four units at a time: each unit's high byte zero and low byte < 0x80.
+        // Indices are below `units`, so their arithmetic wraps unchecked.
         while i < units {
-            if i + 4 <= units {
-                let x = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i * 2, as: UInt64.self))
+            if i &+ 4 <= units {
+                let x = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i &<< 1, as: UInt64.self))
                 if x & 0x80FF_80FF_80FF_80FF == 0 {
-                    o[0] = UInt8(truncatingIfNeeded: x >> 8)
-                    o[1] = UInt8(truncatingIfNeeded: x >> 24)
-                    o[2] = UInt8(truncatingIfNeeded: x >> 40)
-                    o[3] = UInt8(truncatingIfNeeded: x >> 56)
+                    o[0] = UInt8(truncatingIfNeeded: x &>> 8)
+                    o[1] = UInt8(truncatingIfNeeded: x &>> 24)
+                    o[2] = UInt8(truncatingIfNeeded: x &>> 40)
+                    o[3] = UInt8(truncatingIfNeeded: x &>> 56)
                     o += 4
-                    i += 4
+                    i &+= 4
                     continue
                 }
             }
-            let unit = UInt32(base.load(fromByteOffset: i * 2, as: UInt8.self)) << 8 | UInt32(base.load(fromByteOffset: i * 2 + 1, as: UInt8.self))
-            i += 1
+            let unit = UInt32(UInt16(bigEndian: base.loadUnaligned(fromByteOffset: i &<< 1, as: UInt16.self)))
+            i &+= 1
+            if unit < 0x80 {
+                o[0] = UInt8(truncatingIfNeeded: unit)
+                o += 1
+                continue
+            }
             var scalar = unit
             if unit & 0xF800 == 0xD800 {
                 guard unit < 0xDC00, i < units else { return nil }
-                let low = UInt32(base.load(fromByteOffset: i * 2, as: UInt8.self)) << 8 | UInt32(base.load(fromByteOffset: i * 2 + 1, as: UInt8.self))
+                let low = UInt32(UInt16(bigEndian: base.loadUnaligned(fromByteOffset: i &<< 1, as: UInt16.self)))
                 guard low & 0xFC00 == 0xDC00 else { return nil }
-                i += 1
-                scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                i &+= 1
+                scalar = 0x10000 &+ ((unit &- 0xD800) &<< 10) &+ (low &- 0xDC00)
             }
             switch scalar {
-            case ..<0x80:
-                o[0] = UInt8(scalar)
-                o += 1
             case ..<0x800:
-                o[0] = UInt8(0xC0 | scalar >> 6)
-                o[1] = UInt8(0x80 | scalar & 0x3F)
+                o[0] = UInt8(truncatingIfNeeded: 0xC0 | scalar &>> 6)
+                o[1] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
                 o += 2
             case ..<0x10000:
-                o[0] = UInt8(0xE0 | scalar >> 12)
-                o[1] = UInt8(0x80 | scalar >> 6 & 0x3F)
-                o[2] = UInt8(0x80 | scalar & 0x3F)
+                o[0] = UInt8(truncatingIfNeeded: 0xE0 | scalar &>> 12)
+                o[1] = UInt8(truncatingIfNeeded: 0x80 | scalar &>> 6 & 0x3F)
+                o[2] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
                 o += 3
             default:
-                o[0] = UInt8(0xF0 | scalar >> 18)
-                o[1] = UInt8(0x80 | scalar >> 12 & 0x3F)
-                o[2] = UInt8(0x80 | scalar >> 6 & 0x3F)
-                o[3] = UInt8(0x80 | scalar & 0x3F)
+                o[0] = UInt8(truncatingIfNeeded: 0xF0 | scalar &>> 18)
+                o[1] = UInt8(truncatingIfNeeded: 0x80 | scalar &>> 12 & 0x3F)
+                o[2] = UInt8(truncatingIfNeeded: 0x80 | scalar &>> 6 & 0x3F)
+                o[3] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
                 o += 4
             }
         }

@@ -93,7 +93,7 @@ extension JSONEmitter: PlistEventSink {
     mutating func scalar(_ value: PlistValue, depth: Int) throws(UnwritableValue) {
         switch value {
         case .integer(let i):
-            out.raw(i.description)
+            i.appendDecimal(to: &out.bytes)
         case .real(let r):
             // JSON numbers have no nan or infinity (RFC 8259 §6).
             guard r.value.isFinite else {
@@ -111,7 +111,10 @@ extension JSONEmitter: PlistEventSink {
             guard d.components != nil else {
                 throw UnwritableValue(reason: "date \(d.secondsSinceReferenceDate) s from 2001 has no ISO-8601 form (years 1...9999 only)")
             }
-            out.string(d.iso8601)
+            // Digits, dashes and colons: nothing to escape.
+            out.bytes.append(UInt8(ascii: "\""))
+            d.appendISO8601(to: &out.bytes)
+            out.bytes.append(UInt8(ascii: "\""))
         case .uid(let u):
             throw UnwritableValue(reason: "JSON cannot hold a UID (CF$UID \(u))")
         case .string, .data, .array, .dictionary:

@@ -75,6 +75,22 @@ public struct PlistDate: Hashable, Sendable, Comparable, CustomStringConvertible
 
     public var description: String { iso8601 }
 
+    /// Appends `iso8601`'s bytes without making a `String` (writers of large files).
+    package func appendISO8601(to out: inout [UInt8]) {
+        guard let c = components else { return out.append(contentsOf: iso8601.utf8) }
+        func digits(_ value: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            while divisor > 0 {
+                out.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+        }
+        digits(c.year, 4); out.append(UInt8(ascii: "-")); digits(c.month, 2); out.append(UInt8(ascii: "-"))
+        digits(c.day, 2); out.append(UInt8(ascii: "T")); digits(c.hour, 2); out.append(UInt8(ascii: ":"))
+        digits(c.minute, 2); out.append(UInt8(ascii: ":")); digits(c.second, 2); out.append(UInt8(ascii: "Z"))
+    }
+
     static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
 
     static func daysIn(month: Int, year: Int) -> Int {

@@ -36,6 +36,22 @@ public struct PlistInteger: Hashable, Sendable, Comparable, CustomStringConverti
 
     public var description: String { isNegative ? "-\(magnitude)" : "\(magnitude)" }
 
+    /// Appends `description`'s bytes without making a `String` (writers of large files).
+    package func appendDecimal(to out: inout [UInt8]) {
+        if isNegative { out.append(UInt8(ascii: "-")) }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: UInt64.max has 20 digits
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var n = magnitude
+            var i = buffer.count
+            repeat {
+                i -= 1
+                buffer[i] = UInt8(ascii: "0") + UInt8(n % 10)
+                n /= 10
+            } while n > 0
+            out.append(contentsOf: buffer[i...])
+        }
+    }
+
     public static func < (lhs: PlistInteger, rhs: PlistInteger) -> Bool {
         switch (lhs.isNegative, rhs.isNegative) {
         case (true, false): return true

@@ -6,6 +6,16 @@
 package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
+    /// The two characters of every 12-bit value, in output order: half a group per lookup.
+    private static let pairTable: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 8192)
+        for i in 0..<4096 {
+            table[2 * i] = alphabet[i >> 6]
+            table[2 * i + 1] = alphabet[i & 63]
+        }
+        return table
+    }()
+
     private static let decodeTable: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
         for (i, c) in alphabet.enumerated() { table[Int(c)] = UInt8(i) }
@@ -93,28 +103,44 @@ package enum Base64 {
         let start = out.count
         out.append(contentsOf: repeatElement(0, count: total))
         out.withUnsafeMutableBufferPointer { buffer in
-            alphabet.withUnsafeBufferPointer { a in
+            pairTable.withUnsafeBytes { pairs in
                 linePrefix.withUnsafeBufferPointer { prefix in
-                    guard var o = buffer.baseAddress.map({ $0 + start }), let a = a.baseAddress else { return }
-                    var i = bytes.baseAddress
+                    guard var o = buffer.baseAddress.map({ $0 + start }), let pairs = pairs.baseAddress else { return }
+                    guard var i = bytes.baseAddress else {
+                        // No bytes: one empty line when wrapping (prefix and newline), else nothing.
+                        if lines > 0 {
+                            if let p = prefix.baseAddress, prefix.count > 0 { o.update(from: p, count: prefix.count); o += prefix.count }
+                            o[0] = 0x0A
+                        }
+                        return
+                    }
                     var left = bytes.count
                     repeat {
                         if lines > 0, let p = prefix.baseAddress, prefix.count > 0 {
                             o.update(from: p, count: prefix.count)
                             o += prefix.count
                         }
-                        var room = wrap / 4  // quads on this line
-                        while room > 0, left >= 3, let p = i {
-                            let n = UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])
-                            o[0] = a[Int(n >> 18)]; o[1] = a[Int(n >> 12 & 63)]
-                            o[2] = a[Int(n >> 6 & 63)]; o[3] = a[Int(n & 63)]
-                            o += 4; i = p + 3; left -= 3; room -= 1
+                        // Whole groups on this line (wrapping arithmetic: the counts are bounded above).
+                        let groups = min(wrap / 4, left / 3)
+                        let stop = i + groups &* 3
+                        while i < stop {
+                            let n = Int(i[0]) &<< 16 | Int(i[1]) &<< 8 | Int(i[2])
+                            let high = pairs.loadUnaligned(fromByteOffset: (n &>> 12) &<< 1, as: UInt16.self)
+                            let low = pairs.loadUnaligned(fromByteOffset: (n & 0xFFF) &<< 1, as: UInt16.self)
+                            UnsafeMutableRawPointer(o).storeBytes(of: high, as: UInt16.self)
+                            UnsafeMutableRawPointer(o + 2).storeBytes(of: low, as: UInt16.self)
+                            o += 4
+                            i += 3
                         }
-                        if room > 0, left > 0, let p = i {
+                        left &-= groups &* 3
+                        let room = wrap / 4 - groups
+                        if room > 0, left > 0 {
+                            let p = i
                             // The last one or two bytes, padded with `=`.
-                            let n = UInt32(p[0]) << 16 | (left == 2 ? UInt32(p[1]) << 8 : 0)
-                            o[0] = a[Int(n >> 18)]; o[1] = a[Int(n >> 12 & 63)]
-                            o[2] = left == 2 ? a[Int(n >> 6 & 63)] : UInt8(ascii: "=")
+                            let n = Int(p[0]) << 16 | (left == 2 ? Int(p[1]) << 8 : 0)
+                            let high = pairs.loadUnaligned(fromByteOffset: 2 * (n >> 12), as: UInt16.self)
+                            UnsafeMutableRawPointer(o).storeBytes(of: high, as: UInt16.self)
+                            o[2] = left == 2 ? pairs.load(fromByteOffset: 2 * (n & 0xFFF), as: UInt8.self) : UInt8(ascii: "=")
                             o[3] = UInt8(ascii: "=")
                             o += 4; left = 0
                         }

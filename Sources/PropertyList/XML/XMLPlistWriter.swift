@@ -26,7 +26,7 @@ package struct XMLPlistWriter {
         writer.out.reserveCapacity(value.nodeCount * 32 + 4096)
         writer.out.append(contentsOf: header)
         try writer.write(value, depth: 0)
-        writer.out.append(contentsOf: "</plist>\n".utf8)
+        writer.put("</plist>\n")
         return writer.out
     }
 
@@ -52,59 +52,86 @@ package struct XMLPlistWriter {
     }
 
     private mutating func indent(_ depth: Int) {
-        out.append(contentsOf: linePrefix)
+        if !linePrefix.isEmpty { out.append(contentsOf: linePrefix) }
         switch indentation {
-        case .tabs: for _ in 0..<depth { out.append(0x09) }
+        case .tabs:
+            // Most lines are a few levels deep: one append of a run of tabs.
+            if depth <= Self.tabs.utf8CodeUnitCount {
+                out.append(contentsOf: UnsafeBufferPointer(start: Self.tabs.utf8Start, count: depth))
+            } else {
+                out.append(contentsOf: repeatElement(0x09, count: depth))
+            }
         case .spaces: out.append(contentsOf: repeatElement(0x20, count: indentation.columns * depth))
         }
     }
 
-    private mutating func element(_ tag: StaticString, _ body: some Sequence<UInt8>) {
-        out.append(UInt8(ascii: "<"))
-        out.append(contentsOf: UnsafeBufferPointer(start: tag.utf8Start, count: tag.utf8CodeUnitCount))
-        out.append(UInt8(ascii: ">"))
+    private static let tabs: StaticString = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t"
+
+    private mutating func put(_ text: StaticString) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// `open`, `body`, `close` (tags spelt whole, so an element is three appends).
+    private mutating func element(_ open: StaticString, _ body: some Sequence<UInt8>, _ close: StaticString) {
+        put(open)
         out.append(contentsOf: body)
-        out.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")])
-        out.append(contentsOf: UnsafeBufferPointer(start: tag.utf8Start, count: tag.utf8CodeUnitCount))
-        out.append(contentsOf: [UInt8(ascii: ">"), 0x0A])
+        put(close)
     }
 
     /// Bytes below 0x3F that go into XML text as they are (a bit per byte value): tab, line
     /// feed and printable ASCII except `&` and `<`; `>` (0x3E) is escaped as Apple does.
     private static let plainBelow3F: UInt64 = 0x2FFF_FFBF_0000_0600
 
-    private mutating func escaped(_ tag: StaticString, _ text: UnsafeBufferPointer<UInt8>) throws(PlistError) {
-        out.append(UInt8(ascii: "<"))
-        out.append(contentsOf: UnsafeBufferPointer(start: tag.utf8Start, count: tag.utf8CodeUnitCount))
-        out.append(UInt8(ascii: ">"))
+    private mutating func escaped(_ open: StaticString, _ text: UnsafeBufferPointer<UInt8>, _ close: StaticString) throws(PlistError) {
+        put(open)
         try appendEscaped(text)
-        out.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")])
-        out.append(contentsOf: UnsafeBufferPointer(start: tag.utf8Start, count: tag.utf8CodeUnitCount))
-        out.append(contentsOf: [UInt8(ascii: ">"), 0x0A])
+        put(close)
     }
 
     private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) throws(PlistError) {
         // Runs of bytes that need nothing are copied whole: a byte-at-a-time append was 42 %
-        // of binary→XML on long strings; the test is one compare for most bytes.
+        // of binary→XML on long strings. Eight bytes are tested at once (no byte below 0x20,
+        // no `&`, `<` or `>`), then single bytes with one compare for most.
         let plain = Self.plainBelow3F
         var run = 0
-        for i in 0..<bytes.count {
-            let c = bytes[i]
+        var i = 0
+        let count = bytes.count
+        guard let base = bytes.baseAddress else { return }
+        while i < count {
+            if i + 8 <= count {
+                let x = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                if !Self.mayNeedEscaping(x) {
+                    i += 8
+                    continue
+                }
+            }
+            let c = base[i]
+            i += 1
             if c > 0x3E || plain >> UInt64(c) & 1 != 0 { continue }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
-            run = i + 1
+            out.append(contentsOf: UnsafeBufferPointer(start: base + run, count: i - 1 - run))
+            run = i
             switch c {
-            case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
-            case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
-            case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+            case UInt8(ascii: "&"): put("&amp;")
+            case UInt8(ascii: "<"): put("&lt;")
+            case UInt8(ascii: ">"): put("&gt;")
             // A raw CR would come back as LF (XML end-of-line normalisation): keep it as a reference.
-            case 0x0D: out.append(contentsOf: "&#13;".utf8)
+            case 0x0D: put("&#13;")
             default:
                 let text = String(decoding: bytes, as: UTF8.self)
                 throw PlistError(position: nil, message: "string \"\(text.prefix(40))\" contains control character U+\(String(c, radix: 16, uppercase: true).leftPadded(4)), which XML 1.0 cannot hold")
             }
         }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
+        out.append(contentsOf: UnsafeBufferPointer(start: base + run, count: count - run))
+    }
+
+    /// False only if none of the eight bytes is below 0x20, `&`, `<` or `>` (bit tricks from
+    /// "Bit Twiddling Hacks": a byte's high bit is set where it may be; never a false "no").
+    @inline(__always)
+    private static func mayNeedEscaping(_ x: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func zeroByte(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
+        let below20 = (x &- ones &* 0x20) & ~x & highs
+        return below20 | zeroByte(x ^ (ones &* 0x26)) | zeroByte(x ^ (ones &* 0x3C)) | zeroByte(x ^ (ones &* 0x3E)) != 0
     }
 
     private mutating func write(_ value: PlistValue, depth: Int) throws(PlistError) {
@@ -155,13 +182,13 @@ extension XMLPlistWriter: PlistEventSink {
     }
 
     package mutating func finish() -> [UInt8] {
-        out.append(contentsOf: "</plist>\n".utf8)
+        put("</plist>\n")
         return out
     }
 
     package mutating func beginArray(count: Int, depth: Int) {
         indent(depth)
-        out.append(contentsOf: (count == 0 ? "<array/>\n" : "<array>\n").utf8)
+        if count == 0 { put("<array/>\n") } else { put("<array>\n") }
     }
 
     package mutating func arrayItem(_ index: Int, depth: Int) {}
@@ -169,33 +196,33 @@ extension XMLPlistWriter: PlistEventSink {
     package mutating func endArray(count: Int, depth: Int) {
         guard count > 0 else { return }
         indent(depth)
-        out.append(contentsOf: "</array>\n".utf8)
+        put("</array>\n")
     }
 
     package mutating func beginDictionary(count: Int, depth: Int) {
         indent(depth)
-        out.append(contentsOf: (count == 0 ? "<dict/>\n" : "<dict>\n").utf8)
+        if count == 0 { put("<dict/>\n") } else { put("<dict>\n") }
     }
 
     package mutating func dictionaryKey(_ utf8: UnsafeBufferPointer<UInt8>, index: Int, depth: Int) throws(PlistError) {
         indent(depth + 1)
-        try escaped("key", utf8)
+        try escaped("<key>", utf8, "</key>\n")
     }
 
     package mutating func endDictionary(count: Int, depth: Int) {
         guard count > 0 else { return }
         indent(depth)
-        out.append(contentsOf: "</dict>\n".utf8)
+        put("</dict>\n")
     }
 
     package mutating func string(_ utf8: UnsafeBufferPointer<UInt8>, depth: Int) throws(PlistError) {
         indent(depth)
-        try escaped("string", utf8)
+        try escaped("<string>", utf8, "</string>\n")
     }
 
     package mutating func data(_ bytes: UnsafeBufferPointer<UInt8>, depth: Int) {
         indent(depth)
-        out.append(contentsOf: "<data>\n".utf8)
+        put("<data>\n")
         if !bytes.isEmpty {
             let levels: [UInt8] = switch indentation {
             case .tabs: [UInt8](repeating: 0x09, count: depth)
@@ -205,32 +232,36 @@ extension XMLPlistWriter: PlistEventSink {
             Base64.encode(bytes, into: &out, lineLength: max(16, 76 - indentation.columns * depth), linePrefix: prefix)
         }
         indent(depth)
-        out.append(contentsOf: "</data>\n".utf8)
+        put("</data>\n")
     }
 
     package mutating func scalar(_ value: PlistValue, depth: Int) throws(PlistError) {
         indent(depth)
         switch value {
         case .integer(let i):
-            element("integer", i.description.utf8)
+            put("<integer>")
+            i.appendDecimal(to: &out)
+            put("</integer>\n")
         case .real(let r):
-            element("real", r.description.utf8)
+            element("<real>", r.description.utf8, "</real>\n")
         case .bool(let b):
-            out.append(contentsOf: (b ? "<true/>\n" : "<false/>\n").utf8)
+            if b { put("<true/>\n") } else { put("<false/>\n") }
         case .date(let d):
             guard d.components != nil else {
                 throw PlistError(position: nil, message: "date \(d.secondsSinceReferenceDate) s from 2001 has no XML form (years 1...9999 only)")
             }
-            element("date", d.iso8601.utf8)
+            put("<date>")
+            d.appendISO8601(to: &out)
+            put("</date>\n")
         case .uid(let u):
             // XML has no UID; Apple's and plistlib's writers spell it as a CF$UID dictionary.
-            out.append(contentsOf: "<dict>\n".utf8)
+            put("<dict>\n")
             indent(depth + 1)
-            element("key", "CF$UID".utf8)
+            put("<key>CF$UID</key>\n")
             indent(depth + 1)
-            element("integer", String(u).utf8)
+            element("<integer>", String(u).utf8, "</integer>\n")
             indent(depth)
-            out.append(contentsOf: "</dict>\n".utf8)
+            put("</dict>\n")
         case .string, .data, .array, .dictionary:
             // Not scalars: `write` and the transcoders hand these to their own calls.
             try write(value, depth: depth)
