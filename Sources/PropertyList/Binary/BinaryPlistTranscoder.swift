@@ -11,10 +11,15 @@ import BinaryReading
 /// cycle, reference bomb, duplicate key, set, or a value the sink refuses — makes it give up
 /// (false) without saying why: the caller converts through the tree, whose reader and writer
 /// word the error. The checks are the reader's (`BinaryPlistLayout` is shared); the walk may
-/// refuse more than the reader (a shared leaf below the depth limit), never less.
+/// refuse more than the reader (a shared container or a shared leaf below the depth limit),
+/// never less.
 struct BinaryPlistTranscoder {
     private let layout: BinaryPlistLayout
-    private var onPath: [Bool]
+    /// Containers already entered. A container reached twice (a cycle, or one shared by
+    /// several parents) gives up: the tree reader decodes shared objects once, while a stream
+    /// would write them again at every reference (2^n values from n objects). So each object
+    /// is expanded at most once and the walk is linear in the file.
+    private var entered: [Bool]
     private var nodesLeft: Int
     /// UTF-8 of the UTF-16 string being written.
     private let text = TextBuffer()
@@ -41,14 +46,14 @@ struct BinaryPlistTranscoder {
 
     private init(layout: BinaryPlistLayout) {
         self.layout = layout
-        onPath = Array(repeating: false, count: layout.objectCount)
+        entered = Array(repeating: false, count: layout.objectCount)
         nodesLeft = BinaryPlistLayout.nodeBudget(objectCount: layout.objectCount)
     }
 
     /// Writes object `index` at `depth`: the reader's checks for an object visit (cycle, depth,
     /// node budget), then its marker.
     private mutating func value<Sink: PlistEventSink>(_ index: Int, depth: Int, into sink: inout Sink) throws(GaveUp) {
-        guard !onPath[index], depth < BinaryPlistReader.maxDepth else { throw GaveUp() }
+        guard depth < BinaryPlistReader.maxDepth else { throw GaveUp() }
         nodesLeft -= 1
         guard nodesLeft >= 0 else { throw GaveUp() }
         do {
@@ -69,7 +74,8 @@ struct BinaryPlistTranscoder {
                 do { try sink.string(utf8, depth: depth) } catch { throw GaveUp() }
             case 0xA:
                 let count = try layout.count(&c, info: info, unit: layout.refSize)
-                onPath[index] = true
+                guard !entered[index] else { throw GaveUp() }
+                entered[index] = true
                 sink.beginArray(count: count, depth: depth)
                 for i in 0..<count {
                     let ref = try layout.reference(&c)
@@ -77,12 +83,11 @@ struct BinaryPlistTranscoder {
                     try value(ref, depth: depth + 1, into: &sink)
                 }
                 sink.endArray(count: count, depth: depth)
-                onPath[index] = false
             case 0xD:
                 let count = try layout.count(&c, info: info, unit: layout.refSize * 2)
-                onPath[index] = true
+                guard !entered[index] else { throw GaveUp() }
+                entered[index] = true
                 try dictionary(count: count, depth: depth, &c, into: &sink)
-                onPath[index] = false
             default:
                 // Sets (0xC) read as arrays with a warning; unknown markers are errors.
                 throw GaveUp()

@@ -7,6 +7,10 @@ import OrderedCollections
 /// Integer widths, the reference width and the offset width are the smallest that fit. The
 /// output depends only on the value: the same value always gives the same bytes.
 struct BinaryPlistWriter {
+    /// What makes two scalars one object. Text and data compare and hash as bytes: String's
+    /// own hashing normalises non-ASCII text (Unicode canonical equivalence) and [UInt8]'s
+    /// hashes byte by byte, which together were a fifth of XML → binary; byte equality also
+    /// keeps two spellings of an accented letter as the two objects they were.
     private enum ScalarKey: Hashable {
         case string(String)
         case integer(PlistInteger)
@@ -15,6 +19,57 @@ struct BinaryPlistWriter {
         case date(UInt64)
         case data([UInt8])
         case uid(UInt64)
+
+        static func == (a: ScalarKey, b: ScalarKey) -> Bool {
+            switch (a, b) {
+            case (.string(let x), .string(let y)):
+                return withBytes(x) { x in withBytes(y) { y in sameBytes(x, y) } }
+            case (.data(let x), .data(let y)):
+                return x.withUnsafeBytes { x in y.withUnsafeBytes { y in sameBytes(x, y) } }
+            case (.integer(let x), .integer(let y)): return x == y
+            case (.real(let x), .real(let y)), (.date(let x), .date(let y)), (.uid(let x), .uid(let y)): return x == y
+            case (.bool(let x), .bool(let y)): return x == y
+            default: return false
+            }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            switch self {
+            case .string(let s):
+                hasher.combine(0 as UInt8)
+                Self.withBytes(s) { hasher.combine(bytes: $0) }
+            case .data(let d):
+                hasher.combine(1 as UInt8)
+                d.withUnsafeBytes { hasher.combine(bytes: $0) }
+            case .integer(let i): hasher.combine(2 as UInt8); hasher.combine(i)
+            case .real(let r): hasher.combine(3 as UInt8); hasher.combine(r)
+            case .date(let d): hasher.combine(4 as UInt8); hasher.combine(d)
+            case .uid(let u): hasher.combine(5 as UInt8); hasher.combine(u)
+            case .bool(let b): hasher.combine(6 as UInt8); hasher.combine(b)
+            }
+        }
+
+        /// The string's UTF-8 in place (native strings are contiguous; others are copied).
+        static func withBytes<R>(_ s: String, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+            if let result = s.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) { return result }
+            var copy = s
+            return copy.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+        }
+
+        private static func sameBytes(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer) -> Bool {
+            guard x.count == y.count else { return false }
+            if x.baseAddress == y.baseAddress { return true }
+            var i = 0
+            while i + 8 <= x.count {
+                if x.loadUnaligned(fromByteOffset: i, as: UInt64.self) != y.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+                i += 8
+            }
+            while i < x.count {
+                if x[i] != y[i] { return false }
+                i += 1
+            }
+            return true
+        }
     }
 
     /// Objects in file order: scalars by value; containers with their child references.
@@ -100,15 +155,15 @@ struct BinaryPlistWriter {
                 Self.appendMarker(0x40, count: bytes.count, to: &out)
                 out.append(contentsOf: bytes)
             case .string(let s):
-                if s.utf8.allSatisfy({ $0 < 0x80 }) {
-                    Self.appendMarker(0x50, count: s.utf8.count, to: &out)
-                    out.append(contentsOf: s.utf8)
-                } else {
-                    let units = Array(s.utf16)
-                    Self.appendMarker(0x60, count: units.count, to: &out)
-                    for u in units {
-                        out.append(UInt8(truncatingIfNeeded: u >> 8))
-                        out.append(UInt8(truncatingIfNeeded: u))
+                ScalarKey.withBytes(s) { utf8 in
+                    let units = UTF16BigEndian.unitCount(utf8: utf8)
+                    if units == utf8.count {
+                        // As many units as bytes: every byte is ASCII.
+                        Self.appendMarker(0x50, count: utf8.count, to: &out)
+                        out.append(contentsOf: utf8)
+                    } else {
+                        Self.appendMarker(0x60, count: units, to: &out)
+                        UTF16BigEndian.append(utf8: utf8, units: units, to: &out)
                     }
                 }
             case .uid(let u):

@@ -64,4 +64,52 @@ enum UTF16BigEndian {
         }
         return o - out
     }
+
+    /// The UTF-16 code units of valid UTF-8 text: one per scalar, two for those above U+FFFF
+    /// (a scalar starts at every byte that is not a continuation byte; four-byte ones at
+    /// 0xF0 and above).
+    static func unitCount(utf8 bytes: UnsafeRawBufferPointer) -> Int {
+        var units = 0
+        for b in bytes {
+            if b & 0xC0 != 0x80 { units &+= 1 }
+            if b >= 0xF0 { units &+= 1 }
+        }
+        return units
+    }
+
+    /// Appends valid UTF-8 text as big-endian UTF-16, `unitCount(utf8:)` units.
+    static func append(utf8 bytes: UnsafeRawBufferPointer, units: Int, to out: inout [UInt8]) {
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: units * 2))
+        out.withUnsafeMutableBufferPointer { buffer in
+            guard var o = buffer.baseAddress.map({ $0 + start }), let p = bytes.baseAddress else { return }
+            var i = 0
+            let n = bytes.count
+            func put(_ unit: UInt32) {
+                o[0] = UInt8(truncatingIfNeeded: unit &>> 8)
+                o[1] = UInt8(truncatingIfNeeded: unit)
+                o += 2
+            }
+            func continuation(_ k: Int) -> UInt32 { UInt32(p.load(fromByteOffset: i &+ k, as: UInt8.self) & 0x3F) }
+            while i < n {
+                let lead = UInt32(p.load(fromByteOffset: i, as: UInt8.self))
+                switch lead {
+                case ..<0x80:
+                    put(lead)
+                    i &+= 1
+                case ..<0xE0:
+                    put((lead & 0x1F) &<< 6 | continuation(1))
+                    i &+= 2
+                case ..<0xF0:
+                    put((lead & 0x0F) &<< 12 | continuation(1) &<< 6 | continuation(2))
+                    i &+= 3
+                default:
+                    let scalar = (lead & 0x07) &<< 18 | continuation(1) &<< 12 | continuation(2) &<< 6 | continuation(3)
+                    put(0xD800 &+ ((scalar &- 0x10000) &>> 10))
+                    put(0xDC00 &+ (scalar & 0x3FF))
+                    i &+= 4
+                }
+            }
+        }
+    }
 }

@@ -30,60 +30,98 @@ package enum Base64 {
 
     /// Decodes, skipping ASCII whitespace; `=` padding is optional but must come last.
     package static func decode<C: Collection<UInt8>>(_ text: C) throws(DecodingError) -> [UInt8] where C.Index == Int {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.count / 4 * 3)
-        var quad: UInt32 = 0
-        var have = 0
-        var padding = 0
-        var i = text.startIndex
-        let table = decodeTable
-        while i < text.endIndex {
-            let c = text[i]
-            defer { i += 1 }
-            switch c {
-            case 0x20, 0x09, 0x0A, 0x0D, 0x0C, 0x0B:
-                continue
-            case UInt8(ascii: "="):
-                padding += 1
-                guard have >= 2, have + padding <= 4 else {
-                    throw DecodingError(index: i - text.startIndex, reason: "misplaced '=' padding")
-                }
-                if have + padding == 4 { flush() }
-                continue
-            default:
-                let v = table[Int(c)]
-                guard v != 0xFF else {
-                    throw DecodingError(index: i - text.startIndex, reason: "byte 0x\(String(c, radix: 16)) is not base64")
-                }
-                guard padding == 0 else {
-                    throw DecodingError(index: i - text.startIndex, reason: "data after '=' padding")
-                }
-                quad = quad << 6 | UInt32(v)
-                have += 1
-                if have == 4 {
-                    out.append(UInt8(truncatingIfNeeded: quad >> 16))
-                    out.append(UInt8(truncatingIfNeeded: quad >> 8))
-                    out.append(UInt8(truncatingIfNeeded: quad))
+        let result = text.withContiguousStorageIfAvailable { bytes in
+            Result { () throws(DecodingError) in try decode(contiguous: bytes) }
+        } ?? Array(text).withUnsafeBufferPointer { bytes in
+            Result { () throws(DecodingError) in try decode(contiguous: bytes) }
+        }
+        return try result.get()
+    }
+
+    /// Four characters at a time while they are all in the alphabet (the body of every line),
+    /// one at a time around whitespace, padding and errors; output written through a pointer.
+    private static func decode(contiguous text: UnsafeBufferPointer<UInt8>) throws(DecodingError) -> [UInt8] {
+        let capacity = text.count / 4 * 3 + 3
+        var out = [UInt8](repeating: 0, count: capacity)
+        var written = 0
+        var failure: DecodingError?
+        out.withUnsafeMutableBufferPointer { buffer in
+            decodeTable.withUnsafeBufferPointer { table in
+                guard let o = buffer.baseAddress, let t = table.baseAddress, let p = text.baseAddress else { return }
+                let n = text.count
+                var quad: UInt32 = 0
+                var have = 0
+                var padding = 0
+                var i = 0
+                func flush() {
+                    // `have` is 2 or 3 significant characters; pad the bit buffer to 24 bits.
+                    let bits = quad << (6 * UInt32(4 - have))
+                    o[written] = UInt8(truncatingIfNeeded: bits >> 16)
+                    written += 1
+                    if have == 3 { o[written] = UInt8(truncatingIfNeeded: bits >> 8); written += 1 }
                     quad = 0
                     have = 0
+                    padding = 0
                 }
+                while i < n {
+                    if have == 0, padding == 0, i &+ 4 <= n {
+                        let a = UInt32(t[Int(p[i])]), b = UInt32(t[Int(p[i &+ 1])])
+                        let c = UInt32(t[Int(p[i &+ 2])]), d = UInt32(t[Int(p[i &+ 3])])
+                        if a | b | c | d < 64 {
+                            let v = a &<< 18 | b &<< 12 | c &<< 6 | d
+                            o[written] = UInt8(truncatingIfNeeded: v &>> 16)
+                            o[written &+ 1] = UInt8(truncatingIfNeeded: v &>> 8)
+                            o[written &+ 2] = UInt8(truncatingIfNeeded: v)
+                            written &+= 3
+                            i &+= 4
+                            continue
+                        }
+                    }
+                    let ch = p[i]
+                    defer { i += 1 }
+                    switch ch {
+                    case 0x20, 0x09, 0x0A, 0x0D, 0x0C, 0x0B:
+                        continue
+                    case UInt8(ascii: "="):
+                        padding += 1
+                        guard have >= 2, have + padding <= 4 else {
+                            failure = DecodingError(index: i, reason: "misplaced '=' padding")
+                            return
+                        }
+                        if have + padding == 4 { flush() }
+                        continue
+                    default:
+                        let v = t[Int(ch)]
+                        guard v != 0xFF else {
+                            failure = DecodingError(index: i, reason: "byte 0x\(String(ch, radix: 16)) is not base64")
+                            return
+                        }
+                        guard padding == 0 else {
+                            failure = DecodingError(index: i, reason: "data after '=' padding")
+                            return
+                        }
+                        quad = quad << 6 | UInt32(v)
+                        have += 1
+                        if have == 4 {
+                            o[written] = UInt8(truncatingIfNeeded: quad >> 16)
+                            o[written + 1] = UInt8(truncatingIfNeeded: quad >> 8)
+                            o[written + 2] = UInt8(truncatingIfNeeded: quad)
+                            written += 3
+                            quad = 0
+                            have = 0
+                        }
+                    }
+                }
+                if have == 1 {
+                    failure = DecodingError(index: n, reason: "base64 ends with a lone character (truncated?)")
+                    return
+                }
+                if have > 1 { flush() }
             }
         }
-        if have == 1 {
-            throw DecodingError(index: text.count, reason: "base64 ends with a lone character (truncated?)")
-        }
-        if have > 1 { flush() }
+        if let failure { throw failure }
+        out.removeLast(capacity - written)
         return out
-
-        func flush() {
-            // `have` is 2 or 3 significant characters; pad the bit buffer to 24 bits.
-            let bits = quad << (6 * UInt32(4 - have))
-            out.append(UInt8(truncatingIfNeeded: bits >> 16))
-            if have == 3 { out.append(UInt8(truncatingIfNeeded: bits >> 8)) }
-            quad = 0
-            have = 0
-            padding = 0
-        }
     }
 
     /// Encodes into `out`, breaking lines every `lineLength` characters with `linePrefix`
