@@ -11,15 +11,16 @@ import BinaryReading
 /// cycle, reference bomb, duplicate key, set, or a value the sink refuses — makes it give up
 /// (false) without saying why: the caller converts through the tree, whose reader and writer
 /// word the error. The checks are the reader's (`BinaryPlistLayout` is shared); the walk may
-/// refuse more than the reader (a shared container or a shared leaf below the depth limit),
-/// never less.
+/// refuse more than the reader (a shared leaf below the depth limit, heavy sharing), never less.
 struct BinaryPlistTranscoder {
     private let layout: BinaryPlistLayout
-    /// Containers already entered. A container reached twice (a cycle, or one shared by
-    /// several parents) gives up: the tree reader decodes shared objects once, while a stream
-    /// would write them again at every reference (2^n values from n objects). So each object
-    /// is expanded at most once and the walk is linear in the file.
-    private var entered: [Bool]
+    /// Containers being written (a container inside itself is a cycle).
+    private var onPath: [Bool]
+    /// Values the walk may still visit. Shared containers are written again at every
+    /// reference (some writers share equal arrays), so a few references can describe 2^n
+    /// values; the tree reader decodes each object once, so past a few visits per object the
+    /// walk gives up and leaves such a file to it. This keeps the walk linear in the file and
+    /// below the reader's own budget, so it never streams what the reader would refuse.
     private var nodesLeft: Int
     /// UTF-8 of the UTF-16 string being written.
     private let text = TextBuffer()
@@ -46,14 +47,14 @@ struct BinaryPlistTranscoder {
 
     private init(layout: BinaryPlistLayout) {
         self.layout = layout
-        entered = Array(repeating: false, count: layout.objectCount)
-        nodesLeft = BinaryPlistLayout.nodeBudget(objectCount: layout.objectCount)
+        onPath = Array(repeating: false, count: layout.objectCount)
+        nodesLeft = min(layout.objectCount * 4 + 4096, BinaryPlistLayout.nodeBudget(objectCount: layout.objectCount))
     }
 
     /// Writes object `index` at `depth`: the reader's checks for an object visit (cycle, depth,
     /// node budget), then its marker.
     private mutating func value<Sink: PlistEventSink>(_ index: Int, depth: Int, into sink: inout Sink) throws(GaveUp) {
-        guard depth < BinaryPlistReader.maxDepth else { throw GaveUp() }
+        guard !onPath[index], depth < BinaryPlistReader.maxDepth else { throw GaveUp() }
         nodesLeft -= 1
         guard nodesLeft >= 0 else { throw GaveUp() }
         do {
@@ -74,8 +75,7 @@ struct BinaryPlistTranscoder {
                 do { try sink.string(utf8, depth: depth) } catch { throw GaveUp() }
             case 0xA:
                 let count = try layout.count(&c, info: info, unit: layout.refSize)
-                guard !entered[index] else { throw GaveUp() }
-                entered[index] = true
+                onPath[index] = true
                 sink.beginArray(count: count, depth: depth)
                 for i in 0..<count {
                     let ref = try layout.reference(&c)
@@ -83,11 +83,12 @@ struct BinaryPlistTranscoder {
                     try value(ref, depth: depth + 1, into: &sink)
                 }
                 sink.endArray(count: count, depth: depth)
+                onPath[index] = false
             case 0xD:
                 let count = try layout.count(&c, info: info, unit: layout.refSize * 2)
-                guard !entered[index] else { throw GaveUp() }
-                entered[index] = true
+                onPath[index] = true
                 try dictionary(count: count, depth: depth, &c, into: &sink)
+                onPath[index] = false
             default:
                 // Sets (0xC) read as arrays with a warning; unknown markers are errors.
                 throw GaveUp()
