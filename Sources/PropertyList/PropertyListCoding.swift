@@ -74,23 +74,38 @@ public enum PropertyListCoding {
     /// A binary plist as XML or JSON (`lossyJSON`: dates and data as strings, else refused),
     /// streamed without building its value tree; nil when the file has to go through the
     /// tree instead (`read` then `write`), which is also what words any error. The output is
-    /// byte for byte what the tree gives.
-    package static func streamBinary(_ bytes: UnsafeRawBufferPointer, to format: PlistFormat, xmlIndent: XMLIndent = .tabs, lossyJSON: Bool) -> [UInt8]? {
+    /// byte for byte what the tree gives. With a `drain`, most of it goes there in pieces as
+    /// it is made and the rest is returned; after nil the drain has had a partial document.
+    package static func streamBinary(_ bytes: UnsafeRawBufferPointer, to format: PlistFormat, xmlIndent: XMLIndent = .tabs,
+                                     lossyJSON: Bool, drain: OutputDrain? = nil) -> [UInt8]? {
         // Output is usually 1–3× the binary file; deep or key-heavy files grow the buffer.
-        let capacity = bytes.count * 2 + 4096
+        let capacity = drain == nil ? bytes.count * 2 + 4096 : OutputDrain.pieceSize * 2
         switch format {
         case .xml:
             var writer = XMLPlistWriter(reservingCapacity: capacity, indent: xmlIndent)
+            writer.drain = drain
             guard BinaryPlistTranscoder.transcode(bytes, into: &writer) else { return nil }
             return writer.finish()
         case .json:
             var emitter = JSONEmitter(nonJSONValues: lossyJSON ? .asStrings : .reject)
+            emitter.drain = drain
             emitter.out.bytes.reserveCapacity(capacity)
             guard BinaryPlistTranscoder.transcode(bytes, into: &emitter) else { return nil }
             emitter.out.bytes.append(0x0A)
             return emitter.out.bytes
         case .binary, .openStep:
             return nil
+        }
+    }
+
+    /// `write(_:as:)` (JSON: `writeStrictJSON(pretty: true)` unless `lossyJSON`) handing the
+    /// output to `drain` in pieces as it is made; returns the rest. Binary and OpenStep are
+    /// made whole and returned.
+    package static func write(_ value: PlistValue, as format: PlistFormat, lossyJSON: Bool, drain: OutputDrain) throws(PlistError) -> [UInt8] {
+        switch format {
+        case .xml: try XMLPlistWriter.write(value, drain: drain)
+        case .json: try JSONPlistWriter.write(value, nonJSONValues: lossyJSON ? .asStrings : .reject, drain: drain)
+        case .binary, .openStep: try write(value, as: format)
         }
     }
 }

@@ -163,71 +163,20 @@ public enum FileIO {
         try withBytes(original) { buffer throws(FileIOError) in try writeAtomically(buffer, toTarget: target + "~", path: path + "~", modeLike: target) }
     }
 
-    /// The one replacing writer. The new contents go to a nameless `O_TMPFILE` in the target's
-    /// directory, linked under a hidden temp name and renamed over the target with SIGINT,
-    /// SIGTERM and SIGHUP held back, so an interrupted write leaves nothing behind; where the
-    /// file system has no `O_TMPFILE`, a named temp file (`.NAME.devkit-XXXXXX`) is written with
-    /// those signals held back for the whole write, and stale ones of ours are removed first.
-    /// Owner and group are set before the mode, so setuid/setgid bits survive. `keepOwner`
-    /// refuses a replacement that would change the owner or group; `unchangedSince` refuses one
-    /// when the target moved since that `stat` (checked just before the rename).
+    /// The one replacing writer, for bytes in hand (`AtomicFileWriter` has the details and
+    /// takes the bytes in pieces). `keepOwner` refuses a replacement that would change the
+    /// owner or group; `unchangedSince` refuses one when the target moved since that `stat`.
     static func writeAtomically(_ bytes: UnsafeRawBufferPointer, toTarget target: String, path: String, modeLike: String?,
                                 durable: Bool = true, unchangedSince expected: stat? = nil, keepOwner: Bool = false) throws(FileIOError) {
-        var existing = stat()
-        var exists = stat(target, &existing) == 0
-        if exists, existing.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, errno: EISDIR, reason: "is a directory") }
-        if let modeLike, stat(modeLike, &existing) == 0 { exists = true }
-        if exists, existing.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, errno: EISDIR, reason: "is a directory") }
-        let directory = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
-        let prefix = "\(directory.isEmpty ? "/" : directory)/.\(baseName(target)).devkit-"
-        let held = SignalMask([SIGINT, SIGTERM, SIGHUP])
-        var previousMask: SignalMask?
-        defer { previousMask?.restore() }  // runs last: pending signals arrive after the cleanup
-        var fd = open(directory.isEmpty ? "/" : directory, O_WRONLY | O_CLOEXEC | O_DIRECTORY | 0o20000000 /* __O_TMPFILE */, 0o600)
-        var tempPath: String?
-        if fd < 0 {
-            previousMask = held.block()
-            removeStaleTemporaries(prefix: prefix)
-            var template = Array((prefix + "XXXXXX").utf8CString)
-            fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
-            guard fd >= 0 else { throw FileIOError.lastError(path: path, doing: "cannot create a temporary file beside it") }
-            tempPath = String(cString: template)
-        }
-        var committed = false
-        defer {
-            if !committed, let tempPath { unlink(tempPath) }
-        }
-        do throws(FileIOError) {
-            try writeAll(fd: fd, bytes, path: path)
-            if exists {
-                // chown before chmod: the kernel clears setuid/setgid on a chown.
-                if fchown(fd, existing.st_uid, existing.st_gid) != 0, keepOwner, geteuid() != existing.st_uid || getegid() != existing.st_gid {
-                    throw FileIOError(path: path, errno: EPERM, reason: "is owned by uid \(existing.st_uid) gid \(existing.st_gid); replacing it would make it yours (uid \(geteuid()) gid \(getegid())); nothing written (--force replaces it anyway)")
-                }
-            }
-            let mode = exists ? existing.st_mode & 0o7777 : 0o666 & ~currentUmask()
-            if fchmod(fd, mode) != 0 { throw FileIOError.lastError(path: path) }
-            if durable, fsync(fd) != 0 { throw FileIOError.lastError(path: path, doing: "fsync failed") }
-            if tempPath == nil {
-                if previousMask == nil { previousMask = held.block() }
-                tempPath = try linkTemporary(fd, prefix: prefix, path: path)
-            }
-        } catch {
-            close(fd)
-            throw error
-        }
-        close(fd)
-        if let expected {
-            var now = stat()
-            guard stat(target, &now) == 0, LockedFile.same(now, expected) else { throw LockedFile.changed(path) }
-        }
-        guard let tempPath, rename(tempPath, target) == 0 else { throw FileIOError.lastError(path: path) }
-        committed = true
+        let file = try AtomicFileWriter(target: target, path: path, modeLike: modeLike, durable: durable,
+                                        unchangedSince: expected, keepOwner: keepOwner)
+        try file.write(bytes)
+        try file.commit()
     }
 
     /// Gives the `O_TMPFILE` descriptor `fd` a hidden name starting with `prefix` (`linkat`
     /// through `/proc/self/fd`, which needs no privilege); returns it.
-    private static func linkTemporary(_ fd: Int32, prefix: String, path: String) throws(FileIOError) -> String {
+    static func linkTemporary(_ fd: Int32, prefix: String, path: String) throws(FileIOError) -> String {
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         for _ in 0..<100 {
             let name = prefix + String((0..<6).map { _ in letters[Int.random(in: 0..<letters.count)] })
@@ -273,7 +222,7 @@ public enum FileIO {
         try withBytes(bytes) { buffer throws(FileIOError) in try writeAll(fd: fd, buffer, path: path) }
     }
 
-    private static func writeAll(fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(FileIOError) {
+    static func writeAll(fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(FileIOError) {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.baseAddress.map { write(fd, $0 + offset, bytes.count - offset) } ?? 0
@@ -313,11 +262,11 @@ public enum FileIO {
         return current
     }
 
-    private static func baseName(_ path: String) -> String {
+    static func baseName(_ path: String) -> String {
         path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
     }
 
-    private static func currentUmask() -> mode_t {
+    static func currentUmask() -> mode_t {
         let mask = umask(0o022)
         umask(mask)
         return mask

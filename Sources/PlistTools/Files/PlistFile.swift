@@ -89,28 +89,52 @@ public enum PlistFile {
     /// output when nil or `-`).
     /// JSON refuses dates, data and UIDs (naming the first one's key path) unless `lossyJSON`,
     /// which writes dates and data as strings.
+    ///
+    /// XML and JSON going to a file are written in pieces as they are made (`OutputDrain`),
+    /// and a binary file becomes XML or JSON without a value tree when it can
+    /// (`PropertyListCoding.streamBinary`); anything else, and every error, takes the tree.
     public static func convert(_ file: String, from inputFormat: PlistFormat?, to format: PlistFormat, output: String?,
                                inPlace: Bool, backup: Bool, force: Bool = false, lossyJSON: Bool = false,
                                warning: (String) -> Void) throws(PlistFileError) {
         let original: [UInt8]
         do { original = try FileIO.read(file, kind: .propertyList) } catch { throw .io(error) }
-        // Binary to XML or JSON streams without a value tree; anything it cannot stream
-        // (including every error) goes the tree's way below.
-        if format == .xml || format == .json, (inputFormat ?? PlistFormat.detect(original)) == .binary,
-           let bytes = original.withUnsafeBytes({ PropertyListCoding.streamBinary($0, to: format, lossyJSON: lossyJSON) }) {
-            return try finishConversion(file, original: original, bytes: bytes, output: output, inPlace: inPlace, backup: backup, force: force)
+        let target = inPlace ? nil : output.flatMap { $0 == FileIO.standardStream ? nil : $0 }
+        let streamsText = format == .xml || format == .json
+        if streamsText, (inputFormat ?? PlistFormat.detect(original)) == .binary {
+            if let target {
+                let piece = try PiecewiseOutput(target)
+                let rest = original.withUnsafeBytes { PropertyListCoding.streamBinary($0, to: format, lossyJSON: lossyJSON, drain: piece.drain) }
+                if let rest { return try piece.finish(rest) }
+            } else if let bytes = original.withUnsafeBytes({ PropertyListCoding.streamBinary($0, to: format, lossyJSON: lossyJSON) }) {
+                return try finishConversion(file, original: original, bytes: bytes, output: output, inPlace: inPlace, backup: backup, force: force)
+            }
         }
         let document = try parse(original, named: file, format: inputFormat, warning: warning)
+        defer { abandonAtExit(document) }
+        if let target, streamsText {
+            let piece = try PiecewiseOutput(target)
+            let rest: [UInt8]
+            do { rest = try PropertyListCoding.write(document.value, as: format, lossyJSON: lossyJSON, drain: piece.drain) } catch {
+                throw conversionError(error, file: file, format: format, lossyJSON: lossyJSON)
+            }
+            return try piece.finish(rest)
+        }
         let bytes: [UInt8]
         if format == .json, !lossyJSON {
             do { bytes = try PropertyListCoding.writeStrictJSON(document.value, pretty: true) } catch {
-                throw .plist(PlistError(file: file, position: nil, message: "cannot write as json: \(error.message) (--lossy writes dates and data as strings)"))
+                throw conversionError(error, file: file, format: format, lossyJSON: lossyJSON)
             }
         } else {
             bytes = try serialize(document.value, as: format, source: file)
         }
         try finishConversion(file, original: original, bytes: bytes, output: output, inPlace: inPlace, backup: backup, force: force)
-        abandonAtExit(document)
+    }
+
+    private static func conversionError(_ error: PlistError, file: String, format: PlistFormat, lossyJSON: Bool) -> PlistFileError {
+        if format == .json, !lossyJSON {
+            return .plist(PlistError(file: file, position: nil, message: "cannot write as json: \(error.message) (--lossy writes dates and data as strings)"))
+        }
+        return .plist(PlistError(file: file, position: nil, message: "cannot write as \(format): \(error.message)"))
     }
 
     private static func finishConversion(_ file: String, original: [UInt8], bytes: [UInt8], output: String?,

@@ -5,6 +5,8 @@ import JSONWriter
 struct JSONEmitter {
     let nonJSONValues: JSONPlistWriter.NonJSONValues
     var out: JSONOutput
+    /// Takes the output in pieces as it is made (a file being written); nil keeps it all.
+    var drain: OutputDrain?
 
     init(nonJSONValues: JSONPlistWriter.NonJSONValues, compact: Bool = false) {
         self.nonJSONValues = nonJSONValues
@@ -34,6 +36,7 @@ struct JSONEmitter {
         case .dictionary(let dict):
             beginDictionary(count: dict.count, depth: depth)
             for (index, (key, item)) in dict.enumerated() {
+                drain?.takeIfFull(&out.bytes)
                 out.beginItem(index, depth: depth)
                 out.key(key)
                 do {
@@ -57,6 +60,7 @@ extension JSONEmitter: PlistEventSink {
     }
 
     mutating func arrayItem(_ index: Int, depth: Int) {
+        drain?.takeIfFull(&out.bytes)
         out.beginItem(index, depth: depth)
     }
 
@@ -69,6 +73,7 @@ extension JSONEmitter: PlistEventSink {
     }
 
     mutating func dictionaryKey(_ utf8: UnsafeBufferPointer<UInt8>, index: Int, depth: Int) {
+        drain?.takeIfFull(&out.bytes)
         out.beginItem(index, depth: depth)
         out.key(utf8: utf8)
     }

@@ -24,9 +24,10 @@ package enum JSONPlistWriter {
         try write(value, nonJSONValues: .asStrings)
     }
 
-    static func write(_ value: PlistValue, nonJSONValues: NonJSONValues, compact: Bool = false) throws(PlistError) -> [UInt8] {
+    static func write(_ value: PlistValue, nonJSONValues: NonJSONValues, compact: Bool = false, drain: OutputDrain? = nil) throws(PlistError) -> [UInt8] {
         var emitter = JSONEmitter(nonJSONValues: nonJSONValues, compact: compact)
-        emitter.out.bytes.reserveCapacity(4096)
+        emitter.drain = drain
+        emitter.out.bytes.reserveCapacity(drain == nil ? 4096 : OutputDrain.pieceSize * 2)
         do {
             try emitter.write(value, depth: 0)
         } catch {

@@ -18,12 +18,16 @@ package struct XMLPlistWriter {
     private var indentation: XMLIndent = .tabs
     /// Written at the start of every line before the level's indentation (fragments only).
     private var linePrefix: [UInt8] = []
+    /// Takes the output in pieces of about 1 MiB as it is made (a file being written), so a
+    /// large document is never held whole; nil keeps everything in `out`.
+    package var drain: OutputDrain?
 
-    static func write(_ value: PlistValue, indent: XMLIndent = .tabs) throws(PlistError) -> [UInt8] {
+    static func write(_ value: PlistValue, indent: XMLIndent = .tabs, drain: OutputDrain? = nil) throws(PlistError) -> [UInt8] {
         var writer = XMLPlistWriter()
         writer.indentation = indent
+        writer.drain = drain
         // About 32 bytes of XML per value: growing the buffer by copying costs more than guessing.
-        writer.out.reserveCapacity(value.nodeCount * 32 + 4096)
+        writer.out.reserveCapacity(drain == nil ? value.nodeCount * 32 + 4096 : OutputDrain.pieceSize * 2)
         writer.out.append(contentsOf: header)
         try writer.write(value, depth: 0)
         writer.put("</plist>\n")
@@ -191,7 +195,9 @@ extension XMLPlistWriter: PlistEventSink {
         if count == 0 { put("<array/>\n") } else { put("<array>\n") }
     }
 
-    package mutating func arrayItem(_ index: Int, depth: Int) {}
+    package mutating func arrayItem(_ index: Int, depth: Int) {
+        drain?.takeIfFull(&out)
+    }
 
     package mutating func endArray(count: Int, depth: Int) {
         guard count > 0 else { return }
@@ -205,6 +211,7 @@ extension XMLPlistWriter: PlistEventSink {
     }
 
     package mutating func dictionaryKey(_ utf8: UnsafeBufferPointer<UInt8>, index: Int, depth: Int) throws(PlistError) {
+        drain?.takeIfFull(&out)
         indent(depth + 1)
         try escaped("<key>", utf8, "</key>\n")
     }
