@@ -369,6 +369,7 @@ int px_direct_run(px_state *st, px_direct_state *ds, const unsigned char *b, siz
     size_t i = ds->position;
     // Tokens the caller kept (an unfinished leaf) do not count: each call makes progress.
     size_t produced_before = out->token_count;
+    size_t text_before = out->text_length;
     if (token_limit == 0) token_limit = 1;
     if (ds->stage == PX_STAGE_DONE) return 1;
     if (ds->stage == PX_STAGE_START) {
@@ -406,7 +407,9 @@ int px_direct_run(px_state *st, px_direct_state *ds, const unsigned char *b, siz
             status = px_start_tag(st, ds, b, length, &i);
             continue;
         }
-        if (out->token_count - produced_before >= token_limit) break;
+        // A batch ends after `token_limit` tokens or a MiB of text, whichever comes first:
+        // text-heavy documents (data, long strings) would otherwise hold all their text here.
+        if (out->token_count - produced_before >= token_limit || out->text_length - text_before >= PX_DIRECT_TEXT_BATCH) break;
         if (i >= length) return PX_GIVE_UP;  // the input ends inside the root element
         if (b[i] != '<') {
             uint8_t parent = st->stack[st->depth - 1];

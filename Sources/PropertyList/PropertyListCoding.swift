@@ -99,13 +99,14 @@ public enum PropertyListCoding {
     }
 
     /// `write(_:as:)` (JSON: `writeStrictJSON(pretty: true)` unless `lossyJSON`) handing the
-    /// output to `drain` in pieces as it is made; returns the rest. Binary and OpenStep are
-    /// made whole and returned.
+    /// output to `drain` in pieces as it is made; returns the rest. OpenStep is made whole
+    /// and returned.
     package static func write(_ value: PlistValue, as format: PlistFormat, lossyJSON: Bool, drain: OutputDrain) throws(PlistError) -> [UInt8] {
         switch format {
         case .xml: try XMLPlistWriter.write(value, drain: drain)
         case .json: try JSONPlistWriter.write(value, nonJSONValues: lossyJSON ? .asStrings : .reject, drain: drain)
-        case .binary, .openStep: try write(value, as: format)
+        case .binary: BinaryPlistWriter.write(value, drain: drain)
+        case .openStep: try write(value, as: format)
         }
     }
 }

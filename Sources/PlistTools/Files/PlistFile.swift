@@ -90,35 +90,24 @@ public enum PlistFile {
     /// JSON refuses dates, data and UIDs (naming the first one's key path) unless `lossyJSON`,
     /// which writes dates and data as strings.
     ///
-    /// XML and JSON going to a file are written in pieces as they are made (`OutputDrain`),
+    /// XML, JSON and binary going to a file are written in pieces as they are made (`OutputDrain`),
     /// and a binary file becomes XML or JSON without a value tree when it can
     /// (`PropertyListCoding.streamBinary`); anything else, and every error, takes the tree.
     public static func convert(_ file: String, from inputFormat: PlistFormat?, to format: PlistFormat, output: String?,
                                inPlace: Bool, backup: Bool, force: Bool = false, lossyJSON: Bool = false,
                                warning: (String) -> Void) throws(PlistFileError) {
+        let target = inPlace ? nil : output.flatMap { $0 == FileIO.standardStream ? nil : $0 }
+        if let target, format != .openStep {
+            return try convert(file, from: inputFormat, to: format, piecewiseTo: target, lossyJSON: lossyJSON, warning: warning)
+        }
         let original: [UInt8]
         do { original = try FileIO.read(file, kind: .propertyList) } catch { throw .io(error) }
-        let target = inPlace ? nil : output.flatMap { $0 == FileIO.standardStream ? nil : $0 }
-        let streamsText = format == .xml || format == .json
-        if streamsText, (inputFormat ?? PlistFormat.detect(original)) == .binary {
-            if let target {
-                let piece = try PiecewiseOutput(target)
-                let rest = original.withUnsafeBytes { PropertyListCoding.streamBinary($0, to: format, lossyJSON: lossyJSON, drain: piece.drain) }
-                if let rest { return try piece.finish(rest) }
-            } else if let bytes = original.withUnsafeBytes({ PropertyListCoding.streamBinary($0, to: format, lossyJSON: lossyJSON) }) {
-                return try finishConversion(file, original: original, bytes: bytes, output: output, inPlace: inPlace, backup: backup, force: force)
-            }
+        if format == .xml || format == .json, (inputFormat ?? PlistFormat.detect(original)) == .binary,
+           let bytes = original.withUnsafeBytes({ PropertyListCoding.streamBinary($0, to: format, lossyJSON: lossyJSON) }) {
+            return try finishConversion(file, original: original, bytes: bytes, output: output, inPlace: inPlace, backup: backup, force: force)
         }
         let document = try parse(original, named: file, format: inputFormat, warning: warning)
         defer { abandonAtExit(document) }
-        if let target, streamsText {
-            let piece = try PiecewiseOutput(target)
-            let rest: [UInt8]
-            do { rest = try PropertyListCoding.write(document.value, as: format, lossyJSON: lossyJSON, drain: piece.drain) } catch {
-                throw conversionError(error, file: file, format: format, lossyJSON: lossyJSON)
-            }
-            return try piece.finish(rest)
-        }
         let bytes: [UInt8]
         if format == .json, !lossyJSON {
             do { bytes = try PropertyListCoding.writeStrictJSON(document.value, pretty: true) } catch {
@@ -128,6 +117,32 @@ public enum PlistFile {
             bytes = try serialize(document.value, as: format, source: file)
         }
         try finishConversion(file, original: original, bytes: bytes, output: output, inPlace: inPlace, backup: backup, force: force)
+    }
+
+    /// `convert` to a file other than the input, in pieces. The input's bytes are dropped
+    /// once parsed, before the output is made (peak memory: the tree, not the tree and the file).
+    private static func convert(_ file: String, from inputFormat: PlistFormat?, to format: PlistFormat, piecewiseTo target: String,
+                                lossyJSON: Bool, warning: (String) -> Void) throws(PlistFileError) {
+        let parsed: PlistDocument? = try {() throws(PlistFileError) -> PlistDocument? in
+            let original: [UInt8]
+            do throws(FileIOError) { original = try FileIO.read(file, kind: .propertyList) } catch { throw .io(error) }
+            if format == .xml || format == .json, (inputFormat ?? PlistFormat.detect(original)) == .binary {
+                let piece = try PiecewiseOutput(target)
+                if let rest = original.withUnsafeBytes({ PropertyListCoding.streamBinary($0, to: format, lossyJSON: lossyJSON, drain: piece.drain) }) {
+                    try piece.finish(rest)
+                    return nil
+                }
+            }
+            return try parse(original, named: file, format: inputFormat, warning: warning)
+        }()
+        guard let document = parsed else { return }
+        defer { abandonAtExit(document) }
+        let piece = try PiecewiseOutput(target)
+        let rest: [UInt8]
+        do { rest = try PropertyListCoding.write(document.value, as: format, lossyJSON: lossyJSON, drain: piece.drain) } catch {
+            throw conversionError(error, file: file, format: format, lossyJSON: lossyJSON)
+        }
+        try piece.finish(rest)
     }
 
     private static func conversionError(_ error: PlistError, file: String, format: PlistFormat, lossyJSON: Bool) -> PlistFileError {

@@ -79,6 +79,9 @@ int px_parser_feed(px_parser *parser, const char *bytes, size_t length, int term
 /// `px_parser_tokenize`'s answer for a document it leaves to expat.
 #define PX_DIRECT_UNSUPPORTED (-2)
 
+/// Text after which `px_parser_tokenize` ends a batch (see there).
+#define PX_DIRECT_TEXT_BATCH ((size_t)1 << 20)
+
 /// Tokenizes a whole document held in memory without expat, giving exactly the tokens
 /// `px_parser_feed` gives, for the documents nearly every property list is: UTF-8, an XML
 /// declaration and a DOCTYPE without internal subset, the plist DTD's elements, at most one
@@ -87,7 +90,8 @@ int px_parser_feed(px_parser *parser, const char *bytes, size_t length, int term
 /// left to expat, which then also words the error.
 ///
 /// Call it again with the same bytes after consuming and discarding tokens: returns 1 when
-/// the document is done, 0 after at least `token_limit` new tokens (call again), -1 once it has
+/// the document is done, 0 after at least `token_limit` new tokens or PX_DIRECT_TEXT_BATCH
+/// bytes of new text (call again), -1 once it has
 /// failed (out of memory), or PX_DIRECT_UNSUPPORTED: start over with `px_parser_feed` on a
 /// new parser. Never mixed with `px_parser_feed` on one parser.
 int px_parser_tokenize(px_parser *parser, const char *bytes, size_t length, size_t token_limit);

@@ -74,18 +74,26 @@ struct BinaryPlistWriter {
 
     /// Objects in file order: scalars by value; containers with their child references.
     private var objects: [PlistValue] = []
-    private var childRefs: [[Int]] = []
+    /// Every container's child references, one after another, and where each container's
+    /// start (by object index; 0 for scalars): one array instead of one per container.
+    private var refPool: [Int] = []
+    private var refStart: [Int] = []
+    /// References of the containers being flattened, innermost last.
+    private var pending: [Int] = []
     private var scalarRefs: [ScalarKey: Int] = [:]
 
-    static func write(_ value: PlistValue) -> [UInt8] {
+    /// The file's bytes; with a `drain`, most of them go there in pieces as they are made and
+    /// the rest is returned.
+    static func write(_ value: PlistValue, drain: OutputDrain? = nil) -> [UInt8] {
         var writer = BinaryPlistWriter()
         // Sizing the tables up front avoids rehashing the scalar table as it grows.
         let nodes = value.nodeCount
         writer.objects.reserveCapacity(nodes)
-        writer.childRefs.reserveCapacity(nodes)
+        writer.refStart.reserveCapacity(nodes)
+        writer.refPool.reserveCapacity(nodes)
         writer.scalarRefs.reserveCapacity(nodes)
         _ = writer.flatten(value)
-        return writer.serialize()
+        return writer.serialize(drain: drain)
     }
 
     private mutating func flatten(_ value: PlistValue) -> Int {
@@ -100,18 +108,16 @@ struct BinaryPlistWriter {
         case .uid(let u): key = .uid(u)
         case .array(let items):
             let ref = appendObject(value)
-            var refs: [Int] = []
-            refs.reserveCapacity(items.count)
-            for item in items { refs.append(flatten(item)) }
-            childRefs[ref] = refs
+            let base = pending.count
+            for item in items { pending.append(flatten(item)) }
+            finishContainer(ref, from: base)
             return ref
         case .dictionary(let dict):
             let ref = appendObject(value)
-            var refs: [Int] = []
-            refs.reserveCapacity(dict.count * 2)
-            for k in dict.keys { refs.append(flatten(.string(k))) }
-            for v in dict.values { refs.append(flatten(v)) }
-            childRefs[ref] = refs
+            let base = pending.count
+            for k in dict.keys { pending.append(flatten(.string(k))) }
+            for v in dict.values { pending.append(flatten(v)) }
+            finishContainer(ref, from: base)
             return ref
         }
         if let existing = scalarRefs[key] { return existing }
@@ -122,24 +128,37 @@ struct BinaryPlistWriter {
 
     private mutating func appendObject(_ value: PlistValue) -> Int {
         objects.append(value)
-        childRefs.append([])
+        refStart.append(0)
         return objects.count - 1
+    }
+
+    /// Moves the references pushed since `base` (the container's children) to the pool.
+    private mutating func finishContainer(_ ref: Int, from base: Int) {
+        refStart[ref] = refPool.count
+        refPool.append(contentsOf: pending[base...])
+        pending.removeSubrange(base...)
     }
 
     private static func byteWidth(_ value: UInt64) -> Int {
         value < 1 << 8 ? 1 : value < 1 << 16 ? 2 : value < 1 << 32 ? 4 : 8
     }
 
-    private func serialize() -> [UInt8] {
+    private func serialize(drain: OutputDrain?) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(objects.count * 12 + 64)
+        out.reserveCapacity(drain == nil ? objects.count * 12 + 64 : OutputDrain.pieceSize * 2)
+        // Bytes already handed to the drain: offsets count from the file's start.
+        var drained = 0
         out.append(contentsOf: BinaryPlistReader.magic)
         let refSize = Self.byteWidth(UInt64(objects.count))
         var offsets: [Int] = []
         offsets.reserveCapacity(objects.count)
 
         for (index, object) in objects.enumerated() {
-            offsets.append(out.count)
+            if let drain, out.count >= OutputDrain.pieceSize {
+                drained += out.count
+                drain.takeAll(&out)
+            }
+            offsets.append(drained + out.count)
             switch object {
             case .bool(let b):
                 out.append(b ? 0x09 : 0x08)
@@ -172,14 +191,14 @@ struct BinaryPlistWriter {
                 Self.appendBigEndian(u, width: width, to: &out)
             case .array(let items):
                 Self.appendMarker(0xA0, count: items.count, to: &out)
-                for ref in childRefs[index] { Self.appendBigEndian(UInt64(ref), width: refSize, to: &out) }
+                for ref in refPool[refStart[index]..<(refStart[index] + items.count)] { Self.appendBigEndian(UInt64(ref), width: refSize, to: &out) }
             case .dictionary(let dict):
                 Self.appendMarker(0xD0, count: dict.count, to: &out)
-                for ref in childRefs[index] { Self.appendBigEndian(UInt64(ref), width: refSize, to: &out) }
+                for ref in refPool[refStart[index]..<(refStart[index] + dict.count * 2)] { Self.appendBigEndian(UInt64(ref), width: refSize, to: &out) }
             }
         }
 
-        let tableOffset = out.count
+        let tableOffset = drained + out.count
         let offsetSize = Self.byteWidth(UInt64(tableOffset))
         for offset in offsets { Self.appendBigEndian(UInt64(offset), width: offsetSize, to: &out) }
         out.append(contentsOf: [0, 0, 0, 0, 0, 0])  // 5 unused bytes, sort version

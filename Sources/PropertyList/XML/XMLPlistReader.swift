@@ -176,8 +176,8 @@ package enum XMLPlistReader {
         var isDictionary: Bool
         var array: [PlistValue] = []
         var dictionary: OrderedDictionary<String, PlistValue> = [:]
-        /// Where each key is, parallel to `dictionary`, to name both places of a duplicate.
-        var keyPositions: [Int] = []
+        /// Where this dictionary's keys start in the builder's `keyPositions`.
+        var keyPositionsBase = 0
         var pendingKey: String?
         var pendingKeyPosition = 0
         /// Recording ranges only: the container's key-path components, the offset of its
@@ -196,6 +196,10 @@ package enum XMLPlistReader {
         var tokens = UnsafeBufferPointer<px_token>(start: nil, count: 0)
         var text = UnsafeRawBufferPointer(start: nil, count: 0)
         var stack: [Frame] = []
+        /// Where each key of the open dictionaries is, parallel to their `dictionary`s, to
+        /// name both places of a duplicate: one array for all (one per dictionary was an
+        /// allocation per `<dict>`).
+        var keyPositions: [Int] = []
         var root: PlistValue?
         var sawRoot = false
         var finished = false
@@ -355,6 +359,7 @@ package enum XMLPlistReader {
                     if let key = frame.pendingKey {
                         throw fail(at: frame.pendingKeyPosition, "key \"\(key)\" has no value")
                     }
+                    if frame.isDictionary { keyPositions.removeSubrange(frame.keyPositionsBase...) }
                     if ranges != nil {
                         let end = Int(token.byte_offset)
                         // An empty element (`<dict/>`) ends where it starts: no closing tag to insert before.
@@ -387,7 +392,9 @@ package enum XMLPlistReader {
                 if stack.isEmpty, root != nil {
                     throw fail(i, "<plist> holds more than one value")
                 }
-                if let top = stack.last, top.isDictionary, top.pendingKey == nil {
+                // Fields read in place: copying the whole frame (`stack.last`) retained its
+                // arrays and dictionary at every tag.
+                if let top = stack.indices.last, stack[top].isDictionary, stack[top].pendingKey == nil {
                     throw fail(i, "<\(tagName(i))> in a <dict> has no <key> before it")
                 }
                 // Invariant: nesting stays within what every reader (and the value's recursive
@@ -396,6 +403,7 @@ package enum XMLPlistReader {
                     throw fail(i, "containers nested deeper than \(PropertyListCoding.maxDepth) levels")
                 }
                 var frame = Frame(start: position(i), isDictionary: tag == PX_TAG_DICT)
+                frame.keyPositionsBase = keyPositions.count
                 if ranges != nil {
                     frame.path = childPath()
                     frame.elementStart = tagStart(i)
@@ -404,11 +412,11 @@ package enum XMLPlistReader {
                 stack.append(frame)
                 return i + 1
             case PX_TAG_KEY:
-                guard let top = stack.last, top.isDictionary else {
+                guard let top = stack.indices.last, stack[top].isDictionary else {
                     throw fail(i, "<key> outside a <dict>")
                 }
-                if let pending = top.pendingKey {
-                    throw fail(at: top.pendingKeyPosition, "key \"\(pending)\" has no value (another <key> follows)")
+                if let pending = stack[top].pendingKey {
+                    throw fail(at: stack[top].pendingKeyPosition, "key \"\(pending)\" has no value (another <key> follows)")
                 }
                 guard let (textIndex, end) = try leaf() else { return nil }
                 stack[stack.count - 1].pendingKey = textIndex.map { string($0) } ?? ""
@@ -492,10 +500,10 @@ package enum XMLPlistReader {
             // A duplicate overwrites before it is reported; the error discards the dictionary.
             if stack[top].dictionary.updateValue(value, forKey: key) != nil {
                 let existing = stack[top].dictionary.index(forKey: key) ?? 0
-                let first = textPosition(stack[top].keyPositions[existing])
+                let first = textPosition(keyPositions[stack[top].keyPositionsBase + existing])
                 throw fail(at: keyPosition, "duplicate key \"\(key)\" (first defined at \(first))", code: .duplicateKey)
             }
-            stack[top].keyPositions.append(keyPosition)
+            keyPositions.append(keyPosition)
         }
     }
 }
