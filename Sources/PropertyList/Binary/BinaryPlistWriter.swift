@@ -7,71 +7,6 @@ import OrderedCollections
 /// Integer widths, the reference width and the offset width are the smallest that fit. The
 /// output depends only on the value: the same value always gives the same bytes.
 struct BinaryPlistWriter {
-    /// What makes two scalars one object. Text and data compare and hash as bytes: String's
-    /// own hashing normalises non-ASCII text (Unicode canonical equivalence) and [UInt8]'s
-    /// hashes byte by byte, which together were a fifth of XML → binary; byte equality also
-    /// keeps two spellings of an accented letter as the two objects they were.
-    private enum ScalarKey: Hashable {
-        case string(String)
-        case integer(PlistInteger)
-        case real(UInt64)
-        case bool(Bool)
-        case date(UInt64)
-        case data([UInt8])
-        case uid(UInt64)
-
-        static func == (a: ScalarKey, b: ScalarKey) -> Bool {
-            switch (a, b) {
-            case (.string(let x), .string(let y)):
-                return withBytes(x) { x in withBytes(y) { y in sameBytes(x, y) } }
-            case (.data(let x), .data(let y)):
-                return x.withUnsafeBytes { x in y.withUnsafeBytes { y in sameBytes(x, y) } }
-            case (.integer(let x), .integer(let y)): return x == y
-            case (.real(let x), .real(let y)), (.date(let x), .date(let y)), (.uid(let x), .uid(let y)): return x == y
-            case (.bool(let x), .bool(let y)): return x == y
-            default: return false
-            }
-        }
-
-        func hash(into hasher: inout Hasher) {
-            switch self {
-            case .string(let s):
-                hasher.combine(0 as UInt8)
-                Self.withBytes(s) { hasher.combine(bytes: $0) }
-            case .data(let d):
-                hasher.combine(1 as UInt8)
-                d.withUnsafeBytes { hasher.combine(bytes: $0) }
-            case .integer(let i): hasher.combine(2 as UInt8); hasher.combine(i)
-            case .real(let r): hasher.combine(3 as UInt8); hasher.combine(r)
-            case .date(let d): hasher.combine(4 as UInt8); hasher.combine(d)
-            case .uid(let u): hasher.combine(5 as UInt8); hasher.combine(u)
-            case .bool(let b): hasher.combine(6 as UInt8); hasher.combine(b)
-            }
-        }
-
-        /// The string's UTF-8 in place (native strings are contiguous; others are copied).
-        static func withBytes<R>(_ s: String, _ body: (UnsafeRawBufferPointer) -> R) -> R {
-            if let result = s.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) { return result }
-            var copy = s
-            return copy.withUTF8 { body(UnsafeRawBufferPointer($0)) }
-        }
-
-        private static func sameBytes(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer) -> Bool {
-            guard x.count == y.count else { return false }
-            if x.baseAddress == y.baseAddress { return true }
-            var i = 0
-            while i + 8 <= x.count {
-                if x.loadUnaligned(fromByteOffset: i, as: UInt64.self) != y.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
-                i += 8
-            }
-            while i < x.count {
-                if x[i] != y[i] { return false }
-                i += 1
-            }
-            return true
-        }
-    }
-
     /// Objects in file order: scalars by value; containers with their child references.
     private var objects: [PlistValue] = []
     /// Every container's child references, one after another, and where each container's
@@ -80,32 +15,25 @@ struct BinaryPlistWriter {
     private var refStart: [Int] = []
     /// References of the containers being flattened, innermost last.
     private var pending: [Int] = []
-    private var scalarRefs: [ScalarKey: Int] = [:]
+    private var scalarRefs = ScalarTable()
 
     /// The file's bytes; with a `drain`, most of them go there in pieces as they are made and
     /// the rest is returned.
     static func write(_ value: PlistValue, drain: OutputDrain? = nil) -> [UInt8] {
         var writer = BinaryPlistWriter()
-        // Sizing the tables up front avoids rehashing the scalar table as it grows.
+        // Sizing the object tables up front avoids copying them as they grow.
         let nodes = value.nodeCount
         writer.objects.reserveCapacity(nodes)
         writer.refStart.reserveCapacity(nodes)
         writer.refPool.reserveCapacity(nodes)
-        writer.scalarRefs.reserveCapacity(nodes)
         _ = writer.flatten(value)
         return writer.serialize(drain: drain)
     }
 
     private mutating func flatten(_ value: PlistValue) -> Int {
-        let key: ScalarKey
         switch value {
-        case .string(let s): key = .string(s)
-        case .integer(let i): key = .integer(i)
-        case .real(let r): key = .real(r.value.isNaN ? Double.nan.bitPattern : r.value.bitPattern)
-        case .bool(let b): key = .bool(b)
-        case .date(let d): key = .date(d.secondsSinceReferenceDate.bitPattern)
-        case .data(let d): key = .data(d)
-        case .uid(let u): key = .uid(u)
+        case .string, .integer, .real, .bool, .date, .data, .uid:
+            break
         case .array(let items):
             let ref = appendObject(value)
             let base = pending.count
@@ -120,9 +48,11 @@ struct BinaryPlistWriter {
             finishContainer(ref, from: base)
             return ref
         }
-        if let existing = scalarRefs[key] { return existing }
+        let key = ScalarKey(value)
+        let fingerprint = key.fingerprint(seed: scalarRefs.seed)
+        if let existing = scalarRefs.find(fingerprint, where: { ScalarKey(objects[$0]) == key }) { return existing }
         let ref = appendObject(value)
-        scalarRefs[key] = ref
+        scalarRefs.insert(fingerprint, ref)
         return ref
     }
 

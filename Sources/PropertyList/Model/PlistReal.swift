@@ -27,18 +27,20 @@ extension PlistReal {
     /// `nan`, `inf`, `infinity` (any case, optional sign). Nil for anything else.
     package static func parse<S: Collection<UInt8>>(_ text: S) -> PlistReal? {
         guard !text.isEmpty, text.count <= 512 else { return nil }
+        // Swift's parser also takes hex floats and "nan(…)"; keep to decimal notation.
+        let decimal = text.allSatisfy { c in
+            (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: ".") || c == UInt8(ascii: "e")
+                || c == UInt8(ascii: "E") || c == UInt8(ascii: "-") || c == UInt8(ascii: "+")
+        }
         let string = String(decoding: Array(text), as: UTF8.self)
+        // The common case: digits only (no lowercased copy, no comparisons with the words).
+        if decimal { return Double(string).map(PlistReal.init) }
         switch string.lowercased() {
         case "nan", "+nan", "-nan": return PlistReal(.nan)
         case "inf", "+inf", "infinity", "+infinity": return PlistReal(.infinity)
         case "-inf", "-infinity": return PlistReal(-.infinity)
         default: break
         }
-        // Swift's parser also takes hex floats and "nan(…)"; keep to decimal notation.
-        guard string.utf8.allSatisfy({ c in
-            (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: ".") || c == UInt8(ascii: "e")
-                || c == UInt8(ascii: "E") || c == UInt8(ascii: "-") || c == UInt8(ascii: "+")
-        }), let value = Double(string) else { return nil }
-        return PlistReal(value)
+        return nil
     }
 }
