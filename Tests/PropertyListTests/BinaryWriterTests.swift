@@ -1,0 +1,49 @@
+import Testing
+@testable import PropertyList
+
+/// The binary writer's sharing of equal scalars (`ScalarTable` by `ScalarKey` fingerprints).
+@Suite struct BinaryWriterTests {
+    /// Objects in a written file (the trailer's count).
+    static func objectCount(_ bytes: [UInt8]) -> Int {
+        bytes[(bytes.count - 24)..<(bytes.count - 16)].reduce(0) { $0 << 8 | Int($1) }
+    }
+
+    @Test func equalScalarsAreWrittenOnce() throws {
+        // 3,000 values drawn from 7 distinct scalars of every kind, plus the array.
+        let pool: [PlistValue] = [.string("a"), .string("é"), .int(-5), .double(0.5), .bool(true),
+                                  .date(PlistDate(secondsSinceReferenceDate: 3)), .data([1, 2, 3])]
+        let value = PlistValue.array((0..<3000).map { pool[$0 % pool.count] })
+        let bytes = try PropertyListCoding.write(value, as: .binary)
+        #expect(Self.objectCount(bytes) == pool.count + 1)
+        #expect(try PropertyListCoding.read(bytes).value == value)
+    }
+
+    @Test func manyDistinctScalarsStayDistinct() throws {
+        // Enough to grow the table several times; integers, reals and strings that differ
+        // only in high bits or one byte.
+        var items: [PlistValue] = []
+        for i in 0..<20_000 {
+            items.append(.int(Int64(i) << 40))
+            items.append(.double(Double(i) * 0.25))
+            items.append(.string("key-\(i)"))
+        }
+        let value = PlistValue.array(items + items)
+        let bytes = try PropertyListCoding.write(value, as: .binary)
+        #expect(Self.objectCount(bytes) == items.count + 1)
+        #expect(try PropertyListCoding.read(bytes).value == value)
+    }
+
+    @Test func spellingsOfOneLetterKeepTheirBytes() throws {
+        // Canonically equivalent (equal as Swift strings) but different bytes: both kept.
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        let bytes = try PropertyListCoding.write(.array([.string(composed), .string(decomposed)]), as: .binary)
+        #expect(Self.objectCount(bytes) == 3)
+        guard case .array(let back) = try PropertyListCoding.read(bytes).value,
+              case .string(let first) = back[0], case .string(let second) = back[1] else {
+            Issue.record("not an array of two strings")
+            return
+        }
+        #expect(Array(first.utf8) == Array(composed.utf8))
+        #expect(Array(second.utf8) == Array(decomposed.utf8))
+    }
+}
