@@ -148,9 +148,10 @@ static void record_alloc(void *ptr, size_t size) {
     leave_recorder(0);
 }
 
-/// `cancellable`: a plain free may cancel its pending allocation; realloc's free of the old
-/// block is always written (the new block's allocation follows it). `live`: remove the live
-/// table entry here (realloc removes it itself, before the real call).
+/// `cancellable`: the free may cancel its pending allocation (a plain free, and realloc's free
+/// of the old block: a realloc chain on one thread then leaves only its last block's
+/// allocation, the steps before it counted as pairs). `live`: remove the live table entry here
+/// (realloc removes it itself, before the real call).
 static void record_free(void *ptr, int cancellable, int live) {
     if (!ptr || in_recorder || !atomic_load_explicit(&dkh.active, memory_order_relaxed)) return;
     in_recorder = 1;
@@ -215,14 +216,16 @@ void *realloc(void *ptr, size_t size) {
         leave_recorder(0);
     }
     // Recorded as the free of the old block and the allocation of the new one, so the block
-    // belongs to the generation and call site of its last resize.
+    // belongs to the generation and call site of its last resize. The free cancels the old
+    // block's allocation as any free does when it is still pending in this thread's buffer
+    // with no mark since: the steps of a realloc chain become counted pairs, not events.
     void *p = real_realloc(ptr, size);
     if (removed && !p && size != 0) {
         in_recorder = 1;
         dkh_live_insert_slow((uintptr_t)ptr, old_size);
         leave_recorder(0);
     }
-    if (ptr && (p || size == 0)) record_free(ptr, 0, 0);
+    if (ptr && (p || size == 0)) record_free(ptr, 1, 0);
     if (p) record_alloc(p, size);
     return p;
 }

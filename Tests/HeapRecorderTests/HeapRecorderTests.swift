@@ -149,6 +149,40 @@ import Testing
         }
     }
 
+    /// Realloc chains, whose steps (realloc's free of the old block) cancel like plain frees,
+    /// against the same program with every event kept (DEVKIT_HEAP_PAIRS=keep): what heapdiff
+    /// reports — allocated totals, survivors, heap growth and the peak per generation — is the
+    /// same, from a quarter of the events or fewer.
+    @Test func reallocChainsCancelWithoutChangingTheReport() throws {
+        let program = try HeapFixture.built.get().appendingPathComponent("workload").path
+        let cancelled = try HeapFixture.preloaded(program, ["realloc-chains"], environment: [:], name: "realloc-cancel")
+        let kept = try HeapFixture.preloaded(program, ["realloc-chains"], environment: ["DEVKIT_HEAP_PAIRS": "keep"], name: "realloc-keep")
+        #expect(cancelled.status == 0 && kept.status == 0)
+        let a = try HeapFixture.load(cancelled.recordingPath), b = try HeapFixture.load(kept.recordingPath)
+        // 200 chains of 9 steps (the first a malloc), 5 shrunk to nothing, 20 of 3 steps, 30
+        // churned pairs: at least the 8 realloc steps of each of the first 200 chains cancel.
+        #expect(a.cancelledPairCount >= 200 * 8)
+        #expect(b.cancelledPairCount == 0)
+        #expect(a.eventCount + 2 * a.cancelledPairCount == b.eventCount)
+        #expect(a.eventCount * 4 <= b.eventCount)
+        let ta = HeapTimeline(a), tb = HeapTimeline(b)
+        #expect(ta.generations.count == 2)
+        #expect(ta.generations.map(\.allocatedCount) == tb.generations.map(\.allocatedCount))
+        #expect(ta.generations.map(\.allocatedBytes) == tb.generations.map(\.allocatedBytes))
+        #expect(ta.generations.map(\.heapBytesAtEnd) == tb.generations.map(\.heapBytesAtEnd))
+        #expect(ta.generations.map(\.peak.bytes) == tb.generations.map(\.peak.bytes))
+        #expect(ta.peak.bytes == tb.peak.bytes && ta.peak.blocks == tb.peak.blocks)
+        for generation in ta.generations.indices {
+            for horizon in [HeapTimeline.Horizon.end, .nextMark] {
+                let sa = ta.survivors(of: generation, until: horizon), sb = tb.survivors(of: generation, until: horizon)
+                #expect(sa.map(\.size) == sb.map(\.size))
+            }
+        }
+        // The kept chains' last blocks survive with their last size: 10 of 2,101 bytes, 20 of 3,189.
+        #expect(HeapFixture.survivors(a, generation: 0)["malloc 2101 bytes"]?.count == 10)
+        #expect(HeapFixture.survivors(a, generation: 1)["malloc 3189 bytes"]?.count == 20)
+    }
+
     @Test func markBetweenAllocationAndFreeIsNotCancelled() throws {
         let (run, recording) = try HeapFixture.workload("straddle")
         #expect(run.status == 0)
