@@ -17,9 +17,6 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#define UNW_LOCAL_ONLY
-#include <libunwind.h>
-
 dkh_state dkh = {.fd = -1, .stack_lock = PTHREAD_MUTEX_INITIALIZER, .module_lock = PTHREAD_MUTEX_INITIALIZER};
 
 /// Set while the recorder itself runs on this thread: allocations made by libunwind or by
@@ -122,15 +119,8 @@ static void record_alloc(void *ptr, size_t size) {
     dkh_live_insert((uintptr_t)ptr, size);  // --scan-at-exit only
     dkh_thread *t = dkh_current_thread();
     if (t) {
-        void *raw[DKH_MAX_STACK_DEPTH + 16];
-        int n = unw_backtrace(raw, dkh.stack_depth + 16);
         uint64_t frames[DKH_MAX_STACK_DEPTH];
-        uint32_t depth = 0;
-        for (int i = 0; i < n && depth < (uint32_t)dkh.stack_depth; i++) {
-            uintptr_t pc = (uintptr_t)raw[i];
-            if (pc >= dkh.self_start && pc < dkh.self_end) continue;  // the recorder's own frames
-            frames[depth++] = pc;
-        }
+        uint32_t depth = (uint32_t)dkh_backtrace(t, frames, dkh.stack_depth);
         uint32_t stack = dkh_intern_stack(t, frames, depth);
         // Sequentially consistent, in this order (the marks count first): the free's test in
         // dkh_append_free relies on it (FORMAT.md, "Cancelled pairs").
@@ -296,6 +286,7 @@ int dlclose(void *handle) {
     int result = real_dlclose(handle);
     if (atomic_load(&dkh.active) && !in_recorder) {
         in_recorder = 1;
+        dkh_unwind_forget();
         dkh_modules_refresh();
         leave_recorder(0);
     }
@@ -655,6 +646,10 @@ static int begin_recording(int fd) {
     if (last_alloc == MAP_FAILED) dkh.cancel_pairs = 0;
     else dkh.last_alloc = last_alloc;
     dkh_stacks_init();
+    // DEVKIT_HEAP_UNWIND=libunwind: every stack from unw_backtrace, as before the frame-rule table.
+    const char *unwind = getenv("DEVKIT_HEAP_UNWIND");
+    dkh.fast_unwind = !(unwind && strcmp(unwind, "libunwind") == 0);
+    dkh_unwind_init();
     dkh_find_self();
     pthread_key_create(&dkh.thread_key, thread_destructor);
     pthread_atfork(before_fork, after_fork_parent, after_fork_child);

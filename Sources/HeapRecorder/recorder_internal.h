@@ -132,6 +132,9 @@ typedef struct dkh_thread {
     uint32_t head_run_blocks;
     uint64_t head_run_bytes;
     uint64_t head_run_seq;
+    /// The thread's stack (pthread_getattr_np), which bounds what the stack walk reads; 0 when
+    /// unknown (then libunwind walks it).
+    uintptr_t stack_low, stack_high;
     dkh_stack_cache_entry cache[DKH_STACK_CACHE_SIZE];
 } dkh_thread;
 
@@ -158,6 +161,7 @@ typedef struct dkh_state {
     atomic_uint marks_started;
     atomic_uint marks_finished;
     int cancel_pairs;          // DEVKIT_HEAP_PAIRS != "keep"
+    int fast_unwind;           // DEVKIT_HEAP_UNWIND != "libunwind" (unwind.c)
     _Atomic uint64_t *last_alloc;  // 1 << DKH_LAST_ALLOC_BITS slots
     pthread_key_t thread_key;
     uintptr_t self_start, self_end;  // our own mapped range: frames there are dropped
@@ -198,6 +202,15 @@ DKH_INTERNAL size_t dkh_put_u64(uint8_t *p, uint64_t v);
 DKH_INTERNAL uint32_t dkh_intern_stack(dkh_thread *t, const uint64_t *frames, uint32_t depth);
 DKH_INTERNAL void dkh_stacks_init(void);
 DKH_INTERNAL void dkh_stacks_rewrite_all(void);
+
+// unwind.c
+/// Up to `max` return addresses of the calling thread's stack, innermost first, the recorder's
+/// own frames left out (what unw_backtrace gives, filtered).
+DKH_INTERNAL int dkh_backtrace(dkh_thread *t, uint64_t *frames, int max);
+DKH_INTERNAL void dkh_unwind_init(void);
+DKH_INTERNAL void dkh_unwind_thread_init(dkh_thread *t);
+/// Forgets every learned frame rule (code was unloaded).
+DKH_INTERNAL void dkh_unwind_forget(void);
 
 // modules.c
 DKH_INTERNAL void dkh_modules_refresh(void);

@@ -206,6 +206,7 @@ dkh_thread *dkh_current_thread(void) {
             return NULL;
         }
         t->tid = (pid_t)syscall(SYS_gettid);
+        dkh_unwind_thread_init(t);
         dkh_reset_thread(t);
         current = t;
         // The key's destructor flushes the buffer when the thread ends.
