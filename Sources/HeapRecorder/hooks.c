@@ -119,9 +119,7 @@ static void record_alloc(void *ptr, size_t size) {
     dkh_live_insert((uintptr_t)ptr, size);  // --scan-at-exit only
     dkh_thread *t = dkh_current_thread();
     if (t) {
-        uint64_t frames[DKH_MAX_STACK_DEPTH];
-        uint32_t depth = (uint32_t)dkh_backtrace(t, frames, dkh.stack_depth);
-        uint32_t stack = dkh_intern_stack(t, frames, depth);
+        uint32_t stack = dkh_current_stack(t);
         // Sequentially consistent, in this order (the marks count first): the free's test in
         // dkh_append_free relies on it (FORMAT.md, "Cancelled pairs").
         uint32_t marks = atomic_load(&dkh.marks_finished);

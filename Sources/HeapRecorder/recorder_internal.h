@@ -81,6 +81,23 @@ typedef struct dkh_stack_cache_entry {
     uint32_t depth;
 } dkh_stack_cache_entry;
 
+/// Words a remembered stack walk may have read (unwind.c); a walk that read more is not kept.
+#define DKH_WALK_READS 160
+/// Stack walks remembered per thread.
+#define DKH_WALK_CACHE_SIZE 16
+
+/// A stack walk remembered (unwind.c): the state at the program's first frame, every word the
+/// walk read after it with the value it found, and the stack's id.
+typedef struct dkh_walk_entry {
+    uint64_t pc, sp, rbp;
+    uint32_t epoch;      // the frame rules' epoch + 1; 0: empty
+    uint32_t stack;
+    uint32_t reads;
+    uint32_t needs_rbp;  // the walk depended on rbp at the first frame
+    uint64_t read_at[DKH_WALK_READS];
+    uint64_t read_value[DKH_WALK_READS];
+} dkh_walk_entry;
+
 /// A buffered event, kept decoded until the flush encodes it.
 typedef struct dkh_pending_event {
     uint64_t seq;
@@ -135,6 +152,8 @@ typedef struct dkh_thread {
     /// The thread's stack (pthread_getattr_np), which bounds what the stack walk reads; 0 when
     /// unknown (then libunwind walks it).
     uintptr_t stack_low, stack_high;
+    /// Stacks walked before, by the state at their first frame outside the recorder.
+    dkh_walk_entry walks[DKH_WALK_CACHE_SIZE];
     dkh_stack_cache_entry cache[DKH_STACK_CACHE_SIZE];
 } dkh_thread;
 
@@ -204,9 +223,10 @@ DKH_INTERNAL void dkh_stacks_init(void);
 DKH_INTERNAL void dkh_stacks_rewrite_all(void);
 
 // unwind.c
-/// Up to `max` return addresses of the calling thread's stack, innermost first, the recorder's
-/// own frames left out (what unw_backtrace gives, filtered).
-DKH_INTERNAL int dkh_backtrace(dkh_thread *t, uint64_t *frames, int max);
+/// The interned id (dkh_intern_stack) of the calling thread's stack: up to dkh.stack_depth
+/// return addresses, innermost first, the recorder's own frames left out (what unw_backtrace
+/// gives, filtered).
+DKH_INTERNAL uint32_t dkh_current_stack(dkh_thread *t);
 DKH_INTERNAL void dkh_unwind_init(void);
 DKH_INTERNAL void dkh_unwind_thread_init(dkh_thread *t);
 /// Forgets every learned frame rule (code was unloaded).

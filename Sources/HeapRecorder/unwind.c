@@ -201,9 +201,25 @@ __attribute__((noinline)) static int slow_backtrace(uint64_t *frames, int max) {
     return n;
 }
 
-int dkh_backtrace(dkh_thread *t, uint64_t *frames, int max) {
-    if (!dkh.fast_unwind) return libunwind_backtrace(frames, max);
-    if (!rule_table) return slow_backtrace(frames, max);
+/// Where a walk being remembered read the stack, and what it found there; `*reads` becomes
+/// DKH_WALK_READS + 1 when there was more than the entry holds (then it is not kept).
+static inline void note_read(dkh_walk_entry *entry, uint32_t *reads, uint64_t at, uint64_t value) {
+    if (*reads < DKH_WALK_READS) {
+        entry->read_at[*reads] = at;
+        entry->read_value[*reads] = value;
+    }
+    if (*reads <= DKH_WALK_READS) ++*reads;
+}
+
+static inline uint32_t walk_home(uint64_t pc, uint64_t sp) {
+    return (uint32_t)(((pc ^ (sp << 17)) * 0x9E3779B97F4A7C15ull) >> 60) & (DKH_WALK_CACHE_SIZE - 1);
+}
+
+uint32_t dkh_current_stack(dkh_thread *t) {
+    uint64_t frames[DKH_MAX_STACK_DEPTH];
+    const int max = dkh.stack_depth;
+    if (!dkh.fast_unwind) return dkh_intern_stack(t, frames, (uint32_t)libunwind_backtrace(frames, max));
+    if (!rule_table) return dkh_intern_stack(t, frames, (uint32_t)slow_backtrace(frames, max));
     // This function's own frame (the builtin gives it a frame pointer): its caller's return
     // address, stack pointer and frame pointer start the walk.
     const uint64_t *frame = __builtin_frame_address(0);
@@ -212,22 +228,66 @@ int dkh_backtrace(dkh_thread *t, uint64_t *frames, int max) {
     uint64_t rbp = frame[0];
     // Every word read lies between the stack pointer and the top of this thread's stack (a
     // rule that points elsewhere, or a stack switched by sigaltstack, goes to libunwind).
-    if (sp < t->stack_low || sp >= t->stack_high) return slow_backtrace(frames, max);
-    int n = 0;
-    for (int step = 0; step < max + 64 && n < max; step++) {
-        if (!in_self(pc)) frames[n++] = pc;
+    if (sp < t->stack_low || sp >= t->stack_high) return dkh_intern_stack(t, frames, (uint32_t)slow_backtrace(frames, max));
+    const uint64_t epoch = atomic_load_explicit(&rule_epoch, memory_order_relaxed) & RULE_EPOCH_MASK;
+    // The walk is remembered from the program's first frame on: every word it reads, so that
+    // the same walk later can be recognised by reading them again.
+    dkh_walk_entry *entry = NULL;
+    uint32_t reads = 0;
+    int needs_rbp = 0, rbp_from_memory = 0, count = 0, complete = 0;
+    for (int step = 0; step < max + 64 && count < max; step++) {
+        if (!in_self(pc)) {
+            if (!entry) {
+                // The first frame of the program. A stack walked from this very state before,
+                // whose every word read is unchanged, is that stack again: its id, no walk.
+                entry = &t->walks[walk_home(pc, sp)];
+                if (entry->epoch == epoch + 1 && entry->pc == pc && entry->sp == sp && (!entry->needs_rbp || entry->rbp == rbp)) {
+                    uint32_t i = 0;
+                    while (i < entry->reads && *(const uint64_t *)entry->read_at[i] == entry->read_value[i]) i++;
+                    if (i == entry->reads) return entry->stack;
+                }
+                entry->epoch = 0;
+                entry->pc = pc, entry->sp = sp, entry->rbp = rbp;
+            }
+            frames[count++] = pc;
+        }
         uint64_t rule = rule_find(pc);
         unsigned kind = rule & 7;
-        if (kind == RULE_END) return n;
+        if (kind == RULE_END) {
+            complete = 1;
+            break;
+        }
         uint64_t cfa;
-        if (kind == RULE_STANDARD) cfa = rbp + 16;
-        else if (kind == RULE_SP) cfa = sp + ((rule >> 16) & (RULE_WORDS_LIMIT - 1)) * 8;
-        else return slow_backtrace(frames, max);
+        if (kind == RULE_STANDARD) {
+            cfa = rbp + 16;
+            // rbp as it was at the first frame decides where this walk goes.
+            if (entry && !rbp_from_memory) needs_rbp = 1;
+        } else if (kind == RULE_SP) {
+            cfa = sp + ((rule >> 16) & (RULE_WORDS_LIMIT - 1)) * 8;
+        } else {
+            break;
+        }
         uint64_t rbp_slot = kind == RULE_STANDARD ? 16 : (rule >> 40) * 8;
-        if (cfa < sp + 8 || cfa < sp + rbp_slot || cfa > t->stack_high) return slow_backtrace(frames, max);
+        if (cfa < sp + 8 || cfa < sp + rbp_slot || cfa > t->stack_high) break;
         pc = *(const uint64_t *)(cfa - 8);
-        if (rbp_slot) rbp = *(const uint64_t *)(cfa - rbp_slot);
+        if (entry) note_read(entry, &reads, cfa - 8, pc);
+        if (rbp_slot) {
+            rbp = *(const uint64_t *)(cfa - rbp_slot);
+            if (entry) {
+                note_read(entry, &reads, cfa - rbp_slot, rbp);
+                rbp_from_memory = 1;
+            }
+        }
         sp = cfa;
+        if (step + 1 == max + 64 || count == max) complete = 1;
     }
-    return n;
+    if (!complete) return dkh_intern_stack(t, frames, (uint32_t)slow_backtrace(frames, max));
+    uint32_t id = dkh_intern_stack(t, frames, (uint32_t)count);
+    if (entry && id && reads <= DKH_WALK_READS) {
+        entry->reads = reads;
+        entry->needs_rbp = (uint32_t)needs_rbp;
+        entry->stack = id;
+        entry->epoch = (uint32_t)epoch + 1;
+    }
+    return id;
 }
