@@ -130,15 +130,26 @@ import Testing
     /// The same program recorded with cancelling and with every event kept
     /// (DEVKIT_HEAP_PAIRS=keep): identical allocated totals per generation and survivors.
     @Test func cancellingChangesNoTotal() throws {
-        let program = try HeapFixture.built.get().appendingPathComponent("workload").path
-        let cancelled = try HeapFixture.preloaded(program, ["pairs"], environment: [:], name: "cancel")
-        let kept = try HeapFixture.preloaded(program, ["pairs"], environment: ["DEVKIT_HEAP_PAIRS": "keep"], name: "keep")
-        #expect(cancelled.status == 0 && kept.status == 0)
-        let a = try HeapFixture.load(cancelled.recordingPath), b = try HeapFixture.load(kept.recordingPath)
+        let (a, b) = try Self.recordedCancellingAndKeeping("pairs")
         #expect(a.cancelledPairCount >= 4000)
         #expect(b.cancelledPairCount == 0)
         #expect(a.eventCount + 2 * a.cancelledPairCount == b.eventCount)
-        let ta = HeapTimeline(a), tb = HeapTimeline(b)
+        Self.expectSameTotalsAndSurvivors(HeapTimeline(a), HeapTimeline(b))
+    }
+
+    /// The workload's `mode` recorded with cancelling, then with every event kept
+    /// (DEVKIT_HEAP_PAIRS=keep).
+    static func recordedCancellingAndKeeping(_ mode: String) throws -> (HeapRecording, HeapRecording) {
+        let program = try HeapFixture.built.get().appendingPathComponent("workload").path
+        let cancelled = try HeapFixture.preloaded(program, [mode], environment: [:], name: "\(mode)-cancel")
+        let kept = try HeapFixture.preloaded(program, [mode], environment: ["DEVKIT_HEAP_PAIRS": "keep"], name: "\(mode)-keep")
+        #expect(cancelled.status == 0 && kept.status == 0)
+        return (try HeapFixture.load(cancelled.recordingPath), try HeapFixture.load(kept.recordingPath))
+    }
+
+    /// Allocated totals and heap per generation, and every generation's survivors at the end
+    /// and at its next mark, the same in both timelines.
+    static func expectSameTotalsAndSurvivors(_ ta: HeapTimeline, _ tb: HeapTimeline) {
         #expect(ta.generations.map(\.allocatedCount) == tb.generations.map(\.allocatedCount))
         #expect(ta.generations.map(\.allocatedBytes) == tb.generations.map(\.allocatedBytes))
         #expect(ta.generations.map(\.heapBytesAtEnd) == tb.generations.map(\.heapBytesAtEnd))
@@ -155,11 +166,7 @@ import Testing
     /// reports — allocated totals, survivors, heap growth and the peak per generation — is the
     /// same, from a quarter of the events or fewer.
     @Test func reallocChainsCancelWithoutChangingTheReport() throws {
-        let program = try HeapFixture.built.get().appendingPathComponent("workload").path
-        let cancelled = try HeapFixture.preloaded(program, ["realloc-chains"], environment: [:], name: "realloc-cancel")
-        let kept = try HeapFixture.preloaded(program, ["realloc-chains"], environment: ["DEVKIT_HEAP_PAIRS": "keep"], name: "realloc-keep")
-        #expect(cancelled.status == 0 && kept.status == 0)
-        let a = try HeapFixture.load(cancelled.recordingPath), b = try HeapFixture.load(kept.recordingPath)
+        let (a, b) = try Self.recordedCancellingAndKeeping("realloc-chains")
         // 200 chains of 9 steps (the first a malloc), 5 shrunk to nothing, 20 of 3 steps, 30
         // churned pairs: at least the 8 realloc steps of each of the first 200 chains cancel.
         #expect(a.cancelledPairCount >= 200 * 8)
@@ -168,17 +175,9 @@ import Testing
         #expect(a.eventCount * 4 <= b.eventCount)
         let ta = HeapTimeline(a), tb = HeapTimeline(b)
         #expect(ta.generations.count == 2)
-        #expect(ta.generations.map(\.allocatedCount) == tb.generations.map(\.allocatedCount))
-        #expect(ta.generations.map(\.allocatedBytes) == tb.generations.map(\.allocatedBytes))
-        #expect(ta.generations.map(\.heapBytesAtEnd) == tb.generations.map(\.heapBytesAtEnd))
+        Self.expectSameTotalsAndSurvivors(ta, tb)
         #expect(ta.generations.map(\.peak.bytes) == tb.generations.map(\.peak.bytes))
         #expect(ta.peak.bytes == tb.peak.bytes && ta.peak.blocks == tb.peak.blocks)
-        for generation in ta.generations.indices {
-            for horizon in [HeapTimeline.Horizon.end, .nextMark] {
-                let sa = ta.survivors(of: generation, until: horizon), sb = tb.survivors(of: generation, until: horizon)
-                #expect(sa.map(\.size) == sb.map(\.size))
-            }
-        }
         // The kept chains' last blocks survive with their last size: 10 of 2,101 bytes, 20 of 3,189.
         #expect(HeapFixture.survivors(a, generation: 0)["malloc 2101 bytes"]?.count == 10)
         #expect(HeapFixture.survivors(a, generation: 1)["malloc 3189 bytes"]?.count == 20)

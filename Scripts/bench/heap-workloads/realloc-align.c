@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run-threads.h"
+
 #define CHAINS_PER_THREAD 100000
 #define STEPS 8
 #define ALIGNED_PER_THREAD 150000
@@ -70,8 +72,6 @@ static void *worker(void *arg) {
 }
 
 int main(void) {
-    pthread_t threads[2];
-    for (long i = 0; i < 2; i++) pthread_create(&threads[i], NULL, worker, (void *)i);
-    for (int i = 0; i < 2; i++) pthread_join(threads[i], NULL);
+    run_threads(2, worker);
     return 0;
 }
