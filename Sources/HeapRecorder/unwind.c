@@ -76,14 +76,15 @@ static inline uint64_t make_rule(unsigned kind, uint64_t cfa_offset, uint64_t rb
     return kind | epoch << 3 | (cfa_offset / 8) << 16 | (rbp_slot / 8) << 40;
 }
 
-/// The rule learned for `pc` in the current epoch, or 0.
-static inline uint64_t rule_find(uint64_t pc) {
+/// The rule learned for `pc` in `epoch` (the current one, read once per walk), or 0. Relaxed
+/// loads: a rule is one word that depends on nothing else written, and a slot whose rule is
+/// not stored yet reads 0 (unknown).
+static inline uint64_t rule_find_in(frame_rule_slot *table, uint64_t epoch, uint64_t pc) {
     for (uint32_t i = rule_home(pc);; i = (i + 1) & (RULE_TABLE_SIZE - 1)) {
-        uint64_t key = atomic_load_explicit(&rule_table[i].pc, memory_order_acquire);
+        uint64_t key = atomic_load_explicit(&table[i].pc, memory_order_relaxed);
         if (key == 0) return 0;
         if (key != pc) continue;
-        uint64_t rule = atomic_load_explicit(&rule_table[i].rule, memory_order_acquire);
-        uint64_t epoch = atomic_load_explicit(&rule_epoch, memory_order_relaxed) & RULE_EPOCH_MASK;
+        uint64_t rule = atomic_load_explicit(&table[i].rule, memory_order_relaxed);
         return ((rule >> 3) & RULE_EPOCH_MASK) == epoch ? rule : 0;
     }
 }
@@ -230,6 +231,7 @@ uint32_t dkh_current_stack(dkh_thread *t) {
     // rule that points elsewhere, or a stack switched by sigaltstack, goes to libunwind).
     if (sp < t->stack_low || sp >= t->stack_high) return dkh_intern_stack(t, frames, (uint32_t)slow_backtrace(frames, max));
     const uint64_t epoch = atomic_load_explicit(&rule_epoch, memory_order_relaxed) & RULE_EPOCH_MASK;
+    frame_rule_slot *const table = rule_table;
     // The walk is remembered from the program's first frame on: every word it reads, so that
     // the same walk later can be recognised by reading them again.
     dkh_walk_entry *entry = NULL;
@@ -251,7 +253,7 @@ uint32_t dkh_current_stack(dkh_thread *t) {
             }
             frames[count++] = pc;
         }
-        uint64_t rule = rule_find(pc);
+        uint64_t rule = rule_find_in(table, epoch, pc);
         unsigned kind = rule & 7;
         if (kind == RULE_END) {
             complete = 1;
