@@ -55,6 +55,9 @@ void dkh_unwind_init(void) {
 void dkh_unwind_forget(void) { atomic_fetch_add(&rule_epoch, 1); }
 
 void dkh_unwind_thread_init(dkh_thread *t) {
+    // Walks a previous thread of this slot remembered read its own stack, which may be
+    // unmapped now or lie partly outside this one's.
+    for (int i = 0; i < DKH_WALK_CACHE_SIZE; i++) t->walks[i].epoch = 0;
     t->stack_low = t->stack_high = 0;
     pthread_attr_t attr;
     if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
