@@ -174,7 +174,11 @@ typedef struct dkh_state {
     /// MARK_DIR/label.PID, the file `devkit heap mark` writes before signalling; empty
     /// without a usable mark directory.
     char mark_label_path[4096];
-    atomic_uint_fast64_t seq;  // global event order across threads
+    /// Global event order across threads. Alone on its cache line: every allocation of every
+    /// thread increments it, and the fields read on every event (marks, the last-allocation
+    /// table, the recorder's own address range) would otherwise be fetched again after each.
+    _Alignas(64) atomic_uint_fast64_t seq;
+    char seq_line_rest[64 - sizeof(atomic_uint_fast64_t)];
     /// Marks begun / completed (a mark counts itself begun before taking its seq and
     /// completed after): a free compares them with the allocation's to see a mark between.
     atomic_uint marks_started;
