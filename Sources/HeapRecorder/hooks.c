@@ -332,9 +332,9 @@ void devkit_heap_mark(const char *label) {
     in_recorder = 1;
     dkh_thread *t = dkh_current_thread();
     if (t) {
-        dkh_lock(&t->lock);
+        dkh_owner_enter(t);
         dkh_thread_flush_locked(t);
-        dkh_unlock(&t->lock);
+        dkh_owner_leave(t);
     }
     leave_recorder(saved);
 }
@@ -594,6 +594,9 @@ static void after_fork_child(void) {
     pthread_mutex_init(&dkh.stack_lock, NULL);
     pthread_mutex_init(&dkh.module_lock, NULL);
     dkh_threads_after_fork_child(dkh_current_thread());
+    // A new process: its own membarrier registration (only this thread runs, so the buffers'
+    // protocol may change here).
+    if (dkh.asymmetric_buffers) dkh_buffers_init();
     set_mark_label_path();
     if (!atomic_load(&dkh.active)) return;
     int old_fd = dkh.fd;
@@ -644,6 +647,7 @@ static int begin_recording(int fd) {
     if (last_alloc == MAP_FAILED) dkh.cancel_pairs = 0;
     else dkh.last_alloc = last_alloc;
     dkh_stacks_init();
+    dkh_buffers_init();
     // DEVKIT_HEAP_UNWIND=libunwind: every stack from unw_backtrace, as before the frame-rule table.
     const char *unwind = getenv("DEVKIT_HEAP_UNWIND");
     dkh.fast_unwind = !(unwind && strcmp(unwind, "libunwind") == 0);

@@ -129,7 +129,13 @@ typedef struct dkh_pair_entry {
 /// One thread's event buffer. Slots live in an mmap'd pool and are reused after a thread ends.
 typedef struct dkh_thread {
     atomic_int in_use;
+    /// Who may touch the buffer (writer.c, "Buffer ownership"): other threads take `lock`
+    /// and raise `flusher`; the owner marks itself `busy` without a locked instruction, and
+    /// takes `lock` only when it finds `flusher` raised (then `owner_locked`).
     dkh_spinlock lock;
+    atomic_int busy;
+    atomic_int flusher;
+    int owner_locked;
     pid_t tid;
     uint8_t *buffer;      // DKH_THREAD_BUFFER_SIZE bytes of encoding scratch, mmap'd once per slot
     dkh_pending_event *events;  // DKH_PENDING_EVENTS, mmap'd with the buffer
@@ -185,6 +191,8 @@ typedef struct dkh_state {
     atomic_uint marks_finished;
     int cancel_pairs;          // DEVKIT_HEAP_PAIRS != "keep"
     int fast_unwind;           // DEVKIT_HEAP_UNWIND != "libunwind" (unwind.c)
+    /// membarrier(2) is registered: buffer owners need no locked instruction (writer.c).
+    int asymmetric_buffers;
     _Atomic uint64_t *last_alloc;  // 1 << DKH_LAST_ALLOC_BITS slots
     pthread_key_t thread_key;
     uintptr_t self_start, self_end;  // our own mapped range: frames there are dropped
@@ -205,6 +213,15 @@ DKH_INTERNAL int dkh_write_all(const void *bytes, size_t count);
 DKH_INTERNAL void dkh_write_record(uint32_t type, const void *payload, uint32_t length);
 DKH_INTERNAL void dkh_write_header(void);
 DKH_INTERNAL dkh_thread *dkh_current_thread(void);
+/// The buffer's owner (its thread) around every change it makes to it.
+DKH_INTERNAL void dkh_owner_enter(dkh_thread *t);
+DKH_INTERNAL void dkh_owner_leave(dkh_thread *t);
+/// Anyone else: `mode` 0 waits for the buffer, 1 gives up when it is in use (a signal
+/// handler), 2 waits a bounded time (at exit). Returns 1 when the caller holds the buffer.
+DKH_INTERNAL int dkh_flusher_enter(dkh_thread *t, int mode);
+DKH_INTERNAL void dkh_flusher_leave(dkh_thread *t);
+/// Registers this process for membarrier(2) (again after a fork); sets asymmetric_buffers.
+DKH_INTERNAL void dkh_buffers_init(void);
 DKH_INTERNAL void dkh_thread_flush_locked(dkh_thread *t);
 /// `trylock_only`: 0 waits for each buffer's lock, 1 skips a buffer whose lock is held (a
 /// signal handler), 2 waits a bounded time (at exit, with the other threads stopped).
