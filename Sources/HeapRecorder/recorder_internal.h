@@ -240,6 +240,19 @@ DKH_INTERNAL size_t dkh_put_u64(uint8_t *p, uint64_t v);
 
 // stacks.c
 DKH_INTERNAL uint32_t dkh_intern_stack(dkh_thread *t, const uint64_t *frames, uint32_t depth);
+/// The same, `hash` computed by the caller with the steps below (the stack walk hashes each
+/// frame as it finds it, beside its own chain of loads).
+DKH_INTERNAL uint32_t dkh_intern_stack_hashed(dkh_thread *t, const uint64_t *frames, uint32_t depth, uint64_t hash);
+#define DKH_STACK_HASH_START 0xcbf29ce484222325ull
+static inline uint64_t dkh_stack_hash_step(uint64_t h, uint64_t frame) {
+    h ^= frame;
+    h *= 0x100000001b3ull;
+    return h ^ (h >> 29);
+}
+static inline uint64_t dkh_stack_hash_end(uint64_t h, uint32_t depth) {
+    h ^= (uint64_t)depth * 0x9E3779B97F4A7C15ull;
+    return h ? h : 1;
+}
 DKH_INTERNAL void dkh_stacks_init(void);
 DKH_INTERNAL void dkh_stacks_rewrite_all(void);
 

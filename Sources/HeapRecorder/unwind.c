@@ -240,6 +240,7 @@ uint32_t dkh_current_stack(dkh_thread *t) {
     dkh_walk_entry *entry = NULL;
     uint32_t reads = 0;
     int needs_rbp = 0, rbp_from_memory = 0, count = 0, complete = 0;
+    uint64_t hash = DKH_STACK_HASH_START;
     for (int step = 0; step < max + 64 && count < max; step++) {
         if (!in_self(pc)) {
             if (!entry) {
@@ -255,6 +256,7 @@ uint32_t dkh_current_stack(dkh_thread *t) {
                 entry->pc = pc, entry->sp = sp, entry->rbp = rbp;
             }
             frames[count++] = pc;
+            hash = dkh_stack_hash_step(hash, pc);
         }
         uint64_t rule = rule_find_in(table, epoch, pc);
         unsigned kind = rule & 7;
@@ -287,7 +289,7 @@ uint32_t dkh_current_stack(dkh_thread *t) {
         if (step + 1 == max + 64 || count == max) complete = 1;
     }
     if (!complete) return dkh_intern_stack(t, frames, (uint32_t)slow_backtrace(frames, max));
-    uint32_t id = dkh_intern_stack(t, frames, (uint32_t)count);
+    uint32_t id = dkh_intern_stack_hashed(t, frames, (uint32_t)count, dkh_stack_hash_end(hash, (uint32_t)count));
     if (entry && id && reads <= DKH_WALK_READS) {
         entry->reads = reads;
         entry->needs_rbp = (uint32_t)needs_rbp;
