@@ -111,7 +111,9 @@ static void resolve_real(void) {
 
 // ---- recording --------------------------------------------------------------------------
 
-static void record_alloc(void *ptr, size_t size) {
+/// `hook_frame`: the interposed function's own frame (`__builtin_frame_address(0)` there, which
+/// gives it a frame pointer): the stack walk starts at its caller, past the recorder's frames.
+static void record_alloc(void *ptr, size_t size, const void *hook_frame) {
     uint64_t type = pending_type;
     pending_type = 0;
     if (!ptr || in_recorder || !atomic_load_explicit(&dkh.active, memory_order_relaxed)) return;
@@ -119,7 +121,7 @@ static void record_alloc(void *ptr, size_t size) {
     dkh_live_insert((uintptr_t)ptr, size);  // --scan-at-exit only
     dkh_thread *t = dkh_current_thread();
     if (t) {
-        uint32_t stack = dkh_current_stack(t);
+        uint32_t stack = dkh_current_stack(t, hook_frame);
         // Sequentially consistent, in this order (the marks count first): the free's test in
         // dkh_append_free relies on it (FORMAT.md, "Cancelled pairs").
         uint32_t marks = atomic_load(&dkh.marks_finished);
@@ -157,7 +159,7 @@ void *malloc(size_t size) {
         resolve_real();
     }
     void *p = real_malloc(size);
-    record_alloc(p, size);
+    record_alloc(p, size, __builtin_frame_address(0));
     return p;
 }
 
@@ -178,7 +180,7 @@ void *calloc(size_t count, size_t size) {
         resolve_real();
     }
     void *p = real_calloc(count, size);
-    record_alloc(p, count * size);
+    record_alloc(p, count * size, __builtin_frame_address(0));
     return p;
 }
 
@@ -214,7 +216,7 @@ void *realloc(void *ptr, size_t size) {
         leave_recorder(0);
     }
     if (ptr && (p || size == 0)) record_free(ptr, 1, 0);
-    if (p) record_alloc(p, size);
+    if (p) record_alloc(p, size, __builtin_frame_address(0));
     return p;
 }
 
@@ -230,14 +232,14 @@ void *reallocarray(void *ptr, size_t count, size_t size) {
 int posix_memalign(void **out, size_t alignment, size_t size) {
     ENSURE_REAL(posix_memalign);
     int result = real_posix_memalign(out, alignment, size);
-    if (result == 0) record_alloc(*out, size);
+    if (result == 0) record_alloc(*out, size, __builtin_frame_address(0));
     return result;
 }
 
 void *aligned_alloc(size_t alignment, size_t size) {
     ENSURE_REAL(aligned_alloc);
     void *p = real_aligned_alloc(alignment, size);
-    record_alloc(p, size);
+    record_alloc(p, size, __builtin_frame_address(0));
     return p;
 }
 
@@ -247,21 +249,21 @@ void *memalign(size_t alignment, size_t size) {
         resolve_real();
     }
     void *p = real_memalign(alignment, size);
-    record_alloc(p, size);
+    record_alloc(p, size, __builtin_frame_address(0));
     return p;
 }
 
 void *valloc(size_t size) {
     ENSURE_REAL(valloc);
     void *p = real_valloc(size);
-    record_alloc(p, size);
+    record_alloc(p, size, __builtin_frame_address(0));
     return p;
 }
 
 void *pvalloc(size_t size) {
     ENSURE_REAL(pvalloc);
     void *p = real_pvalloc(size);
-    record_alloc(p, size);
+    record_alloc(p, size, __builtin_frame_address(0));
     return p;
 }
 

@@ -259,8 +259,9 @@ DKH_INTERNAL void dkh_stacks_rewrite_all(void);
 // unwind.c
 /// The interned id (dkh_intern_stack) of the calling thread's stack: up to dkh.stack_depth
 /// return addresses, innermost first, the recorder's own frames left out (what unw_backtrace
-/// gives, filtered).
-DKH_INTERNAL uint32_t dkh_current_stack(dkh_thread *t);
+/// gives, filtered). `hook_frame`: the frame (frame pointer) of the recorder's outermost
+/// function on the stack, an interposed one, where the walk starts.
+DKH_INTERNAL uint32_t dkh_current_stack(dkh_thread *t, const void *hook_frame);
 DKH_INTERNAL void dkh_unwind_init(void);
 DKH_INTERNAL void dkh_unwind_thread_init(dkh_thread *t);
 /// Forgets every learned frame rule (code was unloaded).

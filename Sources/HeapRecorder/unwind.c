@@ -219,15 +219,15 @@ static inline uint32_t walk_home(uint64_t pc, uint64_t sp) {
     return (uint32_t)(((pc ^ (sp << 17)) * 0x9E3779B97F4A7C15ull) >> 60) & (DKH_WALK_CACHE_SIZE - 1);
 }
 
-uint32_t dkh_current_stack(dkh_thread *t) {
+uint32_t dkh_current_stack(dkh_thread *t, const void *hook_frame) {
     uint64_t frames[DKH_MAX_STACK_DEPTH];
     const int max = dkh.stack_depth;
     if (!dkh.fast_unwind) return dkh_intern_stack(t, frames, (uint32_t)libunwind_backtrace(frames, max));
     if (!rule_table) return dkh_intern_stack(t, frames, (uint32_t)slow_backtrace(frames, max));
-    // This function's own frame (the builtin gives it a frame pointer): its caller's return
-    // address, stack pointer and frame pointer start the walk.
-    const uint64_t *frame = __builtin_frame_address(0);
-    uint64_t pc = (uint64_t)__builtin_return_address(0);
+    // The interposed function's frame: its caller's return address, stack pointer and frame
+    // pointer start the walk (the recorder's frames below it need no walking).
+    const uint64_t *frame = hook_frame;
+    uint64_t pc = frame[1];
     uint64_t sp = (uint64_t)(frame + 2);
     uint64_t rbp = frame[0];
     // Every word read lies between the stack pointer and the top of this thread's stack (a
