@@ -4,6 +4,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "heap-workloads/run-threads.h"
+
 #define PAIRS_PER_THREAD 1000000
 
 static void *volatile sink;
@@ -29,8 +31,6 @@ static void *worker(void *arg) {
 }
 
 int main(void) {
-    pthread_t threads[2];
-    for (long i = 0; i < 2; i++) pthread_create(&threads[i], NULL, worker, (void *)i);
-    for (int i = 0; i < 2; i++) pthread_join(threads[i], NULL);
+    run_threads(2, worker);
     return 0;
 }

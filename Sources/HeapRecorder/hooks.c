@@ -17,9 +17,6 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#define UNW_LOCAL_ONLY
-#include <libunwind.h>
-
 dkh_state dkh = {.fd = -1, .stack_lock = PTHREAD_MUTEX_INITIALIZER, .module_lock = PTHREAD_MUTEX_INITIALIZER};
 
 /// Set while the recorder itself runs on this thread: allocations made by libunwind or by
@@ -114,7 +111,9 @@ static void resolve_real(void) {
 
 // ---- recording --------------------------------------------------------------------------
 
-static void record_alloc(void *ptr, size_t size) {
+/// `hook_frame`: the interposed function's own frame (`__builtin_frame_address(0)` there, which
+/// gives it a frame pointer): the stack walk starts at its caller, past the recorder's frames.
+static void record_alloc(void *ptr, size_t size, const void *hook_frame) {
     uint64_t type = pending_type;
     pending_type = 0;
     if (!ptr || in_recorder || !atomic_load_explicit(&dkh.active, memory_order_relaxed)) return;
@@ -122,16 +121,7 @@ static void record_alloc(void *ptr, size_t size) {
     dkh_live_insert((uintptr_t)ptr, size);  // --scan-at-exit only
     dkh_thread *t = dkh_current_thread();
     if (t) {
-        void *raw[DKH_MAX_STACK_DEPTH + 16];
-        int n = unw_backtrace(raw, dkh.stack_depth + 16);
-        uint64_t frames[DKH_MAX_STACK_DEPTH];
-        uint32_t depth = 0;
-        for (int i = 0; i < n && depth < (uint32_t)dkh.stack_depth; i++) {
-            uintptr_t pc = (uintptr_t)raw[i];
-            if (pc >= dkh.self_start && pc < dkh.self_end) continue;  // the recorder's own frames
-            frames[depth++] = pc;
-        }
-        uint32_t stack = dkh_intern_stack(t, frames, depth);
+        uint32_t stack = dkh_current_stack(t, hook_frame);
         // Sequentially consistent, in this order (the marks count first): the free's test in
         // dkh_append_free relies on it (FORMAT.md, "Cancelled pairs").
         uint32_t marks = atomic_load(&dkh.marks_finished);
@@ -148,9 +138,10 @@ static void record_alloc(void *ptr, size_t size) {
     leave_recorder(0);
 }
 
-/// `cancellable`: a plain free may cancel its pending allocation; realloc's free of the old
-/// block is always written (the new block's allocation follows it). `live`: remove the live
-/// table entry here (realloc removes it itself, before the real call).
+/// `cancellable`: the free may cancel its pending allocation (a plain free, and realloc's free
+/// of the old block: a realloc chain on one thread then leaves only its last block's
+/// allocation, the steps before it counted as pairs). `live`: remove the live table entry here
+/// (realloc removes it itself, before the real call).
 static void record_free(void *ptr, int cancellable, int live) {
     if (!ptr || in_recorder || !atomic_load_explicit(&dkh.active, memory_order_relaxed)) return;
     in_recorder = 1;
@@ -168,7 +159,7 @@ void *malloc(size_t size) {
         resolve_real();
     }
     void *p = real_malloc(size);
-    record_alloc(p, size);
+    record_alloc(p, size, __builtin_frame_address(0));
     return p;
 }
 
@@ -189,7 +180,7 @@ void *calloc(size_t count, size_t size) {
         resolve_real();
     }
     void *p = real_calloc(count, size);
-    record_alloc(p, count * size);
+    record_alloc(p, count * size, __builtin_frame_address(0));
     return p;
 }
 
@@ -215,15 +206,17 @@ void *realloc(void *ptr, size_t size) {
         leave_recorder(0);
     }
     // Recorded as the free of the old block and the allocation of the new one, so the block
-    // belongs to the generation and call site of its last resize.
+    // belongs to the generation and call site of its last resize. The free cancels the old
+    // block's allocation as any free does when it is still pending in this thread's buffer
+    // with no mark since: the steps of a realloc chain become counted pairs, not events.
     void *p = real_realloc(ptr, size);
     if (removed && !p && size != 0) {
         in_recorder = 1;
         dkh_live_insert_slow((uintptr_t)ptr, old_size);
         leave_recorder(0);
     }
-    if (ptr && (p || size == 0)) record_free(ptr, 0, 0);
-    if (p) record_alloc(p, size);
+    if (ptr && (p || size == 0)) record_free(ptr, 1, 0);
+    if (p) record_alloc(p, size, __builtin_frame_address(0));
     return p;
 }
 
@@ -239,14 +232,14 @@ void *reallocarray(void *ptr, size_t count, size_t size) {
 int posix_memalign(void **out, size_t alignment, size_t size) {
     ENSURE_REAL(posix_memalign);
     int result = real_posix_memalign(out, alignment, size);
-    if (result == 0) record_alloc(*out, size);
+    if (result == 0) record_alloc(*out, size, __builtin_frame_address(0));
     return result;
 }
 
 void *aligned_alloc(size_t alignment, size_t size) {
     ENSURE_REAL(aligned_alloc);
     void *p = real_aligned_alloc(alignment, size);
-    record_alloc(p, size);
+    record_alloc(p, size, __builtin_frame_address(0));
     return p;
 }
 
@@ -256,21 +249,21 @@ void *memalign(size_t alignment, size_t size) {
         resolve_real();
     }
     void *p = real_memalign(alignment, size);
-    record_alloc(p, size);
+    record_alloc(p, size, __builtin_frame_address(0));
     return p;
 }
 
 void *valloc(size_t size) {
     ENSURE_REAL(valloc);
     void *p = real_valloc(size);
-    record_alloc(p, size);
+    record_alloc(p, size, __builtin_frame_address(0));
     return p;
 }
 
 void *pvalloc(size_t size) {
     ENSURE_REAL(pvalloc);
     void *p = real_pvalloc(size);
-    record_alloc(p, size);
+    record_alloc(p, size, __builtin_frame_address(0));
     return p;
 }
 
@@ -293,6 +286,7 @@ int dlclose(void *handle) {
     int result = real_dlclose(handle);
     if (atomic_load(&dkh.active) && !in_recorder) {
         in_recorder = 1;
+        dkh_unwind_forget();
         dkh_modules_refresh();
         leave_recorder(0);
     }
@@ -340,9 +334,9 @@ void devkit_heap_mark(const char *label) {
     in_recorder = 1;
     dkh_thread *t = dkh_current_thread();
     if (t) {
-        dkh_lock(&t->lock);
+        dkh_owner_enter(t);
         dkh_thread_flush_locked(t);
-        dkh_unlock(&t->lock);
+        dkh_owner_leave(t);
     }
     leave_recorder(saved);
 }
@@ -602,6 +596,9 @@ static void after_fork_child(void) {
     pthread_mutex_init(&dkh.stack_lock, NULL);
     pthread_mutex_init(&dkh.module_lock, NULL);
     dkh_threads_after_fork_child(dkh_current_thread());
+    // A new process: its own membarrier registration (only this thread runs, so the buffers'
+    // protocol may change here).
+    if (dkh.asymmetric_buffers) dkh_buffers_init();
     set_mark_label_path();
     if (!atomic_load(&dkh.active)) return;
     int old_fd = dkh.fd;
@@ -652,6 +649,11 @@ static int begin_recording(int fd) {
     if (last_alloc == MAP_FAILED) dkh.cancel_pairs = 0;
     else dkh.last_alloc = last_alloc;
     dkh_stacks_init();
+    dkh_buffers_init();
+    // DEVKIT_HEAP_UNWIND=libunwind: every stack from unw_backtrace, as before the frame-rule table.
+    const char *unwind = getenv("DEVKIT_HEAP_UNWIND");
+    dkh.fast_unwind = !(unwind && strcmp(unwind, "libunwind") == 0);
+    dkh_unwind_init();
     dkh_find_self();
     pthread_key_create(&dkh.thread_key, thread_destructor);
     pthread_atfork(before_fork, after_fork_parent, after_fork_child);

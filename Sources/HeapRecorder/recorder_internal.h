@@ -22,9 +22,14 @@
 /// Room reserved at the start of a thread buffer for the record and events headers.
 #define DKH_EVENTS_HEADER_SIZE (DKH_RECORD_HEADER_SIZE + 16)
 /// Events a thread holds (decoded, so that a free can cancel its allocation) before a flush.
-#define DKH_PENDING_EVENTS 2048
+/// A program that frees its blocks in the order it made them (a queue, a ring, a cache) only
+/// gets its pairs cancelled when the buffer holds more than twice the blocks it keeps alive:
+/// after a flush each of those frees is written and takes a slot beside the next allocation.
+/// 2,048 wrote every event of a ring of 1,024 strings (Scripts/bench/heap `realloc`: 3.4 MB);
+/// 8,192 cancels them (0.11 MB) for 590 KB of buffer per thread, touched as it fills.
+#define DKH_PENDING_EVENTS 8192
 /// Address -> pending allocation index: open addressing, at most half full.
-#define DKH_PENDING_INDEX_BITS 12
+#define DKH_PENDING_INDEX_BITS 14
 #define DKH_PENDING_INDEX_SIZE (1u << DKH_PENDING_INDEX_BITS)
 #define DKH_INDEX_EMPTY 0xffffu
 /// Cancelled-pair counters per (stack, size); flushed as a record at 3/4 full.
@@ -76,6 +81,23 @@ typedef struct dkh_stack_cache_entry {
     uint32_t depth;
 } dkh_stack_cache_entry;
 
+/// Words a remembered stack walk may have read (unwind.c); a walk that read more is not kept.
+#define DKH_WALK_READS 160
+/// Stack walks remembered per thread.
+#define DKH_WALK_CACHE_SIZE 16
+
+/// A stack walk remembered (unwind.c): the state at the program's first frame, every word the
+/// walk read after it with the value it found, and the stack's id.
+typedef struct dkh_walk_entry {
+    uint64_t pc, sp, rbp;
+    uint32_t epoch;      // the frame rules' epoch + 1; 0: empty
+    uint32_t stack;
+    uint32_t reads;
+    uint32_t needs_rbp;  // the walk depended on rbp at the first frame
+    uint64_t read_at[DKH_WALK_READS];
+    uint64_t read_value[DKH_WALK_READS];
+} dkh_walk_entry;
+
 /// A buffered event, kept decoded until the flush encodes it.
 typedef struct dkh_pending_event {
     uint64_t seq;
@@ -107,7 +129,13 @@ typedef struct dkh_pair_entry {
 /// One thread's event buffer. Slots live in an mmap'd pool and are reused after a thread ends.
 typedef struct dkh_thread {
     atomic_int in_use;
+    /// Who may touch the buffer (writer.c, "Buffer ownership"): other threads take `lock`
+    /// and raise `flusher`; the owner marks itself `busy` without a locked instruction, and
+    /// takes `lock` only when it finds `flusher` raised (then `owner_locked`).
     dkh_spinlock lock;
+    atomic_int busy;
+    atomic_int flusher;
+    int owner_locked;
     pid_t tid;
     uint8_t *buffer;      // DKH_THREAD_BUFFER_SIZE bytes of encoding scratch, mmap'd once per slot
     dkh_pending_event *events;  // DKH_PENDING_EVENTS, mmap'd with the buffer
@@ -127,6 +155,11 @@ typedef struct dkh_thread {
     uint32_t head_run_blocks;
     uint64_t head_run_bytes;
     uint64_t head_run_seq;
+    /// The thread's stack (pthread_getattr_np), which bounds what the stack walk reads; 0 when
+    /// unknown (then libunwind walks it).
+    uintptr_t stack_low, stack_high;
+    /// Stacks walked before, by the state at their first frame outside the recorder.
+    dkh_walk_entry walks[DKH_WALK_CACHE_SIZE];
     dkh_stack_cache_entry cache[DKH_STACK_CACHE_SIZE];
 } dkh_thread;
 
@@ -147,12 +180,19 @@ typedef struct dkh_state {
     /// MARK_DIR/label.PID, the file `devkit heap mark` writes before signalling; empty
     /// without a usable mark directory.
     char mark_label_path[4096];
-    atomic_uint_fast64_t seq;  // global event order across threads
+    /// Global event order across threads. Alone on its cache line: every allocation of every
+    /// thread increments it, and the fields read on every event (marks, the last-allocation
+    /// table, the recorder's own address range) would otherwise be fetched again after each.
+    _Alignas(64) atomic_uint_fast64_t seq;
+    char seq_line_rest[64 - sizeof(atomic_uint_fast64_t)];
     /// Marks begun / completed (a mark counts itself begun before taking its seq and
     /// completed after): a free compares them with the allocation's to see a mark between.
     atomic_uint marks_started;
     atomic_uint marks_finished;
     int cancel_pairs;          // DEVKIT_HEAP_PAIRS != "keep"
+    int fast_unwind;           // DEVKIT_HEAP_UNWIND != "libunwind" (unwind.c)
+    /// membarrier(2) is registered: buffer owners need no locked instruction (writer.c).
+    int asymmetric_buffers;
     _Atomic uint64_t *last_alloc;  // 1 << DKH_LAST_ALLOC_BITS slots
     pthread_key_t thread_key;
     uintptr_t self_start, self_end;  // our own mapped range: frames there are dropped
@@ -173,6 +213,15 @@ DKH_INTERNAL int dkh_write_all(const void *bytes, size_t count);
 DKH_INTERNAL void dkh_write_record(uint32_t type, const void *payload, uint32_t length);
 DKH_INTERNAL void dkh_write_header(void);
 DKH_INTERNAL dkh_thread *dkh_current_thread(void);
+/// The buffer's owner (its thread) around every change it makes to it.
+DKH_INTERNAL void dkh_owner_enter(dkh_thread *t);
+DKH_INTERNAL void dkh_owner_leave(dkh_thread *t);
+/// Anyone else: `mode` 0 waits for the buffer, 1 gives up when it is in use (a signal
+/// handler), 2 waits a bounded time (at exit). Returns 1 when the caller holds the buffer.
+DKH_INTERNAL int dkh_flusher_enter(dkh_thread *t, int mode);
+DKH_INTERNAL void dkh_flusher_leave(dkh_thread *t);
+/// Registers this process for membarrier(2) (again after a fork); sets asymmetric_buffers.
+DKH_INTERNAL void dkh_buffers_init(void);
 DKH_INTERNAL void dkh_thread_flush_locked(dkh_thread *t);
 /// `trylock_only`: 0 waits for each buffer's lock, 1 skips a buffer whose lock is held (a
 /// signal handler), 2 waits a bounded time (at exit, with the other threads stopped).
@@ -191,8 +240,32 @@ DKH_INTERNAL size_t dkh_put_u64(uint8_t *p, uint64_t v);
 
 // stacks.c
 DKH_INTERNAL uint32_t dkh_intern_stack(dkh_thread *t, const uint64_t *frames, uint32_t depth);
+/// The same, `hash` computed by the caller with the steps below (the stack walk hashes each
+/// frame as it finds it, beside its own chain of loads).
+DKH_INTERNAL uint32_t dkh_intern_stack_hashed(dkh_thread *t, const uint64_t *frames, uint32_t depth, uint64_t hash);
+#define DKH_STACK_HASH_START 0xcbf29ce484222325ull
+static inline uint64_t dkh_stack_hash_step(uint64_t h, uint64_t frame) {
+    h ^= frame;
+    h *= 0x100000001b3ull;
+    return h ^ (h >> 29);
+}
+static inline uint64_t dkh_stack_hash_end(uint64_t h, uint32_t depth) {
+    h ^= (uint64_t)depth * 0x9E3779B97F4A7C15ull;
+    return h ? h : 1;
+}
 DKH_INTERNAL void dkh_stacks_init(void);
 DKH_INTERNAL void dkh_stacks_rewrite_all(void);
+
+// unwind.c
+/// The interned id (dkh_intern_stack) of the calling thread's stack: up to dkh.stack_depth
+/// return addresses, innermost first, the recorder's own frames left out (what unw_backtrace
+/// gives, filtered). `hook_frame`: the frame (frame pointer) of the recorder's outermost
+/// function on the stack, an interposed one, where the walk starts.
+DKH_INTERNAL uint32_t dkh_current_stack(dkh_thread *t, const void *hook_frame);
+DKH_INTERNAL void dkh_unwind_init(void);
+DKH_INTERNAL void dkh_unwind_thread_init(dkh_thread *t);
+/// Forgets every learned frame rule (code was unloaded).
+DKH_INTERNAL void dkh_unwind_forget(void);
 
 // modules.c
 DKH_INTERNAL void dkh_modules_refresh(void);

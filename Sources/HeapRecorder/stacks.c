@@ -36,13 +36,9 @@ void dkh_stacks_init(void) {
 }
 
 static uint64_t hash_frames(const uint64_t *frames, uint32_t depth) {
-    uint64_t h = 0xcbf29ce484222325ull ^ depth;
-    for (uint32_t i = 0; i < depth; i++) {
-        h ^= frames[i];
-        h *= 0x100000001b3ull;
-        h ^= h >> 29;
-    }
-    return h ? h : 1;
+    uint64_t h = DKH_STACK_HASH_START;
+    for (uint32_t i = 0; i < depth; i++) h = dkh_stack_hash_step(h, frames[i]);
+    return dkh_stack_hash_end(h, depth);
 }
 
 static void write_stack_record(uint32_t id, const uint64_t *frames, uint32_t depth) {
@@ -56,8 +52,11 @@ static void write_stack_record(uint32_t id, const uint64_t *frames, uint32_t dep
 /// The id of `frames` (innermost first), interning it on first sight. 0 when the table is
 /// full or unavailable: the reader shows such events under an unknown stack.
 uint32_t dkh_intern_stack(dkh_thread *t, const uint64_t *frames, uint32_t depth) {
+    return dkh_intern_stack_hashed(t, frames, depth, hash_frames(frames, depth));
+}
+
+uint32_t dkh_intern_stack_hashed(dkh_thread *t, const uint64_t *frames, uint32_t depth, uint64_t hash) {
     if (!table || !frame_arena) return 0;
-    uint64_t hash = hash_frames(frames, depth);
     dkh_stack_cache_entry *c = &t->cache[hash & (DKH_STACK_CACHE_SIZE - 1)];
     if (c->hash == hash && c->depth == depth && memcmp(c->frames, frames, depth * 8) == 0) return c->id;
 

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <linux/membarrier.h>
 #include <unistd.h>
 
 static __thread dkh_thread *current __attribute__((tls_model("initial-exec")));
@@ -206,6 +207,7 @@ dkh_thread *dkh_current_thread(void) {
             return NULL;
         }
         t->tid = (pid_t)syscall(SYS_gettid);
+        dkh_unwind_thread_init(t);
         dkh_reset_thread(t);
         current = t;
         // The key's destructor flushes the buffer when the thread ends.
@@ -213,6 +215,76 @@ dkh_thread *dkh_current_thread(void) {
         return t;
     }
     return NULL;
+}
+
+// ---- buffer ownership ---------------------------------------------------------------------
+// A thread's buffer is changed by its owner on every allocation and free, and by other
+// threads only rarely (a mark writes every thread's pair counters; exit, a crash and a detach
+// flush every buffer). A spinlock taken on every append cost a locked instruction, a full
+// barrier behind the allocator's own stores, twice per pair: about 10% of a recorded pairs or
+// realloc workload (Scripts/bench/heap). So the owner only raises `busy`, with a plain store,
+// and reads `flusher`; another thread takes `lock`, raises `flusher`, then calls
+// membarrier(2), which makes every running thread of the process pass a full barrier, and
+// reads `busy`. Either the owner sees `flusher` raised (and waits on `lock` for the flusher
+// to finish), or the flusher sees `busy` (and waits for it to drop, or gives up): they never
+// both go ahead (the asymmetric form of Dekker's algorithm). Without membarrier (a kernel
+// before 4.14, a seccomp filter) every append takes `lock` as before.
+
+void dkh_buffers_init(void) {
+    long commands = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    dkh.asymmetric_buffers = commands > 0 && (commands & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+                             syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+}
+
+void dkh_owner_enter(dkh_thread *t) {
+    if (!dkh.asymmetric_buffers) {
+        dkh_lock(&t->lock);
+        return;
+    }
+    atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
+    // Only the compiler must keep the order: a flusher's membarrier orders the processor.
+    atomic_signal_fence(memory_order_seq_cst);
+    if (__builtin_expect(atomic_load_explicit(&t->flusher, memory_order_relaxed), 0)) {
+        atomic_store_explicit(&t->busy, 0, memory_order_release);
+        dkh_lock(&t->lock);
+        t->owner_locked = 1;
+    }
+}
+
+void dkh_owner_leave(dkh_thread *t) {
+    if (!dkh.asymmetric_buffers || t->owner_locked) {
+        t->owner_locked = 0;
+        dkh_unlock(&t->lock);
+        return;
+    }
+    atomic_store_explicit(&t->busy, 0, memory_order_release);
+}
+
+int dkh_flusher_enter(dkh_thread *t, int mode) {
+    if (mode == 2) {
+        if (!dkh_lock_bounded(&t->lock, DKH_EXIT_LOCK_SPINS)) return 0;
+    } else if (mode == 1) {
+        if (!dkh_trylock(&t->lock)) return 0;
+    } else {
+        dkh_lock(&t->lock);
+    }
+    if (!dkh.asymmetric_buffers) return 1;
+    atomic_store(&t->flusher, 1);
+    syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+    for (uint64_t spins = 0; atomic_load_explicit(&t->busy, memory_order_acquire); spins++) {
+        if (mode == 1 || (mode == 2 && spins >= DKH_EXIT_LOCK_SPINS)) {
+            atomic_store_explicit(&t->flusher, 0, memory_order_relaxed);
+            dkh_unlock(&t->lock);
+            return 0;
+        }
+        __builtin_ia32_pause();
+    }
+    return 1;
+}
+
+void dkh_flusher_leave(dkh_thread *t) {
+    atomic_store_explicit(&t->flusher, 0, memory_order_relaxed);
+    dkh_unlock(&t->lock);
 }
 
 // ---- the address index: pending allocations by address ---------------------------------
@@ -465,7 +537,7 @@ static inline dkh_pending_event *event_slot(dkh_thread *t) {
 
 void dkh_append_alloc(dkh_thread *t, uint64_t seq, uint32_t marks, uint64_t ptr, uint64_t size, uint32_t stack,
                       uint64_t type) {
-    dkh_lock(&t->lock);
+    dkh_owner_enter(t);
     dkh_pending_event *e = event_slot(t);
     uint32_t index = (uint32_t)(e - t->events);
     *e = (dkh_pending_event){.seq = seq, .ptr = ptr, .size = size, .type = type, .stack = stack, .marks = marks,
@@ -478,7 +550,7 @@ void dkh_append_alloc(dkh_thread *t, uint64_t seq, uint32_t marks, uint64_t ptr,
     // went unrecorded): it stays buffered, only the newest is found by address.
     if (t->index[slot] != DKH_INDEX_EMPTY) t->events[t->index[slot]].indexed = 0;
     t->index[slot] = (uint16_t)index;
-    dkh_unlock(&t->lock);
+    dkh_owner_leave(t);
 }
 
 /// A free. When this thread's allocation of the block is still pending, no mark came between
@@ -486,7 +558,7 @@ void dkh_append_alloc(dkh_thread *t, uint64_t seq, uint32_t marks, uint64_t ptr,
 /// a heapshot shows: both events are dropped and the pair is only counted (FORMAT.md, PAIRS).
 /// Otherwise the free is buffered as an event with its own seq.
 void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable) {
-    dkh_lock(&t->lock);
+    dkh_owner_enter(t);
     uint32_t slot = index_probe(t, ptr);
     if (t->index[slot] != DKH_INDEX_EMPTY) {
         uint32_t i = t->index[slot];
@@ -514,14 +586,14 @@ void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable) {
             } else {
                 t->cancelled++;
             }
-            dkh_unlock(&t->lock);
+            dkh_owner_leave(t);
             return;
         }
     }
     dkh_pending_event *e = event_slot(t);
     *e = (dkh_pending_event){.seq = atomic_fetch_add(&dkh.seq, 1), .ptr = ptr, .tag = DKH_EVENT_FREE};
     run_start(t, e);
-    dkh_unlock(&t->lock);
+    dkh_owner_leave(t);
 }
 
 /// Flushes every thread's buffer. From a crash handler (`trylock_only`) a buffer whose lock
@@ -531,17 +603,12 @@ void dkh_flush_all(int trylock_only) {
     for (int i = 0; i < DKH_MAX_THREADS; i++) {
         dkh_thread *t = &dkh.threads[i];
         if (!atomic_load(&t->in_use)) continue;
-        if (trylock_only == 2) {
-            // Other threads are stopped for the exit scan, outside the recorder: none should
-            // hold its buffer; if one does anyway, its events are lost rather than the exit hung.
-            if (!dkh_lock_bounded(&t->lock, DKH_EXIT_LOCK_SPINS)) continue;
-        } else if (trylock_only) {
-            if (!dkh_trylock(&t->lock)) continue;
-        } else {
-            dkh_lock(&t->lock);
-        }
+        // trylock_only 2: other threads are stopped for the exit scan, outside the recorder:
+        // none should hold its buffer; if one does anyway, its events are lost rather than
+        // the exit hung.
+        if (!dkh_flusher_enter(t, trylock_only)) continue;
         dkh_thread_flush_locked(t);
-        dkh_unlock(&t->lock);
+        dkh_flusher_leave(t);
     }
 }
 
@@ -553,9 +620,9 @@ void dkh_flush_all_pairs(void) {
     for (int i = 0; i < DKH_MAX_THREADS; i++) {
         dkh_thread *t = &dkh.threads[i];
         if (!atomic_load(&t->in_use) || !t->buffer || !t->pair_count) continue;
-        if (!dkh_trylock(&t->lock)) continue;
+        if (!dkh_flusher_enter(t, 1)) continue;
         flush_pairs_locked(t);
-        dkh_unlock(&t->lock);
+        dkh_flusher_leave(t);
     }
 }
 
@@ -566,6 +633,9 @@ void dkh_threads_after_fork_child(dkh_thread *self) {
     for (int i = 0; i < DKH_MAX_THREADS; i++) {
         dkh_thread *t = &dkh.threads[i];
         atomic_store(&t->lock, 0);
+        atomic_store(&t->busy, 0);
+        atomic_store(&t->flusher, 0);
+        t->owner_locked = 0;
         dkh_reset_thread(t);
         if (t != self) atomic_store(&t->in_use, 0);
     }
@@ -576,9 +646,9 @@ DKH_INTERNAL void dkh_thread_destructor(void *value);
 void dkh_thread_destructor(void *value) {
     dkh_thread *t = value;
     if (!t) return;
-    dkh_lock(&t->lock);
+    dkh_owner_enter(t);
     dkh_thread_flush_locked(t);
-    dkh_unlock(&t->lock);
+    dkh_owner_leave(t);
     current = NULL;
     memset(t->cache, 0, sizeof t->cache);
     atomic_store(&t->in_use, 0);

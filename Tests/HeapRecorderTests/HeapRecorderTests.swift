@@ -18,9 +18,10 @@ import Testing
         #expect(alive["malloc 1048576 bytes"]?.count == 10)
         #expect(alive["malloc 1048576 bytes"]?.bytes == 10 << 20)
         #expect(alive["malloc 100 bytes"] == nil)  // churned
-        // The realloc chain: 10 buffers x 11 sizes (1 KiB ... 1 MiB) were allocated.
+        // The realloc chain: 10 buffers x 11 sizes (1 KiB ... 1 MiB) were allocated; the steps
+        // before the last are pairs the recorder cancelled (realloc freed them on the same thread).
         let timeline = HeapTimeline(recording, keepingEveryBlock: true)
-        #expect(timeline.blocks.filter { $0.size == 1024 }.count == 10)
+        #expect(timeline.blocks.filter { $0.size == 1024 }.count + timeline.shortLived.filter { $0.size == 1024 }.reduce(0) { $0 + $1.count } == 10)
         // churn(100, 100): pairs the recorder cancelled, still counted as allocated.
         #expect(timeline.blocks.filter { $0.size == 100 }.count + timeline.shortLived.filter { $0.size == 100 }.reduce(0) { $0 + $1.count } == 100)
         // Symbolicated through the build-id in the module map: one group per leaking function.
@@ -129,15 +130,26 @@ import Testing
     /// The same program recorded with cancelling and with every event kept
     /// (DEVKIT_HEAP_PAIRS=keep): identical allocated totals per generation and survivors.
     @Test func cancellingChangesNoTotal() throws {
-        let program = try HeapFixture.built.get().appendingPathComponent("workload").path
-        let cancelled = try HeapFixture.preloaded(program, ["pairs"], environment: [:], name: "cancel")
-        let kept = try HeapFixture.preloaded(program, ["pairs"], environment: ["DEVKIT_HEAP_PAIRS": "keep"], name: "keep")
-        #expect(cancelled.status == 0 && kept.status == 0)
-        let a = try HeapFixture.load(cancelled.recordingPath), b = try HeapFixture.load(kept.recordingPath)
+        let (a, b) = try Self.recordedCancellingAndKeeping("pairs")
         #expect(a.cancelledPairCount >= 4000)
         #expect(b.cancelledPairCount == 0)
         #expect(a.eventCount + 2 * a.cancelledPairCount == b.eventCount)
-        let ta = HeapTimeline(a), tb = HeapTimeline(b)
+        Self.expectSameTotalsAndSurvivors(HeapTimeline(a), HeapTimeline(b))
+    }
+
+    /// The workload's `mode` recorded with cancelling, then with every event kept
+    /// (DEVKIT_HEAP_PAIRS=keep).
+    static func recordedCancellingAndKeeping(_ mode: String) throws -> (HeapRecording, HeapRecording) {
+        let program = try HeapFixture.built.get().appendingPathComponent("workload").path
+        let cancelled = try HeapFixture.preloaded(program, [mode], environment: [:], name: "\(mode)-cancel")
+        let kept = try HeapFixture.preloaded(program, [mode], environment: ["DEVKIT_HEAP_PAIRS": "keep"], name: "\(mode)-keep")
+        #expect(cancelled.status == 0 && kept.status == 0)
+        return (try HeapFixture.load(cancelled.recordingPath), try HeapFixture.load(kept.recordingPath))
+    }
+
+    /// Allocated totals and heap per generation, and every generation's survivors at the end
+    /// and at its next mark, the same in both timelines.
+    static func expectSameTotalsAndSurvivors(_ ta: HeapTimeline, _ tb: HeapTimeline) {
         #expect(ta.generations.map(\.allocatedCount) == tb.generations.map(\.allocatedCount))
         #expect(ta.generations.map(\.allocatedBytes) == tb.generations.map(\.allocatedBytes))
         #expect(ta.generations.map(\.heapBytesAtEnd) == tb.generations.map(\.heapBytesAtEnd))
@@ -147,6 +159,64 @@ import Testing
                 #expect(sa.map(\.size) == sb.map(\.size))
             }
         }
+    }
+
+    /// Realloc chains, whose steps (realloc's free of the old block) cancel like plain frees,
+    /// against the same program with every event kept (DEVKIT_HEAP_PAIRS=keep): what heapdiff
+    /// reports — allocated totals, survivors, heap growth and the peak per generation — is the
+    /// same, from a quarter of the events or fewer.
+    @Test func reallocChainsCancelWithoutChangingTheReport() throws {
+        let (a, b) = try Self.recordedCancellingAndKeeping("realloc-chains")
+        // 200 chains of 9 steps (the first a malloc), 5 shrunk to nothing, 20 of 3 steps, 30
+        // churned pairs: at least the 8 realloc steps of each of the first 200 chains cancel.
+        #expect(a.cancelledPairCount >= 200 * 8)
+        #expect(b.cancelledPairCount == 0)
+        #expect(a.eventCount + 2 * a.cancelledPairCount == b.eventCount)
+        #expect(a.eventCount * 4 <= b.eventCount)
+        let ta = HeapTimeline(a), tb = HeapTimeline(b)
+        #expect(ta.generations.count == 2)
+        Self.expectSameTotalsAndSurvivors(ta, tb)
+        #expect(ta.generations.map(\.peak.bytes) == tb.generations.map(\.peak.bytes))
+        #expect(ta.peak.bytes == tb.peak.bytes && ta.peak.blocks == tb.peak.blocks)
+        // The kept chains' last blocks survive with their last size: 10 of 2,101 bytes, 20 of 3,189.
+        #expect(HeapFixture.survivors(a, generation: 0)["malloc 2101 bytes"]?.count == 10)
+        #expect(HeapFixture.survivors(a, generation: 1)["malloc 3189 bytes"]?.count == 20)
+    }
+
+    /// The recorder's stack walk (frame rules learned from libunwind, unwind.c) against
+    /// unw_backtrace itself (DEVKIT_HEAP_UNWIND=libunwind): every block of the same program has
+    /// the same stack, module by module and offset by offset. Every event kept, so every block
+    /// has its stack; a C program on one and eight threads, and a Swift one (swift_allocObject).
+    @Test(arguments: ["leaks", "threads", "swift"]) func stacksEqualLibunwinds(program name: String) throws {
+        var program = try HeapFixture.built.get().appendingPathComponent("workload").path
+        var arguments = [name]
+        if name == "swift" {
+            let swiftc = "/opt/swift/usr/bin/swiftc"
+            guard FileManager.default.isExecutableFile(atPath: swiftc) else {
+                print("skipped: swiftc not found at \(swiftc)")
+                return
+            }
+            program = try HeapFixture.temporaryDirectory().appendingPathComponent("retain-cycle-O").path
+            let build = try HeapFixture.run(swiftc, ["-O", HeapFixture.programs.appendingPathComponent("RetainCycle.swift").path, "-o", program])
+            try #require(build.status == 0, "\(build.stderr)")
+            arguments = []
+        }
+        func stacks(_ environment: [String: String], _ label: String) throws -> [String] {
+            let run = try HeapFixture.preloaded(program, arguments, environment: environment.merging(["DEVKIT_HEAP_PAIRS": "keep"]) { $1 },
+                                                name: "unwind-\(name)-\(label)")
+            #expect(run.status == 0)
+            let recording = try HeapFixture.load(run.recordingPath)
+            let resolver = FrameResolver(recording: recording)
+            let timeline = HeapTimeline(recording, keepingEveryBlock: true)
+            return timeline.blocks.map { block in
+                let frames = recording.stacks[block.stack].map { resolver.location(of: $0, at: block.seq).unresolved }
+                return "\(block.size) " + frames.joined(separator: ";")
+            }.sorted()
+        }
+        let walked = try stacks([:], "rules"), libunwind = try stacks(["DEVKIT_HEAP_UNWIND": "libunwind"], "libunwind")
+        #expect(walked.count >= 1000)
+        #expect(walked.count == libunwind.count)
+        #expect(walked == libunwind)
     }
 
     @Test func markBetweenAllocationAndFreeIsNotCancelled() throws {

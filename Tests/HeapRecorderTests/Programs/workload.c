@@ -192,6 +192,23 @@ int main(int argc, char **argv) {
         pthread_join(freer, NULL);
         devkit_heap_mark_generation("third");
         churn(50, 179);
+    } else if (!strcmp(mode, "realloc-chains")) {
+        // Realloc chains on one thread: 200 grown step by step from 101 to 2,101 bytes (moved
+        // or grown in place, as glibc decides) and freed, 10 kept; 5 shrunk to 0 (realloc
+        // frees them), then in a second generation 20 more chains that outlive it.
+        for (int i = 0; i < 200; i++) {
+            char *p = NULL;
+            for (size_t n = 101; n <= 2101; n += 250) p = realloc(p, n);
+            if (i % 20 == 0) keep(p);
+            else free(p);
+        }
+        for (int i = 0; i < 5; i++) {
+            void *volatile gone = realloc(malloc(187), 0);
+            (void)gone;
+        }
+        devkit_heap_mark_generation("second");
+        for (int i = 0; i < 20; i++) keep(realloc(realloc(malloc(189), 1189), 3189));
+        churn(30, 191);
     } else if (!strcmp(mode, "straddle")) {
         // Blocks allocated before a mark and freed after it by the same thread, without a
         // flush in between: the mark signal raised here (its handler writes the mark and

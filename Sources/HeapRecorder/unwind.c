@@ -1,0 +1,300 @@
+// Call stacks: the return addresses of the calling thread's frames, walked with a process-wide
+// table that says, per return address, how its frame finds its caller. The table learns each
+// address from libunwind the first time a stack passes through it; a frame it cannot describe
+// (a signal frame, a rule it has not seen) sends the whole stack to libunwind.
+//
+// Why not unw_backtrace alone: libunwind's fast path keeps its cache of frames per thread.
+// Each new thread maps and fills 256 KiB of it (64 page faults, 99% of a recorded program's
+// page faults in Scripts/bench/heap `threads`) and unmaps it when it ends, and learns every
+// frame again; 2,000 short-lived threads were 7 times slower to record than to run.
+#include "recorder_internal.h"
+
+#include <pthread.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+
+/// How a frame whose return address is `pc` finds its caller's return address, stack pointer
+/// (the frame's CFA) and frame pointer.
+enum frame_rule_kind {
+    RULE_UNKNOWN = 0,   // not learned yet (or learned before the last dlclose)
+    RULE_STANDARD = 1,  // CFA = rbp + 16, the caller's rbp saved at CFA - 16
+    RULE_SP = 2,        // CFA = rsp + offset; the caller's rbp saved at CFA - slot, or (slot 0) kept in rbp
+    RULE_END = 3,       // the outermost frame (libunwind's unw_step said 0)
+    RULE_SLOW = 4,      // none of these: libunwind walks every stack through it
+};
+
+/// A rule packs into 64 bits: kind (3), the table's epoch when learned (13), the CFA offset in
+/// words (24), the rbp slot in words (24).
+#define RULE_EPOCH_MASK 0x1fffu
+#define RULE_WORDS_LIMIT (1u << 24)
+#define RULE_TABLE_BITS 16
+#define RULE_TABLE_SIZE (1u << RULE_TABLE_BITS)
+/// Never more than half full, so a probe always ends at an empty slot.
+#define RULE_TABLE_LIMIT (RULE_TABLE_SIZE / 2)
+
+typedef struct frame_rule_slot {
+    _Atomic uint64_t pc;    // 0: empty; set once, never cleared
+    _Atomic uint64_t rule;  // 0 until learned
+} frame_rule_slot;
+
+static frame_rule_slot *rule_table;
+static atomic_uint rule_count;
+/// Bumped at every dlclose: a library loaded later may put other code at an address, so
+/// rules learned before are ignored (and learned again).
+static atomic_uint rule_epoch;
+
+void dkh_unwind_init(void) {
+    void *p = mmap(NULL, sizeof(frame_rule_slot) * RULE_TABLE_SIZE, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    rule_table = p == MAP_FAILED ? NULL : p;
+}
+
+void dkh_unwind_forget(void) { atomic_fetch_add(&rule_epoch, 1); }
+
+void dkh_unwind_thread_init(dkh_thread *t) {
+    // Walks a previous thread of this slot remembered read its own stack, which may be
+    // unmapped now or lie partly outside this one's.
+    for (int i = 0; i < DKH_WALK_CACHE_SIZE; i++) t->walks[i].epoch = 0;
+    t->stack_low = t->stack_high = 0;
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+    void *base;
+    size_t size;
+    if (pthread_attr_getstack(&attr, &base, &size) == 0) {
+        t->stack_low = (uintptr_t)base;
+        t->stack_high = (uintptr_t)base + size;
+    }
+    pthread_attr_destroy(&attr);
+}
+
+static inline uint32_t rule_home(uint64_t pc) {
+    return (uint32_t)((pc * 0x9E3779B97F4A7C15ull) >> (64 - RULE_TABLE_BITS));
+}
+
+static inline uint64_t make_rule(unsigned kind, uint64_t cfa_offset, uint64_t rbp_slot) {
+    uint64_t epoch = atomic_load_explicit(&rule_epoch, memory_order_relaxed) & RULE_EPOCH_MASK;
+    return kind | epoch << 3 | (cfa_offset / 8) << 16 | (rbp_slot / 8) << 40;
+}
+
+/// The rule learned for `pc` in `epoch` (the current one, read once per walk), or 0. Relaxed
+/// loads: a rule is one word that depends on nothing else written, and a slot whose rule is
+/// not stored yet reads 0 (unknown).
+static inline uint64_t rule_find_in(frame_rule_slot *table, uint64_t epoch, uint64_t pc) {
+    for (uint32_t i = rule_home(pc);; i = (i + 1) & (RULE_TABLE_SIZE - 1)) {
+        uint64_t key = atomic_load_explicit(&table[i].pc, memory_order_relaxed);
+        if (key == 0) return 0;
+        if (key != pc) continue;
+        uint64_t rule = atomic_load_explicit(&table[i].rule, memory_order_relaxed);
+        return ((rule >> 3) & RULE_EPOCH_MASK) == epoch ? rule : 0;
+    }
+}
+
+static void rule_store(uint64_t pc, uint64_t rule) {
+    for (uint32_t i = rule_home(pc);; i = (i + 1) & (RULE_TABLE_SIZE - 1)) {
+        uint64_t key = atomic_load_explicit(&rule_table[i].pc, memory_order_acquire);
+        if (key == 0) {
+            if (atomic_load_explicit(&rule_count, memory_order_relaxed) >= RULE_TABLE_LIMIT) return;
+            if (!atomic_compare_exchange_strong(&rule_table[i].pc, &key, pc)) {
+                if (key != pc) continue;  // another address took the slot meanwhile
+            } else {
+                atomic_fetch_add(&rule_count, 1);
+            }
+            key = pc;
+        }
+        if (key != pc) continue;
+        atomic_store_explicit(&rule_table[i].rule, rule, memory_order_release);
+        return;
+    }
+}
+
+/// The rule that takes the frame at (pc, sp, rbp) to its caller at (caller_pc, cfa,
+/// caller_rbp), as libunwind found it; `cursor` is at the caller, and says where the frame
+/// saved the caller's rbp. RULE_SLOW unless one of the simple rules gives exactly that.
+static uint64_t learn_rule(unw_cursor_t *cursor, uint64_t pc, uint64_t sp, uint64_t rbp, uint64_t caller_pc, uint64_t cfa,
+                           uint64_t caller_rbp) {
+    (void)pc;
+    // The return address sits just below the CFA in every frame a call made (not in a
+    // signal frame, whose caller is the interrupted context).
+    if (cfa <= sp || cfa - sp < 8 || (cfa - sp) % 8 || (cfa - sp) / 8 >= RULE_WORDS_LIMIT) return RULE_SLOW;
+    if (*(const uint64_t *)(cfa - 8) != caller_pc) return RULE_SLOW;
+    uint64_t rbp_slot = 0;
+    unw_save_loc_t location;
+    if (unw_get_save_loc(cursor, UNW_X86_64_RBP, &location) == 0 && location.type == UNW_SLT_MEMORY &&
+        location.u.addr >= sp && location.u.addr < cfa) {
+        rbp_slot = cfa - location.u.addr;
+    } else if (caller_rbp != rbp) {
+        return RULE_SLOW;  // restored from somewhere else than this frame's stack
+    }
+    if (rbp_slot && (rbp_slot % 8 || *(const uint64_t *)(cfa - rbp_slot) != caller_rbp)) return RULE_SLOW;
+    // A frame-pointer frame: its rbp points at the caller's saved rbp, 16 bytes below the CFA.
+    // Its stack may grow by a variable amount (alloca), so the CFA comes from rbp.
+    if (rbp_slot == 16 && rbp + 16 == cfa) return make_rule(RULE_STANDARD, 0, 0);
+    return make_rule(RULE_SP, cfa - sp, rbp_slot);
+}
+
+static inline int in_self(uint64_t pc) { return pc >= dkh.self_start && pc < dkh.self_end; }
+
+/// unw_backtrace's stack (libunwind's own fast path, with its per-thread cache), filtered.
+static int libunwind_backtrace(uint64_t *frames, int max) {
+    void *raw[DKH_MAX_STACK_DEPTH + 16];
+    int count = unw_backtrace(raw, max + 16);
+    int n = 0;
+    for (int i = 0; i < count && n < max; i++) {
+        if (!in_self((uint64_t)raw[i])) frames[n++] = (uint64_t)raw[i];
+    }
+    return n;
+}
+
+/// The stack as unw_backtrace gives it, and a rule learned for each frame on the way. The
+/// rules come from a second walk with unw_step, which reports each frame's registers; it does
+/// not always agree with unw_backtrace (libunwind 1.6 stepped out of a Swift
+/// `__swift_instantiateConcreteTypeFromMangledName` frame with a wrong stack pointer), so a
+/// frame's rule is kept only where both walks go from its return address to the same caller,
+/// and none is learned past the first place they differ.
+__attribute__((noinline)) static int slow_backtrace(uint64_t *frames, int max) {
+    void *truth[DKH_MAX_STACK_DEPTH + 64];
+    int count = unw_backtrace(truth, max + 64);
+    int n = 0;
+    for (int i = 0; i < count && n < max; i++) {
+        if (!in_self((uint64_t)truth[i])) frames[n++] = (uint64_t)truth[i];
+    }
+    if (!rule_table) return n;
+    unw_context_t context;
+    unw_cursor_t cursor;
+    if (unw_getcontext(&context) != 0 || unw_init_local(&cursor, &context) != 0) return n;
+    unw_word_t pc = 0, sp = 0, rbp = 0;
+    unw_get_reg(&cursor, UNW_REG_IP, &pc);
+    unw_get_reg(&cursor, UNW_REG_SP, &sp);
+    unw_get_reg(&cursor, UNW_X86_64_RBP, &rbp);
+    // `matched`: the index in `truth` of this walk's current frame, once the two walks meet
+    // (their innermost frames lie in this function, at different places).
+    int matched = -1;
+    for (int step = 0; step < count + 8; step++) {
+        if (matched < 0) {
+            for (int i = 0; i < count; i++) {
+                if ((uint64_t)truth[i] == pc) {
+                    matched = i;
+                    break;
+                }
+            }
+        } else if (matched >= count || (uint64_t)truth[matched] != pc) {
+            return n;  // the walks differ from here on: learn nothing more
+        }
+        int more = unw_step(&cursor);
+        if (more <= 0) {
+            // The outermost frame, where unw_backtrace stopped too.
+            if (matched == count - 1) rule_store(pc, make_rule(more == 0 ? RULE_END : RULE_SLOW, 0, 0));
+            return n;
+        }
+        unw_word_t caller_pc = 0, cfa = 0, caller_rbp = 0;
+        unw_get_reg(&cursor, UNW_REG_IP, &caller_pc);
+        unw_get_reg(&cursor, UNW_REG_SP, &cfa);
+        unw_get_reg(&cursor, UNW_X86_64_RBP, &caller_rbp);
+        if (matched >= 0) {
+            if (matched + 1 >= count) return n;  // unw_backtrace stopped at its depth limit here
+            int agree = (uint64_t)truth[matched + 1] == caller_pc;
+            rule_store(pc, agree ? learn_rule(&cursor, pc, sp, rbp, caller_pc, cfa, caller_rbp) : make_rule(RULE_SLOW, 0, 0));
+            if (!agree) return n;
+            matched++;
+        }
+        pc = caller_pc, sp = cfa, rbp = caller_rbp;
+    }
+    return n;
+}
+
+/// Where a walk being remembered read the stack, and what it found there; `*reads` becomes
+/// DKH_WALK_READS + 1 when there was more than the entry holds (then it is not kept).
+static inline void note_read(dkh_walk_entry *entry, uint32_t *reads, uint64_t at, uint64_t value) {
+    if (*reads < DKH_WALK_READS) {
+        entry->read_at[*reads] = at;
+        entry->read_value[*reads] = value;
+    }
+    if (*reads <= DKH_WALK_READS) ++*reads;
+}
+
+static inline uint32_t walk_home(uint64_t pc, uint64_t sp) {
+    return (uint32_t)(((pc ^ (sp << 17)) * 0x9E3779B97F4A7C15ull) >> 60) & (DKH_WALK_CACHE_SIZE - 1);
+}
+
+uint32_t dkh_current_stack(dkh_thread *t, const void *hook_frame) {
+    uint64_t frames[DKH_MAX_STACK_DEPTH];
+    const int max = dkh.stack_depth;
+    if (!dkh.fast_unwind) return dkh_intern_stack(t, frames, (uint32_t)libunwind_backtrace(frames, max));
+    if (!rule_table) return dkh_intern_stack(t, frames, (uint32_t)slow_backtrace(frames, max));
+    // The interposed function's frame: its caller's return address, stack pointer and frame
+    // pointer start the walk (the recorder's frames below it need no walking).
+    const uint64_t *frame = hook_frame;
+    uint64_t pc = frame[1];
+    uint64_t sp = (uint64_t)(frame + 2);
+    uint64_t rbp = frame[0];
+    // Every word read lies between the stack pointer and the top of this thread's stack (a
+    // rule that points elsewhere, or a stack switched by sigaltstack, goes to libunwind).
+    if (sp < t->stack_low || sp >= t->stack_high) return dkh_intern_stack(t, frames, (uint32_t)slow_backtrace(frames, max));
+    const uint64_t epoch = atomic_load_explicit(&rule_epoch, memory_order_relaxed) & RULE_EPOCH_MASK;
+    frame_rule_slot *const table = rule_table;
+    // The walk is remembered from the program's first frame on: every word it reads, so that
+    // the same walk later can be recognised by reading them again.
+    dkh_walk_entry *entry = NULL;
+    uint32_t reads = 0;
+    int needs_rbp = 0, rbp_from_memory = 0, count = 0, complete = 0;
+    uint64_t hash = DKH_STACK_HASH_START;
+    for (int step = 0; step < max + 64 && count < max; step++) {
+        if (!in_self(pc)) {
+            if (!entry) {
+                // The first frame of the program. A stack walked from this very state before,
+                // whose every word read is unchanged, is that stack again: its id, no walk.
+                entry = &t->walks[walk_home(pc, sp)];
+                if (entry->epoch == epoch + 1 && entry->pc == pc && entry->sp == sp && (!entry->needs_rbp || entry->rbp == rbp)) {
+                    uint32_t i = 0;
+                    while (i < entry->reads && *(const uint64_t *)entry->read_at[i] == entry->read_value[i]) i++;
+                    if (i == entry->reads) return entry->stack;
+                }
+                entry->epoch = 0;
+                entry->pc = pc, entry->sp = sp, entry->rbp = rbp;
+            }
+            frames[count++] = pc;
+            hash = dkh_stack_hash_step(hash, pc);
+        }
+        uint64_t rule = rule_find_in(table, epoch, pc);
+        unsigned kind = rule & 7;
+        if (kind == RULE_END) {
+            complete = 1;
+            break;
+        }
+        uint64_t cfa;
+        if (kind == RULE_STANDARD) {
+            cfa = rbp + 16;
+            // rbp as it was at the first frame decides where this walk goes.
+            if (entry && !rbp_from_memory) needs_rbp = 1;
+        } else if (kind == RULE_SP) {
+            cfa = sp + ((rule >> 16) & (RULE_WORDS_LIMIT - 1)) * 8;
+        } else {
+            break;
+        }
+        uint64_t rbp_slot = kind == RULE_STANDARD ? 16 : (rule >> 40) * 8;
+        if (cfa < sp + 8 || cfa < sp + rbp_slot || cfa > t->stack_high) break;
+        pc = *(const uint64_t *)(cfa - 8);
+        if (entry) note_read(entry, &reads, cfa - 8, pc);
+        if (rbp_slot) {
+            rbp = *(const uint64_t *)(cfa - rbp_slot);
+            if (entry) {
+                note_read(entry, &reads, cfa - rbp_slot, rbp);
+                rbp_from_memory = 1;
+            }
+        }
+        sp = cfa;
+        if (step + 1 == max + 64 || count == max) complete = 1;
+    }
+    if (!complete) return dkh_intern_stack(t, frames, (uint32_t)slow_backtrace(frames, max));
+    uint32_t id = dkh_intern_stack_hashed(t, frames, (uint32_t)count, dkh_stack_hash_end(hash, (uint32_t)count));
+    if (entry && id && reads <= DKH_WALK_READS) {
+        entry->reads = reads;
+        entry->needs_rbp = (uint32_t)needs_rbp;
+        entry->stack = id;
+        entry->epoch = (uint32_t)epoch + 1;
+    }
+    return id;
+}
