@@ -74,10 +74,11 @@ struct AddressIndex: @unchecked Sendable {
         return row.flags & Self.endSequenceFlag == 0 ? row : nil
     }
 
-    /// Subroutines containing `address`, outermost (the function) first.
-    func subroutineChain(at address: UInt64) -> [UInt32] {
-        var chain: [UInt32] = []
-        guard depthStarts.count > 1 else { return chain }
+    /// Subroutines containing `address`, outermost (the function) first, replacing `chain`'s
+    /// contents (its storage is reused: one lookup per address, no allocation).
+    func subroutineChain(at address: UInt64, into chain: inout [UInt32]) {
+        chain.removeAll(keepingCapacity: true)
+        guard depthStarts.count > 1 else { return }
         for depth in 0..<(depthStarts.count - 1) {
             let lower = Int(depthStarts[depth]), upper = Int(depthStarts[depth + 1])
             var found: UInt32?
@@ -89,7 +90,6 @@ struct AddressIndex: @unchecked Sendable {
             guard let found else { break }
             chain.append(found)
         }
-        return chain
     }
 
     /// The symbol-table function containing `address`.

@@ -29,12 +29,18 @@ public struct AddressLookupSession {
     /// Time spent in those lookups, when `measuresLookups`.
     public private(set) var lookupSeconds = 0.0
     private var output = OutputBuffer()
+    /// For the line styles (`formatter.writesRecords`): names and paths as bytes, and the
+    /// two arrays every lookup reuses.
+    private let text: FrameText
+    private var records: [FrameRecord] = []
+    private var chain: [UInt32] = []
 
     /// Opens the image at `binary` (a `.dSYM` bundle stands for its DWARF file).
     public init(binary: String, options: SymbolicationOptions, style: FrameOutputStyle, loadAddress: UInt64? = nil,
                 outermostOnly: Bool = false, measuresLookups: Bool = false) throws(SymbolicationError) {
         image = try ImageSymbolizer(path: binary, options: options)
         formatter = FrameFormatter(style: style, imagePath: binary)
+        text = image.makeFrameText()
         self.loadAddress = loadAddress
         self.outermostOnly = outermostOnly
         self.measuresLookups = measuresLookups
@@ -72,11 +78,18 @@ public struct AddressLookupSession {
         }
         let fileAddress = loadAddress.map { image.fileAddress(runtimeAddress: address, loadAddress: $0) } ?? address
         let started = measuresLookups ? MonotonicClock.seconds() : 0
-        var frames = (try? image.frames(at: fileAddress)) ?? []
-        if measuresLookups { lookupSeconds += MonotonicClock.seconds() - started }
         lookups += 1
-        if outermostOnly, let last = frames.last { frames = [last] }
-        formatter.render(address: address, frames: frames, verified: image.isVerified, into: &output.bytes)
+        if formatter.writesRecords {
+            image.frameRecords(at: fileAddress, into: &records, chain: &chain)
+            if measuresLookups { lookupSeconds += MonotonicClock.seconds() - started }
+            if outermostOnly { records.removeFirst(records.count - 1) }
+            formatter.render(records: records, text: text, verified: image.isVerified, into: &output.bytes)
+        } else {
+            var frames = (try? image.frames(at: fileAddress)) ?? []
+            if measuresLookups { lookupSeconds += MonotonicClock.seconds() - started }
+            if outermostOnly, let last = frames.last { frames = [last] }
+            formatter.render(address: address, frames: frames, verified: image.isVerified, into: &output.bytes)
+        }
         output.flushIfFull()
     }
 

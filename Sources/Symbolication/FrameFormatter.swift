@@ -27,29 +27,17 @@ public struct FrameFormatter: Sendable {
     public func render(address: UInt64, frames: [SymbolicatedFrame], verified: Bool = true, into out: inout [UInt8]) {
         let mark = verified ? "" : " [unverified]"
         switch style {
-        case .llvm:
+        case .llvm, .gnu:
             for frame in frames {
-                out.append(contentsOf: TerminalText.escaped(frame.function ?? "??").utf8)
-                out.append(contentsOf: mark.utf8)
-                out.append(UInt8(ascii: "\n"))
-                out.append(contentsOf: TerminalText.escaped(frame.file ?? "??").utf8)
-                out.append(UInt8(ascii: ":"))
-                appendDecimal(UInt64(frame.line), to: &out)
-                out.append(UInt8(ascii: ":"))
-                appendDecimal(UInt64(frame.column), to: &out)
-                out.append(UInt8(ascii: "\n"))
+                var function = TerminalText.escaped(frame.function ?? "??")
+                var file = TerminalText.escaped(frame.file ?? "??")
+                function.withUTF8 { function in
+                    file.withUTF8 { file in
+                        appendLine(function: function, file: file, line: frame.line, column: frame.column, verified: verified, to: &out)
+                    }
+                }
             }
-            out.append(UInt8(ascii: "\n"))
-        case .gnu:
-            for frame in frames {
-                out.append(contentsOf: TerminalText.escaped(frame.function ?? "??").utf8)
-                out.append(contentsOf: mark.utf8)
-                out.append(UInt8(ascii: "\n"))
-                out.append(contentsOf: TerminalText.escaped(frame.file ?? "??").utf8)
-                out.append(UInt8(ascii: ":"))
-                if frame.line == 0 { out.append(UInt8(ascii: "?")) } else { appendDecimal(UInt64(frame.line), to: &out) }
-                out.append(UInt8(ascii: "\n"))
-            }
+            if style == .llvm { out.append(UInt8(ascii: "\n")) }
         case .atos:
             let imageName = TerminalText.escaped(imageName)
             var text = ""
@@ -84,6 +72,40 @@ public struct FrameFormatter: Sendable {
             text += "]}\n"
             out.append(contentsOf: text.utf8)
         }
+    }
+
+    /// Whether `render(address:records:text:verified:into:)` can write this style: the line
+    /// styles, which show only names, files and positions.
+    var writesRecords: Bool { style == .llvm || style == .gnu }
+
+    /// Appends the text for the frames `records` (names and paths from `text`) in the
+    /// `.llvm` or `.gnu` style (see `writesRecords`): the same bytes as
+    /// `render(address:frames:verified:into:)`, with no `String` made per frame.
+    func render(records: [FrameRecord], text: FrameText, verified: Bool, into out: inout [UInt8]) {
+        for record in records {
+            appendLine(function: text.name(record.name), file: text.file(record.file), line: record.line, column: record.column,
+                       verified: verified, to: &out)
+        }
+        if style == .llvm { out.append(UInt8(ascii: "\n")) }
+    }
+
+    /// One frame in the `.llvm` style (`function`, then `file:line:column`) or the `.gnu`
+    /// style (`file:line`, `?` for an unknown line); `function` and `file` already escaped.
+    private func appendLine(function: UnsafeBufferPointer<UInt8>, file: UnsafeBufferPointer<UInt8>, line: UInt32, column: UInt32,
+                            verified: Bool, to out: inout [UInt8]) {
+        out.append(contentsOf: function)
+        if !verified { out.append(contentsOf: " [unverified]".utf8) }
+        out.append(UInt8(ascii: "\n"))
+        out.append(contentsOf: file)
+        out.append(UInt8(ascii: ":"))
+        if style == .gnu {
+            if line == 0 { out.append(UInt8(ascii: "?")) } else { appendDecimal(UInt64(line), to: &out) }
+        } else {
+            appendDecimal(UInt64(line), to: &out)
+            out.append(UInt8(ascii: ":"))
+            appendDecimal(UInt64(column), to: &out)
+        }
+        out.append(UInt8(ascii: "\n"))
     }
 
     private func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {

@@ -121,6 +121,10 @@ public final class ImageSymbolizer: Sendable {
                                 cacheHit: loaded != nil, cacheNote: cacheNote)
     }
 
+    /// Threads that read DWARF units for a cold index build at most: past a few, the one
+    /// thread adding units to the index is the bottleneck.
+    static let maximumReadingJobs = 4
+
     /// Reads the DWARF (libdw) and symbols and builds the index.
     private static func buildIndex(_ image: LoadedImage, identity: IndexFile.Identity) throws(SymbolicationError) -> AddressIndex {
         // Every line-table row takes at least one byte of .debug_line: reserving that many
@@ -129,7 +133,9 @@ public final class ImageSymbolizer: Sendable {
         if let dwarf = image.dwarfImage {
             do {
                 let reader = try DWARFReader(image: dwarf.bytes, owner: dwarf)
-                try reader.forEachUnit { builder.add($0) }
+                // Reading units through libdw is most of a cold build; two or more cores
+                // read them side by side (the builder takes them in order).
+                try reader.forEachUnit(jobs: min(Processors.online, Self.maximumReadingJobs)) { builder.add($0) }
             } catch {
                 throw .debugInfo(error, path: image.debugInfoPath ?? dwarf.path)
             }
@@ -147,47 +153,66 @@ public final class ImageSymbolizer: Sendable {
     /// The frames at `fileAddress`, innermost inlined function first. An address that nothing
     /// describes gives one frame with `source == .unknown`.
     public func frames(at fileAddress: UInt64) throws(SymbolicationError) -> [SymbolicatedFrame] {
+        var records: [FrameRecord] = []
+        var chain: [UInt32] = []
+        frameRecords(at: fileAddress, into: &records, chain: &chain)
+        return records.map { record in
+            SymbolicatedFrame(function: name(record.name), file: file(record.file), line: record.line, column: record.column,
+                              isInlined: record.isInlined, source: record.source, symbolAddress: record.symbolAddress)
+        }
+    }
+
+    /// The frames at `fileAddress` as string ids, innermost first, replacing `records`'
+    /// contents (`chain` is scratch space): the allocation-free form of `frames(at:)` for a
+    /// caller answering many addresses with the same two arrays.
+    func frameRecords(at fileAddress: UInt64, into records: inout [FrameRecord], chain: inout [UInt32]) {
+        records.removeAll(keepingCapacity: true)
         let row = index.line(at: fileAddress)
-        let chain = index.subroutineChain(at: fileAddress)
+        index.subroutineChain(at: fileAddress, into: &chain)
+        // A row whose file is unknown counts as no file, so the symbol's own file is used.
+        let rowFile = row.map(\.file) ?? StringTable.none
         guard let innermost = chain.last else {
             if let symbol = index.symbol(at: fileAddress) {
-                let path = row.flatMap { self.file($0.file) } ?? self.file(symbol.file)
-                return [SymbolicatedFrame(function: name(symbol.name), file: path,
-                                          line: row?.line ?? 0, column: row?.column ?? 0, isInlined: false,
-                                          source: .symbolTable, symbolAddress: symbol.start)]
+                records.append(FrameRecord(name: symbol.name, file: rowFile != StringTable.none ? rowFile : symbol.file,
+                                           line: row?.line ?? 0, column: row?.column ?? 0, isInlined: false,
+                                           source: .symbolTable, symbolAddress: symbol.start))
+            } else {
+                records.append(FrameRecord(name: StringTable.none, file: rowFile, line: row?.line ?? 0, column: row?.column ?? 0,
+                                           isInlined: false, source: row == nil ? .unknown : .debugInfo))
             }
-            return [SymbolicatedFrame(function: nil, file: row.flatMap { self.file($0.file) },
-                                      line: row?.line ?? 0, column: row?.column ?? 0, isInlined: false,
-                                      source: row == nil ? .unknown : .debugInfo)]
+            return
         }
-        var frames: [SymbolicatedFrame] = []
-        frames.reserveCapacity(chain.count)
-        var file = row.flatMap { self.file($0.file) }
+        var file = rowFile
         var line = row?.line ?? 0
         var column = row?.column ?? 0
         var position = chain.count - 1
         var current = innermost
         while true {
             let record = index.subroutines[Int(current)]
-            var functionName = name(record.name)
+            var functionName = record.name
             // The outermost frame is named by the image's own symbol table when a symbol there
             // covers the address, as llvm-symbolizer does: it names split-off parts (`main.cold`)
             // and functions whose DWARF has no linkage name. A stripped image's table is its
             // .dynsym, whose names are the exported ones (`mtx_init`, not the debug file's
             // `mtx_init@GLIBC_2.28` or `__mtx_init`); a function only the debug file's .symtab
             // names (`__malloc_info.part.0`) keeps its DWARF name (`__malloc_info`).
-            if position == 0, let symbol = index.symbol(at: fileAddress), symbol.isInImageTable { functionName = name(symbol.name) }
-            frames.append(SymbolicatedFrame(function: functionName, file: file, line: line, column: column,
-                                            isInlined: position > 0, source: .debugInfo))
+            if position == 0, let symbol = index.symbol(at: fileAddress), symbol.isInImageTable { functionName = symbol.name }
+            records.append(FrameRecord(name: functionName, file: file, line: line, column: column,
+                                       isInlined: position > 0, source: .debugInfo))
             guard position > 0 else { break }
             // The caller's position is this inlined call's call site.
-            file = self.file(record.callFile)
+            file = record.callFile
             line = record.callLine
             column = record.callColumn
             position -= 1
             current = chain[position]
         }
-        return frames
+    }
+
+    /// Names and paths of this image as output bytes, for one answering loop (`frameRecords`'
+    /// string ids index it).
+    func makeFrameText() -> FrameText {
+        FrameText(index: index, demangler: demangler)
     }
 
     /// The symbol-table function or object containing `fileAddress`: its name (demangled as

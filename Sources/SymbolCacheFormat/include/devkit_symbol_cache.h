@@ -18,7 +18,7 @@
 #define DKS_MAGIC "DKSYMIDX"
 /// Bumped whenever a reader of the previous version could misread a file: older or newer
 /// files are rebuilt, never reinterpreted.
-#define DKS_FORMAT_VERSION 5
+#define DKS_FORMAT_VERSION 6
 /// Written at DKS_OFFSET_BYTE_ORDER: a file with other bytes there is not read.
 #define DKS_BYTE_ORDER_MARK 0x01020304u
 
