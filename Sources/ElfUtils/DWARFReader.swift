@@ -27,13 +27,15 @@ public final class DWARFReader {
     ///
     /// With `jobs` above 1, units are read on that many threads, each through its own libdw
     /// handle (libdw's `Dwarf` is not thread-safe; separate ones over the same bytes are
-    /// independent), in batches: every thread takes the batch's next unread unit until none
+    /// independent while libelf only reads them: not for an image with compressed sections,
+    /// which is read on one thread), in batches: every thread takes the batch's next unread unit until none
     /// is left, then `body` gets the batch's units in order on the calling thread. The units
     /// are the same as with one job; only reading them overlaps.
     public func forEachUnit(jobs: Int = 1, _ body: (DWARFUnit) -> Void) throws(DWError) {
         // Where each unit header starts: a walk over headers only.
         var starts: [DWHandle.UnitCursor] = []
         var cursor = DWHandle.UnitCursor()
+        let jobs = handle.canShareImage ? jobs : 1
         if jobs > 1 {
             while true {
                 let start = cursor

@@ -74,11 +74,14 @@ struct AddressIndex: @unchecked Sendable {
         return row.flags & Self.endSequenceFlag == 0 ? row : nil
     }
 
-    /// Subroutines containing `address`, outermost (the function) first, replacing `chain`'s
-    /// contents (its storage is reused: one lookup per address, no allocation).
-    func subroutineChain(at address: UInt64, into chain: inout [UInt32]) {
-        chain.removeAll(keepingCapacity: true)
-        guard depthStarts.count > 1 else { return }
+    /// The most subroutines one address can be in: one per depth.
+    var longestChain: Int { max(1, depthStarts.count - 1) }
+
+    /// Subroutines containing `address`, outermost (the function) first, written to `chain`
+    /// (at least `longestChain` long); returns how many.
+    func subroutineChain(at address: UInt64, into chain: UnsafeMutableBufferPointer<UInt32>) -> Int {
+        guard depthStarts.count > 1 else { return 0 }
+        var count = 0
         for depth in 0..<(depthStarts.count - 1) {
             let lower = Int(depthStarts[depth]), upper = Int(depthStarts[depth + 1])
             var found: UInt32?
@@ -88,8 +91,10 @@ struct AddressIndex: @unchecked Sendable {
                 index -= 1
             }
             guard let found else { break }
-            chain.append(found)
+            chain[count] = found
+            count += 1
         }
+        return count
     }
 
     /// The symbol-table function containing `address`.

@@ -29,11 +29,8 @@ public struct AddressLookupSession {
     /// Time spent in those lookups, when `measuresLookups`.
     public private(set) var lookupSeconds = 0.0
     private var output = OutputBuffer()
-    /// For the line styles (`formatter.writesRecords`): names and paths as bytes, and the
-    /// two arrays every lookup reuses.
+    /// For the line styles (`formatter.writesRecords`): names and paths as bytes.
     private let text: FrameText
-    private var records: [FrameRecord] = []
-    private var chain: [UInt32] = []
 
     /// Opens the image at `binary` (a `.dSYM` bundle stands for its DWARF file).
     public init(binary: String, options: SymbolicationOptions, style: FrameOutputStyle, loadAddress: UInt64? = nil,
@@ -80,10 +77,13 @@ public struct AddressLookupSession {
         let started = measuresLookups ? MonotonicClock.seconds() : 0
         lookups += 1
         if formatter.writesRecords {
-            image.frameRecords(at: fileAddress, into: &records, chain: &chain)
+            // Each frame goes straight into the output; --stats times lookup and output together.
+            let verified = image.isVerified
+            image.forEachFrameRecord(at: fileAddress, outermostOnly: outermostOnly) { record in
+                formatter.append(record, text: text, verified: verified, to: &output.bytes)
+            }
+            formatter.endAddress(to: &output.bytes)
             if measuresLookups { lookupSeconds += MonotonicClock.seconds() - started }
-            if outermostOnly { records.removeFirst(records.count - 1) }
-            formatter.render(records: records, text: text, verified: image.isVerified, into: &output.bytes)
         } else {
             var frames = (try? image.frames(at: fileAddress)) ?? []
             if measuresLookups { lookupSeconds += MonotonicClock.seconds() - started }

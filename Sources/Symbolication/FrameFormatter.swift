@@ -74,18 +74,20 @@ public struct FrameFormatter: Sendable {
         }
     }
 
-    /// Whether `render(address:records:text:verified:into:)` can write this style: the line
+    /// Whether `append(_:text:verified:to:)` can write this style: the line
     /// styles, which show only names, files and positions.
     var writesRecords: Bool { style == .llvm || style == .gnu }
 
-    /// Appends the text for the frames `records` (names and paths from `text`) in the
-    /// `.llvm` or `.gnu` style (see `writesRecords`): the same bytes as
+    /// Appends one frame (names and paths from `text`) in the `.llvm` or `.gnu` style (see
+    /// `writesRecords`); `endAddress` after an address's last frame. The same bytes as
     /// `render(address:frames:verified:into:)`, with no `String` made per frame.
-    func render(records: [FrameRecord], text: FrameText, verified: Bool, into out: inout [UInt8]) {
-        for record in records {
-            appendLine(function: text.name(record.name), file: text.file(record.file), line: record.line, column: record.column,
-                       verified: verified, to: &out)
-        }
+    func append(_ record: FrameRecord, text: FrameText, verified: Bool, to out: inout [UInt8]) {
+        appendLine(function: text.name(record.name), file: text.file(record.file), line: record.line, column: record.column,
+                   verified: verified, to: &out)
+    }
+
+    /// Ends an address's frames written by `append(_:text:verified:to:)`: `.llvm` puts a blank line after each.
+    func endAddress(to out: inout [UInt8]) {
         if style == .llvm { out.append(UInt8(ascii: "\n")) }
     }
 
@@ -108,20 +110,18 @@ public struct FrameFormatter: Sendable {
         out.append(UInt8(ascii: "\n"))
     }
 
+    /// `value` in decimal, appended in one piece (digits written backwards into a stack buffer).
     private func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
         if value < 10 { out.append(UInt8(ascii: "0") + UInt8(value)); return }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            var rest = value
             while rest > 0 {
-                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
                 rest /= 10
-                count += 1
             }
-            for i in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[i]) }
+            out.append(contentsOf: UnsafeMutableBufferPointer(rebasing: digits[start...]))
         }
     }
 

@@ -1,8 +1,9 @@
 import FrameModel
 
 /// One frame of an address as the index holds it: string ids instead of `String`s.
-/// `ImageSymbolizer.frameRecords(at:into:)` fills these without allocating; `frames(at:)`
-/// turns them into `SymbolicatedFrame`s, and `FrameText` writes them out as bytes.
+/// `ImageSymbolizer.forEachFrameRecord(at:outermostOnly:_:)` yields these without
+/// allocating; `frames(at:)` turns them into `SymbolicatedFrame`s, and `FrameFormatter`
+/// writes them out as bytes through `FrameText`.
 struct FrameRecord {
     /// The function's name (string id, `StringTable.none` when nothing names it); mangled
     /// as stored.

@@ -17,8 +17,10 @@ final class FrameText {
     /// Keeps the string blob alive.
     private let index: AddressIndex
     private let demangler: Demangler?
-    private var names: [Span]
-    private var files: [Span]
+    /// Allocated once, not arrays: a class's array property is checked for exclusive access
+    /// on every write, a tenth of a warm lookup's instructions.
+    private let names: UnsafeMutableBufferPointer<Span>
+    private let files: UnsafeMutableBufferPointer<Span>
     /// Texts that differ from the stored bytes (demangled or escaped), freed with the cache.
     private var owned: [UnsafeMutableBufferPointer<UInt8>] = []
     /// What is shown for a missing name or file.
@@ -28,12 +30,16 @@ final class FrameText {
         self.index = index
         self.demangler = demangler
         let count = index.strings.spans.count
-        names = [Span](repeating: Span(start: nil, count: -1), count: count)
-        files = [Span](repeating: Span(start: nil, count: -1), count: count)
+        names = .allocate(capacity: count)
+        names.initialize(repeating: Span(start: nil, count: -1))
+        files = .allocate(capacity: count)
+        files.initialize(repeating: Span(start: nil, count: -1))
     }
 
     deinit {
         for buffer in owned { buffer.deallocate() }
+        names.deallocate()
+        files.deallocate()
     }
 
     /// The text of function name `id` (`??` for none).

@@ -153,63 +153,67 @@ public final class ImageSymbolizer: Sendable {
     /// The frames at `fileAddress`, innermost inlined function first. An address that nothing
     /// describes gives one frame with `source == .unknown`.
     public func frames(at fileAddress: UInt64) throws(SymbolicationError) -> [SymbolicatedFrame] {
-        var records: [FrameRecord] = []
-        var chain: [UInt32] = []
-        frameRecords(at: fileAddress, into: &records, chain: &chain)
-        return records.map { record in
-            SymbolicatedFrame(function: name(record.name), file: file(record.file), line: record.line, column: record.column,
-                              isInlined: record.isInlined, source: record.source, symbolAddress: record.symbolAddress)
+        var frames: [SymbolicatedFrame] = []
+        forEachFrameRecord(at: fileAddress) { record in
+            frames.append(SymbolicatedFrame(function: name(record.name), file: file(record.file), line: record.line, column: record.column,
+                                            isInlined: record.isInlined, source: record.source, symbolAddress: record.symbolAddress))
         }
+        return frames
     }
 
-    /// The frames at `fileAddress` as string ids, innermost first, replacing `records`'
-    /// contents (`chain` is scratch space): the allocation-free form of `frames(at:)` for a
-    /// caller answering many addresses with the same two arrays.
-    func frameRecords(at fileAddress: UInt64, into records: inout [FrameRecord], chain: inout [UInt32]) {
-        records.removeAll(keepingCapacity: true)
+    /// Calls `body` with each frame at `fileAddress` as string ids, innermost first, or only
+    /// the outermost (the real function, at the position the inlined calls were made from)
+    /// when `outermostOnly`: the form of `frames(at:)` that allocates nothing, for a caller
+    /// answering many addresses.
+    func forEachFrameRecord(at fileAddress: UInt64, outermostOnly: Bool = false, _ body: (FrameRecord) -> Void) {
         let row = index.line(at: fileAddress)
-        index.subroutineChain(at: fileAddress, into: &chain)
         // A row whose file is unknown counts as no file, so the symbol's own file is used.
         let rowFile = row.map(\.file) ?? StringTable.none
-        guard let innermost = chain.last else {
-            if let symbol = index.symbol(at: fileAddress) {
-                records.append(FrameRecord(name: symbol.name, file: rowFile != StringTable.none ? rowFile : symbol.file,
-                                           line: row?.line ?? 0, column: row?.column ?? 0, isInlined: false,
-                                           source: .symbolTable, symbolAddress: symbol.start))
-            } else {
-                records.append(FrameRecord(name: StringTable.none, file: rowFile, line: row?.line ?? 0, column: row?.column ?? 0,
-                                           isInlined: false, source: row == nil ? .unknown : .debugInfo))
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: index.longestChain) { chain in
+            let depth = index.subroutineChain(at: fileAddress, into: chain)
+            guard depth > 0 else {
+                if let symbol = index.symbol(at: fileAddress) {
+                    body(FrameRecord(name: symbol.name, file: rowFile != StringTable.none ? rowFile : symbol.file,
+                                     line: row?.line ?? 0, column: row?.column ?? 0, isInlined: false,
+                                     source: .symbolTable, symbolAddress: symbol.start))
+                } else {
+                    body(FrameRecord(name: StringTable.none, file: rowFile, line: row?.line ?? 0, column: row?.column ?? 0,
+                                     isInlined: false, source: row == nil ? .unknown : .debugInfo))
+                }
+                return
             }
-            return
-        }
-        var file = rowFile
-        var line = row?.line ?? 0
-        var column = row?.column ?? 0
-        var position = chain.count - 1
-        var current = innermost
-        while true {
-            let record = index.subroutines[Int(current)]
-            var functionName = record.name
-            // The outermost frame is named by the image's own symbol table when a symbol there
-            // covers the address, as llvm-symbolizer does: it names split-off parts (`main.cold`)
-            // and functions whose DWARF has no linkage name. A stripped image's table is its
-            // .dynsym, whose names are the exported ones (`mtx_init`, not the debug file's
-            // `mtx_init@GLIBC_2.28` or `__mtx_init`); a function only the debug file's .symtab
-            // names (`__malloc_info.part.0`) keeps its DWARF name (`__malloc_info`).
-            if position == 0, let symbol = index.symbol(at: fileAddress), symbol.isInImageTable { functionName = symbol.name }
-            records.append(FrameRecord(name: functionName, file: file, line: line, column: column,
-                                       isInlined: position > 0, source: .debugInfo))
-            guard position > 0 else { break }
-            // The caller's position is this inlined call's call site.
-            file = record.callFile
-            line = record.callLine
-            column = record.callColumn
-            position -= 1
-            current = chain[position]
+            var file = rowFile
+            var line = row?.line ?? 0
+            var column = row?.column ?? 0
+            var position = depth - 1
+            while true {
+                let record = index.subroutines[Int(chain[position])]
+                if position == 0 {
+                    // The outermost frame is named by the image's own symbol table when a symbol
+                    // there covers the address, as llvm-symbolizer does: it names split-off parts
+                    // (`main.cold`) and functions whose DWARF has no linkage name. A stripped
+                    // image's table is its .dynsym, whose names are the exported ones
+                    // (`mtx_init`, not the debug file's `mtx_init@GLIBC_2.28` or `__mtx_init`); a
+                    // function only the debug file's .symtab names (`__malloc_info.part.0`) keeps
+                    // its DWARF name (`__malloc_info`).
+                    var functionName = record.name
+                    if let symbol = index.symbol(at: fileAddress), symbol.isInImageTable { functionName = symbol.name }
+                    body(FrameRecord(name: functionName, file: file, line: line, column: column, isInlined: false, source: .debugInfo))
+                    return
+                }
+                if !outermostOnly {
+                    body(FrameRecord(name: record.name, file: file, line: line, column: column, isInlined: true, source: .debugInfo))
+                }
+                // The caller's position is this inlined call's call site.
+                file = record.callFile
+                line = record.callLine
+                column = record.callColumn
+                position -= 1
+            }
         }
     }
 
-    /// Names and paths of this image as output bytes, for one answering loop (`frameRecords`'
+    /// Names and paths of this image as output bytes, for one answering loop (`forEachFrameRecord`'s
     /// string ids index it).
     func makeFrameText() -> FrameText {
         FrameText(index: index, demangler: demangler)
