@@ -38,10 +38,12 @@ struct AddressIndex: @unchecked Sendable {
     let subroutines: UnsafeBufferPointer<SubroutineRecord>
     let symbols: UnsafeBufferPointer<SymbolRecord>
     let strings: StringTable
-    /// Every `lineSampleStride`-th row's address: a 70 KB array for 560k rows that stays in
-    /// cache, so a lookup's binary search touches the big row array only within one block.
-    let lineSamples: [UInt64]
-    static let lineSampleStride = 32
+    /// Every 8th row's address (560 KB for python3.11d's 560k rows: a core's L2 holds it),
+    /// range's start and symbol's start: a lookup's binary searches touch the big arrays
+    /// only within one block of 8 records.
+    let lineSamples: SampledKeys
+    let rangeSamples: SampledKeys
+    let symbolSamples: SampledKeys
 
     init(storage: MappedFile, lines: UnsafeBufferPointer<LineRecord>, ranges: UnsafeBufferPointer<RangeRecord>,
          depthStarts: UnsafeBufferPointer<UInt32>, subroutines: UnsafeBufferPointer<SubroutineRecord>,
@@ -53,7 +55,9 @@ struct AddressIndex: @unchecked Sendable {
         self.subroutines = subroutines
         self.symbols = symbols
         self.strings = strings
-        lineSamples = stride(from: 0, to: lines.count, by: Self.lineSampleStride).map { lines[$0].address }
+        lineSamples = SampledKeys(lines, stride: 8) { $0.address }
+        rangeSamples = SampledKeys(ranges, stride: 8) { $0.start }
+        symbolSamples = SampledKeys(symbols, stride: 8) { $0.start }
     }
 
     static let endSequenceFlag: UInt32 = DKS_LINE_END_SEQUENCE
@@ -62,13 +66,8 @@ struct AddressIndex: @unchecked Sendable {
 
     /// The line row covering `address`, if any.
     func line(at address: UInt64) -> LineRecord? {
-        // The last sample at or before the address names the block holding the answer.
-        let block = SortedSearch.upperBound(lineSamples, in: 0..<lineSamples.count, of: address) { $0 }
-        guard block > 0 else { return nil }
-        // Last row with row.address <= address, within that block.
-        let blockStart = (block - 1) * Self.lineSampleStride
-        let after = SortedSearch.upperBound(lines, in: blockStart..<min(blockStart + Self.lineSampleStride, lines.count),
-                                            of: address) { $0.address }
+        // Last row with row.address <= address.
+        let after = lineSamples.upperBound(lines, in: 0..<lines.count, of: address) { $0.address }
         guard after > 0 else { return nil }
         let row = lines[after - 1]
         return row.flags & Self.endSequenceFlag == 0 ? row : nil
@@ -82,12 +81,21 @@ struct AddressIndex: @unchecked Sendable {
     func subroutineChain(at address: UInt64, into chain: UnsafeMutableBufferPointer<UInt32>) -> Int {
         guard depthStarts.count > 1 else { return 0 }
         var count = 0
+        // An inlined call's code lies inside its caller's: a range of the next depth that
+        // contains the address starts no lower than the range found at this depth. Without
+        // that bound the scan below walked back over every range a long one before it
+        // overlapped (maxEnd), most of a warm lookup in deeply inlined C++.
+        var parentStart: UInt64 = 0
         for depth in 0..<(depthStarts.count - 1) {
             let lower = Int(depthStarts[depth]), upper = Int(depthStarts[depth + 1])
             var found: UInt32?
-            var index = SortedSearch.upperBound(ranges, in: lower..<upper, of: address) { $0.start } - 1
-            while index >= lower, ranges[index].maxEnd > address {
-                if ranges[index].end > address { found = ranges[index].subroutine; break }
+            var index = rangeSamples.upperBound(ranges, in: lower..<upper, of: address) { $0.start } - 1
+            while index >= lower, ranges[index].maxEnd > address, ranges[index].start >= parentStart {
+                if ranges[index].end > address {
+                    found = ranges[index].subroutine
+                    parentStart = ranges[index].start
+                    break
+                }
                 index -= 1
             }
             guard let found else { break }
@@ -99,7 +107,7 @@ struct AddressIndex: @unchecked Sendable {
 
     /// The symbol-table function containing `address`.
     func symbol(at address: UInt64) -> SymbolRecord? {
-        let after = SortedSearch.upperBound(symbols, in: 0..<symbols.count, of: address) { $0.start }
+        let after = symbolSamples.upperBound(symbols, in: 0..<symbols.count, of: address) { $0.start }
         guard after > 0 else { return nil }
         let symbol = symbols[after - 1]
         return address < symbol.end ? symbol : nil

@@ -1,6 +1,7 @@
 import Diagnostics
 import FrameModel
 import JSONWriter
+import System
 
 /// Renders the frames of one address as `llvm-symbolizer`, `addr2line`, `atos` or JSON output do.
 public struct FrameFormatter: Sendable {
@@ -33,11 +34,11 @@ public struct FrameFormatter: Sendable {
                 var file = TerminalText.escaped(frame.file ?? "??")
                 function.withUTF8 { function in
                     file.withUTF8 { file in
-                        appendLine(function: function, file: file, line: frame.line, column: frame.column, verified: verified, to: &out)
+                        writeLine(function: function, file: file, line: frame.line, column: frame.column, verified: verified, to: &out)
                     }
                 }
             }
-            if style == .llvm { out.append(UInt8(ascii: "\n")) }
+            endAddress(to: &out)
         case .atos:
             let imageName = TerminalText.escaped(imageName)
             var text = ""
@@ -74,56 +75,43 @@ public struct FrameFormatter: Sendable {
         }
     }
 
-    /// Whether `append(_:text:verified:to:)` can write this style: the line
+    /// Whether `write(_:text:verified:to:)` can write this style: the line
     /// styles, which show only names, files and positions.
     var writesRecords: Bool { style == .llvm || style == .gnu }
 
-    /// Appends one frame (names and paths from `text`) in the `.llvm` or `.gnu` style (see
+    /// Writes one frame (names and paths from `text`) in the `.llvm` or `.gnu` style (see
     /// `writesRecords`); `endAddress` after an address's last frame. The same bytes as
     /// `render(address:frames:verified:into:)`, with no `String` made per frame.
-    func append(_ record: FrameRecord, text: FrameText, verified: Bool, to out: inout [UInt8]) {
-        appendLine(function: text.name(record.name), file: text.file(record.file), line: record.line, column: record.column,
-                   verified: verified, to: &out)
+    func write(_ record: FrameRecord, text: FrameText, verified: Bool, to out: inout some ByteSink) {
+        writeLine(function: text.name(record.name), file: text.file(record.file), line: record.line, column: record.column,
+                  verified: verified, to: &out)
     }
 
-    /// Ends an address's frames written by `append(_:text:verified:to:)`: `.llvm` puts a blank line after each.
-    func endAddress(to out: inout [UInt8]) {
-        if style == .llvm { out.append(UInt8(ascii: "\n")) }
+    /// Ends an address's frames written by `write(_:text:verified:to:)`: `.llvm` puts a blank line after each.
+    func endAddress(to out: inout some ByteSink) {
+        if style == .llvm { out.write(UInt8(ascii: "\n")) }
     }
 
     /// One frame in the `.llvm` style (`function`, then `file:line:column`) or the `.gnu`
     /// style (`file:line`, `?` for an unknown line); `function` and `file` already escaped.
-    private func appendLine(function: UnsafeBufferPointer<UInt8>, file: UnsafeBufferPointer<UInt8>, line: UInt32, column: UInt32,
-                            verified: Bool, to out: inout [UInt8]) {
-        out.append(contentsOf: function)
-        if !verified { out.append(contentsOf: " [unverified]".utf8) }
-        out.append(UInt8(ascii: "\n"))
-        out.append(contentsOf: file)
-        out.append(UInt8(ascii: ":"))
+    private func writeLine(function: UnsafeBufferPointer<UInt8>, file: UnsafeBufferPointer<UInt8>, line: UInt32, column: UInt32,
+                           verified: Bool, to out: inout some ByteSink) {
+        out.write(function)
+        if !verified { Self.unverifiedMark.withUTF8Buffer { out.write($0) } }
+        out.write(UInt8(ascii: "\n"))
+        out.write(file)
+        out.write(UInt8(ascii: ":"))
         if style == .gnu {
-            if line == 0 { out.append(UInt8(ascii: "?")) } else { appendDecimal(UInt64(line), to: &out) }
+            if line == 0 { out.write(UInt8(ascii: "?")) } else { out.writeDecimal(UInt64(line)) }
         } else {
-            appendDecimal(UInt64(line), to: &out)
-            out.append(UInt8(ascii: ":"))
-            appendDecimal(UInt64(column), to: &out)
+            out.writeDecimal(UInt64(line))
+            out.write(UInt8(ascii: ":"))
+            out.writeDecimal(UInt64(column))
         }
-        out.append(UInt8(ascii: "\n"))
+        out.write(UInt8(ascii: "\n"))
     }
 
-    /// `value` in decimal, appended in one piece (digits written backwards into a stack buffer).
-    private func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
-        if value < 10 { out.append(UInt8(ascii: "0") + UInt8(value)); return }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = digits.count
-            var rest = value
-            while rest > 0 {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            }
-            out.append(contentsOf: UnsafeMutableBufferPointer(rebasing: digits[start...]))
-        }
-    }
+    private static let unverifiedMark: StaticString = " [unverified]"
 
     /// `text` as a JSON string literal through devkit's one JSON escaper.
     private static func jsonQuoted(_ text: String) -> String {

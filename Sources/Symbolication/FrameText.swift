@@ -74,7 +74,10 @@ final class FrameText {
             && (raw[0] == UInt8(ascii: "$") || (raw[0] == UInt8(ascii: "_") && [UInt8(ascii: "$"), UInt8(ascii: "T"), UInt8(ascii: "Z")].contains(raw[1])))
         guard needsEscaping || mayBeMangled else { return Span(start: raw.baseAddress, count: raw.count) }
         let text = String(decoding: raw, as: UTF8.self)
-        let shown = TerminalText.escaped(isName ? demangler?.demangle(text) ?? text : text)
+        var shown = isName ? demangler?.demangle(text) ?? text : text
+        // The same test on the demangled bytes before TerminalText, whose scan of a String's
+        // UTF-8 view cost more than the demangling of C++ names hundreds of bytes long.
+        if shown.withUTF8({ $0.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 } }) { shown = TerminalText.escaped(shown) }
         let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(shown.utf8.count, 1))
         _ = copy.initialize(from: shown.utf8)
         owned.append(copy)
