@@ -79,6 +79,13 @@ struct AddressIndex: @unchecked Sendable {
     /// Subroutines containing `address`, outermost (the function) first, written to `chain`
     /// (at least `longestChain` long); returns how many.
     func subroutineChain(at address: UInt64, into chain: UnsafeMutableBufferPointer<UInt32>) -> Int {
+        var functionRange = 0
+        return subroutineChain(at: address, into: chain, functionRange: &functionRange)
+    }
+
+    /// `subroutineChain(at:into:)`, also giving the index of the function's range found
+    /// (depth 0; meaningful when the chain is not empty).
+    func subroutineChain(at address: UInt64, into chain: UnsafeMutableBufferPointer<UInt32>, functionRange: inout Int) -> Int {
         guard depthStarts.count > 1 else { return 0 }
         var count = 0
         // An inlined call's code lies inside its caller's: a range of the next depth that
@@ -94,6 +101,7 @@ struct AddressIndex: @unchecked Sendable {
                 if ranges[index].end > address {
                     found = ranges[index].subroutine
                     parentStart = ranges[index].start
+                    if depth == 0 { functionRange = index }
                     break
                 }
                 index -= 1
@@ -116,8 +124,12 @@ struct AddressIndex: @unchecked Sendable {
 
 extension AddressIndex.RangeRecord {
     init(start: UInt64, end: UInt64, maxEnd: UInt64, subroutine: UInt32) {
-        self.init(start: start, end: end, maxEnd: maxEnd, subroutine: subroutine, reserved: 0)
+        self.init(start: start, end: end, maxEnd: maxEnd, subroutine: subroutine, outermostName: DKS_NAME_ASK_SYMBOLS)
     }
+
+    static let askSymbols: UInt32 = DKS_NAME_ASK_SYMBOLS
+    static let nameFromDWARF: UInt32 = DKS_NAME_FROM_DWARF
+    static let symbolNameBase: UInt32 = DKS_NAME_SYMBOL_BASE
 }
 
 extension AddressIndex.SymbolRecord {

@@ -174,6 +174,23 @@ struct AddressIndexBuilder {
         self.symbols = unique
     }
 
+    /// How a function's range `start..<end` names its outermost frame (see
+    /// `dks_range_record.outermost_name`): as `AddressIndex.symbol(at:)` would at each of its
+    /// addresses when that gives the same symbol, or none, everywhere in it.
+    private func outermostName(_ start: UInt64, _ end: UInt64) -> UInt32 {
+        let next = SortedSearch.upperBound(symbols, in: 0..<symbols.count, of: start) { $0.start }
+        // A symbol starting inside the range takes over from there: ask at each address.
+        if next < symbols.count, symbols[next].start < end { return AddressIndex.RangeRecord.askSymbols }
+        guard next > 0 else { return AddressIndex.RangeRecord.nameFromDWARF }
+        let covering = symbols[next - 1]
+        if covering.end <= start { return AddressIndex.RangeRecord.nameFromDWARF }
+        // Ending inside the range: covered at some addresses only.
+        guard covering.end >= end else { return AddressIndex.RangeRecord.askSymbols }
+        guard covering.isInImageTable else { return AddressIndex.RangeRecord.nameFromDWARF }
+        guard covering.name < UInt32.max - AddressIndex.RangeRecord.symbolNameBase else { return AddressIndex.RangeRecord.askSymbols }
+        return covering.name + AddressIndex.RangeRecord.symbolNameBase
+    }
+
     /// Sorts what was added and lays it out in the `IndexFile` format.
     consuming func finish(identity: IndexFile.Identity) -> IndexFile.Contents {
         // Sequences in address order; already in order (the usual case) costs no copy.
@@ -225,6 +242,9 @@ struct AddressIndexBuilder {
         }
         if !ranges.isEmpty { depthStarts.append(UInt32(ranges.count)) }
         pendingRanges = []
+        if depthStarts.count > 1 {
+            for i in Int(depthStarts[0])..<Int(depthStarts[1]) { ranges[i].outermostName = outermostName(ranges[i].start, ranges[i].end) }
+        }
         return IndexFile.Contents(identity: identity, lines: lines, ranges: ranges, depthStarts: depthStarts,
                                   subroutines: subroutines, symbols: symbols, stringSpans: stringSpans, stringBlob: stringBlob)
     }

@@ -84,11 +84,9 @@ public struct AddressLookupSession {
         lookups += 1
         if formatter.writesRecords {
             // Each frame goes straight into the output; --stats times lookup and output together.
-            // Copied out of self once, not per frame (the formatter's strings were retained
-            // and released at every frame).
-            let verified = image.isVerified, formatter = formatter, text = text
+            let verified = image.isVerified, style = formatter.style, text = text
             image.forEachFrameRecord(at: fileAddress, outermostOnly: outermostOnly) { record in
-                formatter.write(record, text: text, verified: verified, to: &output)
+                FrameFormatter.write(record, style: style, text: text, verified: verified, to: &output)
             }
             formatter.endAddress(to: &output)
             if measuresLookups { lookupSeconds += MonotonicClock.seconds() - started }

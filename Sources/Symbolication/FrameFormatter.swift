@@ -34,7 +34,8 @@ public struct FrameFormatter: Sendable {
                 var file = TerminalText.escaped(frame.file ?? "??")
                 function.withUTF8 { function in
                     file.withUTF8 { file in
-                        writeLine(function: function, file: file, line: frame.line, column: frame.column, verified: verified, to: &out)
+                        Self.writeLine(style: style, function: function, file: file, line: frame.line, column: frame.column,
+                                       verified: verified, to: &out)
                     }
                 }
             }
@@ -75,27 +76,28 @@ public struct FrameFormatter: Sendable {
         }
     }
 
-    /// Whether `write(_:text:verified:to:)` can write this style: the line
+    /// Whether `write(_:style:text:verified:to:)` can write this style: the line
     /// styles, which show only names, files and positions.
     var writesRecords: Bool { style == .llvm || style == .gnu }
 
-    /// Writes one frame (names and paths from `text`) in the `.llvm` or `.gnu` style (see
+    /// Writes one frame (names and paths from `text`) in `style`, `.llvm` or `.gnu` (see
     /// `writesRecords`); `endAddress` after an address's last frame. The same bytes as
-    /// `render(address:frames:verified:into:)`, with no `String` made per frame.
-    func write(_ record: FrameRecord, text: FrameText, verified: Bool, to out: inout some ByteSink) {
-        writeLine(function: text.name(record.name), file: text.file(record.file), line: record.line, column: record.column,
+    /// `render(address:frames:verified:into:)`, with no `String` made per frame. Static, so a
+    /// caller passes the style alone, not a copy of the formatter and its strings per frame.
+    static func write(_ record: FrameRecord, style: FrameOutputStyle, text: FrameText, verified: Bool, to out: inout some ByteSink) {
+        writeLine(style: style, function: text.name(record.name), file: text.file(record.file), line: record.line, column: record.column,
                   verified: verified, to: &out)
     }
 
-    /// Ends an address's frames written by `write(_:text:verified:to:)`: `.llvm` puts a blank line after each.
+    /// Ends an address's frames written by `write(_:style:text:verified:to:)`: `.llvm` puts a blank line after each.
     func endAddress(to out: inout some ByteSink) {
         if style == .llvm { out.write(UInt8(ascii: "\n")) }
     }
 
     /// One frame in the `.llvm` style (`function`, then `file:line:column`) or the `.gnu`
     /// style (`file:line`, `?` for an unknown line); `function` and `file` already escaped.
-    private func writeLine(function: UnsafeBufferPointer<UInt8>, file: UnsafeBufferPointer<UInt8>, line: UInt32, column: UInt32,
-                           verified: Bool, to out: inout some ByteSink) {
+    private static func writeLine(style: FrameOutputStyle, function: UnsafeBufferPointer<UInt8>, file: UnsafeBufferPointer<UInt8>,
+                                  line: UInt32, column: UInt32, verified: Bool, to out: inout some ByteSink) {
         out.write(function)
         if !verified { Self.unverifiedMark.withUTF8Buffer { out.write($0) } }
         out.write(UInt8(ascii: "\n"))

@@ -170,7 +170,8 @@ public final class ImageSymbolizer: Sendable {
         // A row whose file is unknown counts as no file, so the symbol's own file is used.
         let rowFile = row.map(\.file) ?? StringTable.none
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: index.longestChain) { chain in
-            let depth = index.subroutineChain(at: fileAddress, into: chain)
+            var functionRange = 0
+            let depth = index.subroutineChain(at: fileAddress, into: chain, functionRange: &functionRange)
             guard depth > 0 else {
                 if let symbol = index.symbol(at: fileAddress) {
                     body(FrameRecord(name: symbol.name, file: rowFile != StringTable.none ? rowFile : symbol.file,
@@ -196,8 +197,17 @@ public final class ImageSymbolizer: Sendable {
                     // (`mtx_init`, not the debug file's `mtx_init@GLIBC_2.28` or `__mtx_init`); a
                     // function only the debug file's .symtab names (`__malloc_info.part.0`) keeps
                     // its DWARF name (`__malloc_info`).
+                    // The builder worked out for most ranges that one symbol (or none) covers
+                    // all of it, so only the others search the symbol table here.
                     var functionName = record.name
-                    if let symbol = index.symbol(at: fileAddress), symbol.isInImageTable { functionName = symbol.name }
+                    switch index.ranges[functionRange].outermostName {
+                    case AddressIndex.RangeRecord.askSymbols:
+                        if let symbol = index.symbol(at: fileAddress), symbol.isInImageTable { functionName = symbol.name }
+                    case AddressIndex.RangeRecord.nameFromDWARF:
+                        break
+                    case let name:
+                        functionName = name - AddressIndex.RangeRecord.symbolNameBase
+                    }
                     body(FrameRecord(name: functionName, file: file, line: line, column: column, isInlined: false, source: .debugInfo))
                     return
                 }
