@@ -13,7 +13,9 @@ import ObjectFile
 ///   by (depth, start); `depthStarts[d]` is where depth `d` begins. Each record keeps the
 ///   largest end among records of its depth up to itself, so a search for the ranges
 ///   containing an address is one binary search plus a scan that stops as soon as no earlier
-///   range can reach the address (gimli's addr2line does the same).
+///   range can reach the address (gimli's addr2line does the same). A function's range also
+///   says how its outermost frame is named (`outermostName`: the symbol-table name that
+///   covers all of it, the DWARF name, or a symbol search at each address).
 /// - `subroutines`: name and call site of each function or inlined call.
 /// - `symbols`: symbol-table functions sorted by address, for code without DWARF.
 ///
