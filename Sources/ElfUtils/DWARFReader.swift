@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 /// DWARF of one ELF image, read through libdw.
 ///
 /// The image bytes are handed to libelf with `elf_memory`; `owner` must keep them alive
@@ -8,42 +11,112 @@ public final class DWARFReader {
     /// Names of abstract origins, by DIE offset: inlined copies of one function look its name
     /// up once.
     private var originNames: [UInt64: String?] = [:]
+    /// Units read since the last `reopen()`.
+    private var unitsSinceReopen = 0
+    private let image: UnsafeRawBufferPointer
+    private let owner: AnyObject
 
     public init(image: UnsafeRawBufferPointer, owner: AnyObject) throws(DWError) {
         handle = try DWHandle.open(image: image, owner: owner)
+        self.image = image
+        self.owner = owner
     }
 
     /// Calls `body` with each compilation or partial unit, in `.debug_info` order. Type units
     /// are skipped (they hold no code).
-    public func forEachUnit(_ body: (DWARFUnit) -> Void) throws(DWError) {
+    ///
+    /// With `jobs` above 1, units are read on that many threads, each through its own libdw
+    /// handle (libdw's `Dwarf` is not thread-safe; separate ones over the same bytes are
+    /// independent while libelf only reads them: not for an image with compressed sections,
+    /// which is read on one thread), in batches: every thread takes the batch's next unread unit until none
+    /// is left, then `body` gets the batch's units in order on the calling thread. The units
+    /// are the same as with one job; only reading them overlaps.
+    public func forEachUnit(jobs: Int = 1, _ body: (DWARFUnit) -> Void) throws(DWError) {
+        // Where each unit header starts: a walk over headers only.
+        var starts: [DWHandle.UnitCursor] = []
         var cursor = DWHandle.UnitCursor()
-        var unitsSinceReopen = 0
-        while let (die, version) = try handle.nextUnit(&cursor) {
-            var cu = die
-            let tag = handle.tag(&cu)
-            guard tag == DWHandle.Tag.compileUnit || tag == DWHandle.Tag.partialUnit else { continue }
-            let files = handle.files(of: &cu)
-            var unit = DWARFUnit(version: version, name: handle.string(DWHandle.Attribute.name, of: &cu),
-                                 compilationDirectory: handle.string(DWHandle.Attribute.compilationDirectory, of: &cu),
-                                 files: files.names, firstDirectory: files.firstDirectory, lineRows: [], subroutines: [], ranges: [])
-            // Subroutines first: their ranges tell line rows that start a sequence from the
-            // zero-length tail of the one before (see `readLines`).
-            readSubroutines(&cu, into: &unit)
-            readLines(&cu, into: &unit)
-            body(unit)
-            // libdw keeps every unit's line table (~60 bytes a row) until dwarf_end: start
-            // afresh every few units so a large binary's tables are not all in memory at once.
-            unitsSinceReopen += 1
-            if unitsSinceReopen == Self.unitsPerSession {
-                unitsSinceReopen = 0
-                try handle.reopen()
+        let jobs = handle.canShareImage ? jobs : 1
+        if jobs > 1 {
+            while true {
+                let start = cursor
+                guard try handle.nextUnit(&cursor) != nil else { break }
+                starts.append(start)
+            }
+        }
+        guard jobs > 1, starts.count > 1 else {
+            cursor = DWHandle.UnitCursor()
+            while let (die, version) = try handle.nextUnit(&cursor) {
+                if let unit = try read(die, version: version) { body(unit) }
+            }
+            return
+        }
+        var readers = [self]
+        for _ in 1..<min(jobs, starts.count) { readers.append(try DWARFReader(image: image, owner: owner)) }
+        let batchSize = readers.count * Self.unitsPerBatchAndJob
+        var batchStart = 0
+        while batchStart < starts.count {
+            let batch = Array(starts[batchStart..<min(batchStart + batchSize, starts.count)])
+            batchStart += batch.count
+            // Each slot is written by the one thread that took its index.
+            let slots = UnsafeMutableBufferPointer<Result<DWARFUnit?, DWError>?>.allocate(capacity: batch.count)
+            slots.initialize(repeating: nil)
+            defer { slots.deinitialize(); slots.deallocate() }
+            nonisolated(unsafe) let results = slots
+            nonisolated(unsafe) let workers = readers
+            let next = Atomic<Int>(0)
+            DispatchQueue.concurrentPerform(iterations: workers.count) { job in
+                let reader = workers[job]
+                while true {
+                    let index = next.add(1, ordering: .relaxed).oldValue
+                    guard index < batch.count else { return }
+                    results[index] = Result { () throws(DWError) in try reader.read(at: batch[index]) }
+                }
+            }
+            for slot in slots {
+                guard let slot else { continue }
+                if let unit = try slot.get() { body(unit) }
             }
         }
     }
 
+    /// Units a thread reads per batch of `forEachUnit(jobs:)`, on average: enough that one large
+    /// unit does not leave the other threads idle for long, few enough that a batch's units
+    /// (line rows and functions as Swift values) stay a small part of the peak memory.
+    static let unitsPerBatchAndJob = 8
+
     /// Units read between `reopen()`s: bounds libdw's memory without re-reading much
     /// (abbreviations are per unit anyway).
     static let unitsPerSession = 4
+
+    /// The unit whose header is at `start`, or nil for a type unit.
+    private func read(at start: DWHandle.UnitCursor) throws(DWError) -> DWARFUnit? {
+        var cursor = start
+        guard let (die, version) = try handle.nextUnit(&cursor) else { return nil }
+        return try read(die, version: version)
+    }
+
+    /// The unit of `die`, or nil for a type unit.
+    private func read(_ die: DIE, version: Int) throws(DWError) -> DWARFUnit? {
+        var cu = die
+        let tag = handle.tag(&cu)
+        guard tag == DWHandle.Tag.compileUnit || tag == DWHandle.Tag.partialUnit else { return nil }
+        let files = handle.files(of: &cu)
+        var unit = DWARFUnit(version: version, name: handle.string(DWHandle.Attribute.name, of: &cu),
+                             compilationDirectory: handle.string(DWHandle.Attribute.compilationDirectory, of: &cu),
+                             files: files.names, firstDirectory: files.firstDirectory, lineRows: [], subroutines: [], ranges: [])
+        // Subroutines first: their ranges tell line rows that start a sequence from the
+        // zero-length tail of the one before (see `readLines`).
+        readSubroutines(&cu, into: &unit)
+        readLines(&cu, into: &unit)
+        // libdw keeps every unit's line table (~60 bytes a row) until dwarf_end: start
+        // afresh every few units so a large binary's tables are not all in memory at once.
+        unitsSinceReopen += 1
+        if unitsSinceReopen == Self.unitsPerSession {
+            unitsSinceReopen = 0
+            try handle.reopen()
+        }
+        return unit
+    }
 
     private func readLines(_ cu: inout DIE, into unit: inout DWARFUnit) {
         // A unit without a line table (no DW_AT_stmt_list) is normal: no rows.
@@ -120,13 +193,20 @@ public final class DWARFReader {
             switch tag {
             case DWHandle.Tag.subprogram, DWHandle.Tag.inlinedSubroutine:
                 ranges.removeAll(keepingCapacity: true)
-                // Declarations and abstract instances have no ranges and no code below them.
                 if handle.appendRanges(of: &die, to: &ranges) {
                     let inlined = tag == DWHandle.Tag.inlinedSubroutine
                     let level = inlined ? depth : 0
                     record(&die, inlined: inlined, depth: level, ranges: ranges, into: &unit)
                     descend = true
                     childDepth = level + 1
+                } else {
+                    // A declaration or abstract instance has no code of its own, but functions
+                    // defined inside it do: Swift emits a closure as a DW_TAG_subprogram with
+                    // code under the enclosing function's DW_AT_specification DIE, which has
+                    // none (devkit missed their inlined calls, llvm-symbolizer did not).
+                    // Walking the other children costs little: without DW_AT_sibling libdw
+                    // reads them anyway to find the next sibling.
+                    descend = true
                 }
             case DWHandle.Tag.lexicalBlock, DWHandle.Tag.tryBlock, DWHandle.Tag.catchBlock:
                 descend = depth > 0

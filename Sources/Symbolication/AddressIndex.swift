@@ -13,7 +13,9 @@ import ObjectFile
 ///   by (depth, start); `depthStarts[d]` is where depth `d` begins. Each record keeps the
 ///   largest end among records of its depth up to itself, so a search for the ranges
 ///   containing an address is one binary search plus a scan that stops as soon as no earlier
-///   range can reach the address (gimli's addr2line does the same).
+///   range can reach the address (gimli's addr2line does the same). A function's range also
+///   says how its outermost frame is named (`outermostName`: the symbol-table name that
+///   covers all of it, the DWARF name, or a symbol search at each address).
 /// - `subroutines`: name and call site of each function or inlined call.
 /// - `symbols`: symbol-table functions sorted by address, for code without DWARF.
 ///
@@ -38,10 +40,12 @@ struct AddressIndex: @unchecked Sendable {
     let subroutines: UnsafeBufferPointer<SubroutineRecord>
     let symbols: UnsafeBufferPointer<SymbolRecord>
     let strings: StringTable
-    /// Every `lineSampleStride`-th row's address: a 70 KB array for 560k rows that stays in
-    /// cache, so a lookup's binary search touches the big row array only within one block.
-    let lineSamples: [UInt64]
-    static let lineSampleStride = 32
+    /// Every 8th row's address (560 KB for python3.11d's 560k rows: a core's L2 holds it),
+    /// range's start and symbol's start: a lookup's binary searches touch the big arrays
+    /// only within one block of 8 records.
+    let lineSamples: SampledKeys
+    let rangeSamples: SampledKeys
+    let symbolSamples: SampledKeys
 
     init(storage: MappedFile, lines: UnsafeBufferPointer<LineRecord>, ranges: UnsafeBufferPointer<RangeRecord>,
          depthStarts: UnsafeBufferPointer<UInt32>, subroutines: UnsafeBufferPointer<SubroutineRecord>,
@@ -53,7 +57,9 @@ struct AddressIndex: @unchecked Sendable {
         self.subroutines = subroutines
         self.symbols = symbols
         self.strings = strings
-        lineSamples = stride(from: 0, to: lines.count, by: Self.lineSampleStride).map { lines[$0].address }
+        lineSamples = SampledKeys(lines, stride: 8) { $0.address }
+        rangeSamples = SampledKeys(ranges, stride: 8) { $0.start }
+        symbolSamples = SampledKeys(symbols, stride: 8) { $0.start }
     }
 
     static let endSequenceFlag: UInt32 = DKS_LINE_END_SEQUENCE
@@ -62,39 +68,56 @@ struct AddressIndex: @unchecked Sendable {
 
     /// The line row covering `address`, if any.
     func line(at address: UInt64) -> LineRecord? {
-        // The last sample at or before the address names the block holding the answer.
-        let block = SortedSearch.upperBound(lineSamples, in: 0..<lineSamples.count, of: address) { $0 }
-        guard block > 0 else { return nil }
-        // Last row with row.address <= address, within that block.
-        let blockStart = (block - 1) * Self.lineSampleStride
-        let after = SortedSearch.upperBound(lines, in: blockStart..<min(blockStart + Self.lineSampleStride, lines.count),
-                                            of: address) { $0.address }
+        // Last row with row.address <= address.
+        let after = lineSamples.upperBound(lines, in: 0..<lines.count, of: address) { $0.address }
         guard after > 0 else { return nil }
         let row = lines[after - 1]
         return row.flags & Self.endSequenceFlag == 0 ? row : nil
     }
 
-    /// Subroutines containing `address`, outermost (the function) first.
-    func subroutineChain(at address: UInt64) -> [UInt32] {
-        var chain: [UInt32] = []
-        guard depthStarts.count > 1 else { return chain }
+    /// The most subroutines one address can be in: one per depth.
+    var longestChain: Int { max(1, depthStarts.count - 1) }
+
+    /// Subroutines containing `address`, outermost (the function) first, written to `chain`
+    /// (at least `longestChain` long); returns how many.
+    func subroutineChain(at address: UInt64, into chain: UnsafeMutableBufferPointer<UInt32>) -> Int {
+        var functionRange = 0
+        return subroutineChain(at: address, into: chain, functionRange: &functionRange)
+    }
+
+    /// `subroutineChain(at:into:)`, also giving the index of the function's range found
+    /// (depth 0; meaningful when the chain is not empty).
+    func subroutineChain(at address: UInt64, into chain: UnsafeMutableBufferPointer<UInt32>, functionRange: inout Int) -> Int {
+        guard depthStarts.count > 1 else { return 0 }
+        var count = 0
+        // An inlined call's code lies inside its caller's: a range of the next depth that
+        // contains the address starts no lower than the range found at this depth. Without
+        // that bound the scan below walked back over every range a long one before it
+        // overlapped (maxEnd), most of a warm lookup in deeply inlined C++.
+        var parentStart: UInt64 = 0
         for depth in 0..<(depthStarts.count - 1) {
             let lower = Int(depthStarts[depth]), upper = Int(depthStarts[depth + 1])
             var found: UInt32?
-            var index = SortedSearch.upperBound(ranges, in: lower..<upper, of: address) { $0.start } - 1
-            while index >= lower, ranges[index].maxEnd > address {
-                if ranges[index].end > address { found = ranges[index].subroutine; break }
+            var index = rangeSamples.upperBound(ranges, in: lower..<upper, of: address) { $0.start } - 1
+            while index >= lower, ranges[index].maxEnd > address, ranges[index].start >= parentStart {
+                if ranges[index].end > address {
+                    found = ranges[index].subroutine
+                    parentStart = ranges[index].start
+                    if depth == 0 { functionRange = index }
+                    break
+                }
                 index -= 1
             }
             guard let found else { break }
-            chain.append(found)
+            chain[count] = found
+            count += 1
         }
-        return chain
+        return count
     }
 
     /// The symbol-table function containing `address`.
     func symbol(at address: UInt64) -> SymbolRecord? {
-        let after = SortedSearch.upperBound(symbols, in: 0..<symbols.count, of: address) { $0.start }
+        let after = symbolSamples.upperBound(symbols, in: 0..<symbols.count, of: address) { $0.start }
         guard after > 0 else { return nil }
         let symbol = symbols[after - 1]
         return address < symbol.end ? symbol : nil
@@ -103,8 +126,12 @@ struct AddressIndex: @unchecked Sendable {
 
 extension AddressIndex.RangeRecord {
     init(start: UInt64, end: UInt64, maxEnd: UInt64, subroutine: UInt32) {
-        self.init(start: start, end: end, maxEnd: maxEnd, subroutine: subroutine, reserved: 0)
+        self.init(start: start, end: end, maxEnd: maxEnd, subroutine: subroutine, outermostName: DKS_NAME_ASK_SYMBOLS)
     }
+
+    static let askSymbols: UInt32 = DKS_NAME_ASK_SYMBOLS
+    static let nameFromDWARF: UInt32 = DKS_NAME_FROM_DWARF
+    static let symbolNameBase: UInt32 = DKS_NAME_SYMBOL_BASE
 }
 
 extension AddressIndex.SymbolRecord {

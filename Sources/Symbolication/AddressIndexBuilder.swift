@@ -97,7 +97,15 @@ struct AddressIndexBuilder {
     /// libdw joins directory and name with a "/" even when the directory ends in one
     /// ("/" + "<compiler-generated>" → "//<compiler-generated>"); llvm-symbolizer does not.
     static func normalizedPath(_ path: String) -> String {
-        guard path.utf8.count > 1, path.contains("//") else { return path }
+        // A byte scan for "//": String.contains(String) goes through _StringProcessing's
+        // substring search, which was a tenth of python3.11d's cold index build.
+        var previousWasSlash = false
+        let hasDoubleSlash = path.utf8.contains { byte in
+            let isSlash = byte == UInt8(ascii: "/")
+            defer { previousWasSlash = isSlash }
+            return isSlash && previousWasSlash
+        }
+        guard hasDoubleSlash else { return path }
         var result = ""
         var lastWasSlash = false
         for character in path {
@@ -125,7 +133,9 @@ struct AddressIndexBuilder {
                     currentFile = symbol.name.isEmpty ? StringTable.none : intern(symbol.name)
                     continue
                 }
-                guard symbol.isDefinedFunction, !symbol.name.isEmpty, isCode(symbol.value) else { continue }
+                // Labels count as functions, as llvm-symbolizer counts them: a label inside a
+                // sized assembly function names the code from there on.
+                guard symbol.isDefinedFunction || symbol.isDefinedLabel, !symbol.name.isEmpty, isCode(symbol.value) else { continue }
                 let file = symbol.binding == ELFSymbol.localBinding ? currentFile : StringTable.none
                 records.append((AddressIndex.SymbolRecord(start: symbol.value, end: symbol.size, name: intern(symbol.name), file: file, flags: flags),
                                 records.count))
@@ -162,6 +172,23 @@ struct AddressIndexBuilder {
             }
         }
         self.symbols = unique
+    }
+
+    /// How a function's range `start..<end` names its outermost frame (see
+    /// `dks_range_record.outermost_name`): as `AddressIndex.symbol(at:)` would at each of its
+    /// addresses when that gives the same symbol, or none, everywhere in it.
+    private func outermostName(_ start: UInt64, _ end: UInt64) -> UInt32 {
+        let next = SortedSearch.upperBound(symbols, in: 0..<symbols.count, of: start) { $0.start }
+        // A symbol starting inside the range takes over from there: ask at each address.
+        if next < symbols.count, symbols[next].start < end { return AddressIndex.RangeRecord.askSymbols }
+        guard next > 0 else { return AddressIndex.RangeRecord.nameFromDWARF }
+        let covering = symbols[next - 1]
+        if covering.end <= start { return AddressIndex.RangeRecord.nameFromDWARF }
+        // Ending inside the range: covered at some addresses only.
+        guard covering.end >= end else { return AddressIndex.RangeRecord.askSymbols }
+        guard covering.isInImageTable else { return AddressIndex.RangeRecord.nameFromDWARF }
+        guard covering.name < UInt32.max - AddressIndex.RangeRecord.symbolNameBase else { return AddressIndex.RangeRecord.askSymbols }
+        return covering.name + AddressIndex.RangeRecord.symbolNameBase
     }
 
     /// Sorts what was added and lays it out in the `IndexFile` format.
@@ -215,6 +242,9 @@ struct AddressIndexBuilder {
         }
         if !ranges.isEmpty { depthStarts.append(UInt32(ranges.count)) }
         pendingRanges = []
+        if depthStarts.count > 1 {
+            for i in Int(depthStarts[0])..<Int(depthStarts[1]) { ranges[i].outermostName = outermostName(ranges[i].start, ranges[i].end) }
+        }
         return IndexFile.Contents(identity: identity, lines: lines, ranges: ranges, depthStarts: depthStarts,
                                   subroutines: subroutines, symbols: symbols, stringSpans: stringSpans, stringBlob: stringBlob)
     }

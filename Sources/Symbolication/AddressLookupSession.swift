@@ -28,13 +28,17 @@ public struct AddressLookupSession {
     public private(set) var lookups = 0
     /// Time spent in those lookups, when `measuresLookups`.
     public private(set) var lookupSeconds = 0.0
-    private var output = OutputBuffer()
+    /// One answer in the atos and JSON styles, rendered as `String`s and then written out.
+    private var rendered: [UInt8] = []
+    /// For the line styles (`formatter.writesRecords`): names and paths as bytes.
+    private let text: FrameText
 
     /// Opens the image at `binary` (a `.dSYM` bundle stands for its DWARF file).
     public init(binary: String, options: SymbolicationOptions, style: FrameOutputStyle, loadAddress: UInt64? = nil,
                 outermostOnly: Bool = false, measuresLookups: Bool = false) throws(SymbolicationError) {
         image = try ImageSymbolizer(path: binary, options: options)
         formatter = FrameFormatter(style: style, imagePath: binary)
+        text = image.makeFrameText()
         self.loadAddress = loadAddress
         self.outermostOnly = outermostOnly
         self.measuresLookups = measuresLookups
@@ -45,12 +49,17 @@ public struct AddressLookupSession {
     /// program at the other end of a pipe gets its answer before sending the next address.
     /// `diagnostics` receives each error line (with its newline).
     public mutating func answer(_ arguments: [String], diagnostics: (String) -> Void) {
+        // One buffer for every answer of the run, written out in 64 KiB pieces.
+        var output = ByteWriter()
+        defer { output.deallocate() }
         if arguments.isEmpty {
-            LineInput.forEachLine({ answer($0, source: { "<stdin>:\($0)" }, $1, diagnostics: diagnostics) },
+            LineInput.forEachLine({ answer($0, source: { "<stdin>:\($0)" }, $1, to: &output, diagnostics: diagnostics) },
                                   chunkDone: { output.flush() })
         } else {
             for (index, argument) in arguments.enumerated() {
-                Array(argument.utf8).withUnsafeBufferPointer { answer($0, source: { "argument \($0)" }, index + 1, diagnostics: diagnostics) }
+                Array(argument.utf8).withUnsafeBufferPointer {
+                    answer($0, source: { "argument \($0)" }, index + 1, to: &output, diagnostics: diagnostics)
+                }
             }
         }
         output.flush()
@@ -58,7 +67,7 @@ public struct AddressLookupSession {
 
     /// Answers one line of input: its first word is the address. `source` names the line in errors.
     private mutating func answer(_ line: UnsafeBufferPointer<UInt8>, source: (Int) -> String, _ number: Int,
-                                 diagnostics: (String) -> Void) {
+                                 to output: inout ByteWriter, diagnostics: (String) -> Void) {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0d }
         guard let first = line.firstIndex(where: { !isSpace($0) }) else { return }
         let end = line[first...].firstIndex(where: isSpace) ?? line.endIndex
@@ -72,11 +81,23 @@ public struct AddressLookupSession {
         }
         let fileAddress = loadAddress.map { image.fileAddress(runtimeAddress: address, loadAddress: $0) } ?? address
         let started = measuresLookups ? MonotonicClock.seconds() : 0
-        var frames = (try? image.frames(at: fileAddress)) ?? []
-        if measuresLookups { lookupSeconds += MonotonicClock.seconds() - started }
         lookups += 1
-        if outermostOnly, let last = frames.last { frames = [last] }
-        formatter.render(address: address, frames: frames, verified: image.isVerified, into: &output.bytes)
+        if formatter.writesRecords {
+            // Each frame goes straight into the output; --stats times lookup and output together.
+            let verified = image.isVerified, style = formatter.style, text = text
+            image.forEachFrameRecord(at: fileAddress, outermostOnly: outermostOnly) { record in
+                FrameFormatter.write(record, style: style, text: text, verified: verified, to: &output)
+            }
+            formatter.endAddress(to: &output)
+            if measuresLookups { lookupSeconds += MonotonicClock.seconds() - started }
+        } else {
+            var frames = (try? image.frames(at: fileAddress)) ?? []
+            if measuresLookups { lookupSeconds += MonotonicClock.seconds() - started }
+            if outermostOnly, let last = frames.last { frames = [last] }
+            rendered.removeAll(keepingCapacity: true)
+            formatter.render(address: address, frames: frames, verified: image.isVerified, into: &rendered)
+            rendered.withUnsafeBufferPointer { output.write($0) }
+        }
         output.flushIfFull()
     }
 

@@ -1,6 +1,7 @@
 import Diagnostics
 import FrameModel
 import JSONWriter
+import System
 
 /// Renders the frames of one address as `llvm-symbolizer`, `addr2line`, `atos` or JSON output do.
 public struct FrameFormatter: Sendable {
@@ -27,29 +28,18 @@ public struct FrameFormatter: Sendable {
     public func render(address: UInt64, frames: [SymbolicatedFrame], verified: Bool = true, into out: inout [UInt8]) {
         let mark = verified ? "" : " [unverified]"
         switch style {
-        case .llvm:
+        case .llvm, .gnu:
             for frame in frames {
-                out.append(contentsOf: TerminalText.escaped(frame.function ?? "??").utf8)
-                out.append(contentsOf: mark.utf8)
-                out.append(UInt8(ascii: "\n"))
-                out.append(contentsOf: TerminalText.escaped(frame.file ?? "??").utf8)
-                out.append(UInt8(ascii: ":"))
-                appendDecimal(UInt64(frame.line), to: &out)
-                out.append(UInt8(ascii: ":"))
-                appendDecimal(UInt64(frame.column), to: &out)
-                out.append(UInt8(ascii: "\n"))
+                var function = TerminalText.escaped(frame.function ?? "??")
+                var file = TerminalText.escaped(frame.file ?? "??")
+                function.withUTF8 { function in
+                    file.withUTF8 { file in
+                        Self.writeLine(style: style, function: function, file: file, line: frame.line, column: frame.column,
+                                       verified: verified, to: &out)
+                    }
+                }
             }
-            out.append(UInt8(ascii: "\n"))
-        case .gnu:
-            for frame in frames {
-                out.append(contentsOf: TerminalText.escaped(frame.function ?? "??").utf8)
-                out.append(contentsOf: mark.utf8)
-                out.append(UInt8(ascii: "\n"))
-                out.append(contentsOf: TerminalText.escaped(frame.file ?? "??").utf8)
-                out.append(UInt8(ascii: ":"))
-                if frame.line == 0 { out.append(UInt8(ascii: "?")) } else { appendDecimal(UInt64(frame.line), to: &out) }
-                out.append(UInt8(ascii: "\n"))
-            }
+            endAddress(to: &out)
         case .atos:
             let imageName = TerminalText.escaped(imageName)
             var text = ""
@@ -86,22 +76,44 @@ public struct FrameFormatter: Sendable {
         }
     }
 
-    private func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
-        if value < 10 { out.append(UInt8(ascii: "0") + UInt8(value)); return }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while rest > 0 {
-                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            }
-            for i in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[i]) }
-        }
+    /// Whether `write(_:style:text:verified:to:)` can write this style: the line
+    /// styles, which show only names, files and positions.
+    var writesRecords: Bool { style == .llvm || style == .gnu }
+
+    /// Writes one frame (names and paths from `text`) in `style`, `.llvm` or `.gnu` (see
+    /// `writesRecords`); `endAddress` after an address's last frame. The same bytes as
+    /// `render(address:frames:verified:into:)`, with no `String` made per frame. Static, so a
+    /// caller passes the style alone, not a copy of the formatter and its strings per frame.
+    static func write(_ record: FrameRecord, style: FrameOutputStyle, text: FrameText, verified: Bool, to out: inout some ByteSink) {
+        writeLine(style: style, function: text.name(record.name), file: text.file(record.file), line: record.line, column: record.column,
+                  verified: verified, to: &out)
     }
+
+    /// Ends an address's frames written by `write(_:style:text:verified:to:)`: `.llvm` puts a blank line after each.
+    func endAddress(to out: inout some ByteSink) {
+        if style == .llvm { out.write(UInt8(ascii: "\n")) }
+    }
+
+    /// One frame in the `.llvm` style (`function`, then `file:line:column`) or the `.gnu`
+    /// style (`file:line`, `?` for an unknown line); `function` and `file` already escaped.
+    private static func writeLine(style: FrameOutputStyle, function: UnsafeBufferPointer<UInt8>, file: UnsafeBufferPointer<UInt8>,
+                                  line: UInt32, column: UInt32, verified: Bool, to out: inout some ByteSink) {
+        out.write(function)
+        if !verified { Self.unverifiedMark.withUTF8Buffer { out.write($0) } }
+        out.write(UInt8(ascii: "\n"))
+        out.write(file)
+        out.write(UInt8(ascii: ":"))
+        if style == .gnu {
+            if line == 0 { out.write(UInt8(ascii: "?")) } else { out.writeDecimal(UInt64(line)) }
+        } else {
+            out.writeDecimal(UInt64(line))
+            out.write(UInt8(ascii: ":"))
+            out.writeDecimal(UInt64(column))
+        }
+        out.write(UInt8(ascii: "\n"))
+    }
+
+    private static let unverifiedMark: StaticString = " [unverified]"
 
     /// `text` as a JSON string literal through devkit's one JSON escaper.
     private static func jsonQuoted(_ text: String) -> String {

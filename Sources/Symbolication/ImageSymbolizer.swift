@@ -121,6 +121,10 @@ public final class ImageSymbolizer: Sendable {
                                 cacheHit: loaded != nil, cacheNote: cacheNote)
     }
 
+    /// Threads that read DWARF units for a cold index build at most: past a few, the one
+    /// thread adding units to the index is the bottleneck.
+    static let maximumReadingJobs = 4
+
     /// Reads the DWARF (libdw) and symbols and builds the index.
     private static func buildIndex(_ image: LoadedImage, identity: IndexFile.Identity) throws(SymbolicationError) -> AddressIndex {
         // Every line-table row takes at least one byte of .debug_line: reserving that many
@@ -129,7 +133,9 @@ public final class ImageSymbolizer: Sendable {
         if let dwarf = image.dwarfImage {
             do {
                 let reader = try DWARFReader(image: dwarf.bytes, owner: dwarf)
-                try reader.forEachUnit { builder.add($0) }
+                // Reading units through libdw is most of a cold build; two or more cores
+                // read them side by side (the builder takes them in order).
+                try reader.forEachUnit(jobs: min(Processors.online, Self.maximumReadingJobs)) { builder.add($0) }
             } catch {
                 throw .debugInfo(error, path: image.debugInfoPath ?? dwarf.path)
             }
@@ -147,47 +153,80 @@ public final class ImageSymbolizer: Sendable {
     /// The frames at `fileAddress`, innermost inlined function first. An address that nothing
     /// describes gives one frame with `source == .unknown`.
     public func frames(at fileAddress: UInt64) throws(SymbolicationError) -> [SymbolicatedFrame] {
-        let row = index.line(at: fileAddress)
-        let chain = index.subroutineChain(at: fileAddress)
-        guard let innermost = chain.last else {
-            if let symbol = index.symbol(at: fileAddress) {
-                let path = row.flatMap { self.file($0.file) } ?? self.file(symbol.file)
-                return [SymbolicatedFrame(function: name(symbol.name), file: path,
-                                          line: row?.line ?? 0, column: row?.column ?? 0, isInlined: false,
-                                          source: .symbolTable, symbolAddress: symbol.start)]
-            }
-            return [SymbolicatedFrame(function: nil, file: row.flatMap { self.file($0.file) },
-                                      line: row?.line ?? 0, column: row?.column ?? 0, isInlined: false,
-                                      source: row == nil ? .unknown : .debugInfo)]
-        }
         var frames: [SymbolicatedFrame] = []
-        frames.reserveCapacity(chain.count)
-        var file = row.flatMap { self.file($0.file) }
-        var line = row?.line ?? 0
-        var column = row?.column ?? 0
-        var position = chain.count - 1
-        var current = innermost
-        while true {
-            let record = index.subroutines[Int(current)]
-            var functionName = name(record.name)
-            // The outermost frame is named by the image's own symbol table when a symbol there
-            // covers the address, as llvm-symbolizer does: it names split-off parts (`main.cold`)
-            // and functions whose DWARF has no linkage name. A stripped image's table is its
-            // .dynsym, whose names are the exported ones (`mtx_init`, not the debug file's
-            // `mtx_init@GLIBC_2.28` or `__mtx_init`); a function only the debug file's .symtab
-            // names (`__malloc_info.part.0`) keeps its DWARF name (`__malloc_info`).
-            if position == 0, let symbol = index.symbol(at: fileAddress), symbol.isInImageTable { functionName = name(symbol.name) }
-            frames.append(SymbolicatedFrame(function: functionName, file: file, line: line, column: column,
-                                            isInlined: position > 0, source: .debugInfo))
-            guard position > 0 else { break }
-            // The caller's position is this inlined call's call site.
-            file = self.file(record.callFile)
-            line = record.callLine
-            column = record.callColumn
-            position -= 1
-            current = chain[position]
+        forEachFrameRecord(at: fileAddress) { record in
+            frames.append(SymbolicatedFrame(function: name(record.name), file: file(record.file), line: record.line, column: record.column,
+                                            isInlined: record.isInlined, source: record.source, symbolAddress: record.symbolAddress))
         }
         return frames
+    }
+
+    /// Calls `body` with each frame at `fileAddress` as string ids, innermost first, or only
+    /// the outermost (the real function, at the position the inlined calls were made from)
+    /// when `outermostOnly`: the form of `frames(at:)` that allocates nothing, for a caller
+    /// answering many addresses.
+    func forEachFrameRecord(at fileAddress: UInt64, outermostOnly: Bool = false, _ body: (FrameRecord) -> Void) {
+        let row = index.line(at: fileAddress)
+        // A row whose file is unknown counts as no file, so the symbol's own file is used.
+        let rowFile = row.map(\.file) ?? StringTable.none
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: index.longestChain) { chain in
+            var functionRange = 0
+            let depth = index.subroutineChain(at: fileAddress, into: chain, functionRange: &functionRange)
+            guard depth > 0 else {
+                if let symbol = index.symbol(at: fileAddress) {
+                    body(FrameRecord(name: symbol.name, file: rowFile != StringTable.none ? rowFile : symbol.file,
+                                     line: row?.line ?? 0, column: row?.column ?? 0, isInlined: false,
+                                     source: .symbolTable, symbolAddress: symbol.start))
+                } else {
+                    body(FrameRecord(name: StringTable.none, file: rowFile, line: row?.line ?? 0, column: row?.column ?? 0,
+                                     isInlined: false, source: row == nil ? .unknown : .debugInfo))
+                }
+                return
+            }
+            var file = rowFile
+            var line = row?.line ?? 0
+            var column = row?.column ?? 0
+            var position = depth - 1
+            while true {
+                let record = index.subroutines[Int(chain[position])]
+                if position == 0 {
+                    // The outermost frame is named by the image's own symbol table when a symbol
+                    // there covers the address, as llvm-symbolizer does: it names split-off parts
+                    // (`main.cold`) and functions whose DWARF has no linkage name. A stripped
+                    // image's table is its .dynsym, whose names are the exported ones
+                    // (`mtx_init`, not the debug file's `mtx_init@GLIBC_2.28` or `__mtx_init`); a
+                    // function only the debug file's .symtab names (`__malloc_info.part.0`) keeps
+                    // its DWARF name (`__malloc_info`).
+                    // The builder worked out for most ranges that one symbol (or none) covers
+                    // all of it, so only the others search the symbol table here.
+                    var functionName = record.name
+                    switch index.ranges[functionRange].outermostName {
+                    case AddressIndex.RangeRecord.askSymbols:
+                        if let symbol = index.symbol(at: fileAddress), symbol.isInImageTable { functionName = symbol.name }
+                    case AddressIndex.RangeRecord.nameFromDWARF:
+                        break
+                    case let name:
+                        functionName = name - AddressIndex.RangeRecord.symbolNameBase
+                    }
+                    body(FrameRecord(name: functionName, file: file, line: line, column: column, isInlined: false, source: .debugInfo))
+                    return
+                }
+                if !outermostOnly {
+                    body(FrameRecord(name: record.name, file: file, line: line, column: column, isInlined: true, source: .debugInfo))
+                }
+                // The caller's position is this inlined call's call site.
+                file = record.callFile
+                line = record.callLine
+                column = record.callColumn
+                position -= 1
+            }
+        }
+    }
+
+    /// Names and paths of this image as output bytes, for one answering loop (`forEachFrameRecord`'s
+    /// string ids index it).
+    func makeFrameText() -> FrameText {
+        FrameText(index: index, demangler: demangler)
     }
 
     /// The symbol-table function or object containing `fileAddress`: its name (demangled as

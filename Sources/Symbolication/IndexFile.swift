@@ -207,7 +207,12 @@ enum IndexFile {
             for i in Int(depths[d])..<Int(depths[d + 1]) {
                 let range = index.ranges[i]
                 maxEnd = max(maxEnd, range.end)
-                guard range.start >= previous, range.maxEnd == maxEnd, Int(range.subroutine) < index.subroutines.count else {
+                // A function's precomputed outermost name is a marker or a string; inlined calls have none.
+                let name = range.outermostName
+                let nameIsValid = d == 0
+                    ? name < AddressIndex.RangeRecord.symbolNameBase || validString(name - AddressIndex.RangeRecord.symbolNameBase)
+                    : name == AddressIndex.RangeRecord.askSymbols
+                guard range.start >= previous, range.maxEnd == maxEnd, Int(range.subroutine) < index.subroutines.count, nameIsValid else {
                     throw fail("range table corrupt")
                 }
                 previous = range.start

@@ -11,7 +11,13 @@ struct StringTable: @unchecked Sendable {
 
     func string(_ id: UInt32) -> String? {
         guard id != Self.none, Int(id) < spans.count else { return nil }
+        return String(decoding: span(id), as: UTF8.self)
+    }
+
+    /// The bytes of string `id`, which must be below `spans.count` (spans were checked to lie
+    /// inside the blob when the index was opened).
+    func span(_ id: UInt32) -> UnsafeRawBufferPointer {
         let span = spans[Int(id)]
-        return String(decoding: UnsafeRawBufferPointer(rebasing: blob[Int(span.offset)..<Int(span.offset + span.length)]), as: UTF8.self)
+        return UnsafeRawBufferPointer(rebasing: blob[Int(span.offset)..<Int(span.offset) + Int(span.length)])
     }
 }

@@ -128,6 +128,11 @@ public enum FileIO {
         try writeAll(fd: 1, bytes, path: "<stdout>")
     }
 
+    /// `writeStandardOutput(_:)` for bytes that are not in an array (`ByteWriter`'s buffer).
+    public static func writeStandardOutput(_ bytes: UnsafeRawBufferPointer) throws(FileIOError) {
+        try writeAll(fd: 1, bytes, path: "<stdout>")
+    }
+
     /// Replaces `path` with `bytes` atomically: a temp file in the same directory, fsync,
     /// rename. An existing file keeps its permission bits (and owner, when allowed); a
     /// symlink is followed so its target is replaced, not the link. `-` writes stdout.

@@ -70,6 +70,26 @@ import Testing
         }
     }
 
+    /// A cache written by the previous format version (issue 18 bumped it twice: Swift
+    /// closures' inlined calls were missing from version 5 indexes, and version 7 ranges carry
+    /// their function's outermost name) is rebuilt, not reinterpreted.
+    @Test func previousFormatVersionIsRebuilt() throws {
+        guard let fixture = try makeFixture() else { return }
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let reference = try ImageSymbolizer(path: fixture.binary, options: fixture.options)
+        let path = "\(fixture.cache)/\(try #require(reference.identifier))"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let version = bytes[8..<12].enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+        #expect(version == 7)
+        bytes[8] = UInt8(version - 1)
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let image = try ImageSymbolizer(path: fixture.binary, options: fixture.options)
+        #expect(!image.statistics.cacheHit)
+        #expect(image.statistics.cacheNote == "cache rebuilt (format version differs)")
+        #expect(try fixture.answers(image) == fixture.answers(reference))
+        #expect(try ImageSymbolizer(path: fixture.binary, options: fixture.options).statistics.cacheHit)
+    }
+
     /// A rebuilt binary with the same build-id (touched, so its modification time differs) does not use the old index.
     @Test func staleCacheIsRebuilt() throws {
         guard let fixture = try makeFixture() else { return }

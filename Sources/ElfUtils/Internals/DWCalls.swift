@@ -14,11 +14,18 @@ final class DWHandle {
     fileprivate var dwarf: OpaquePointer
     /// Kept so an in-memory image (`elf_memory`) outlives the handles built on it.
     private let keepAlive: AnyObject?
+    /// Whether more handles may be opened over the same bytes while this one is in use: libelf
+    /// reads an `elf_memory` image in place, and inflating a compressed section rewrites its
+    /// section header there (flag and size), so a second handle would read the compressed
+    /// bytes as DWARF; an image of the other byte order is converted in place too. Images with
+    /// neither are only read.
+    let canShareImage: Bool
 
-    private init(elf: OpaquePointer, dwarf: OpaquePointer, keepAlive: AnyObject?) {
+    private init(elf: OpaquePointer, dwarf: OpaquePointer, keepAlive: AnyObject?, canShareImage: Bool) {
         self.elf = elf
         self.dwarf = dwarf
         self.keepAlive = keepAlive
+        self.canShareImage = canShareImage
     }
 
     deinit {
@@ -35,18 +42,22 @@ final class DWHandle {
         guard let elf = elf_memory(UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: CChar.self)), image.count) else {
             throw elfError("elf_memory")
         }
+        let hasCompressedSections: Bool
         do throws(DWError) {
-            try checkCompressedSizes(elf, image: image)
+            hasCompressedSections = try checkCompressedSizes(elf, image: image)
         } catch {
             elf_end(elf)
             throw error
         }
+        var ehdr = GElf_Ehdr()
+        let isNativeOrder = gelf_getehdr(elf, &ehdr) != nil
+            && ehdr.e_ident.5 == UInt8(UInt32(1).littleEndian == 1 ? ELFDATA2LSB : ELFDATA2MSB)
         guard let dwarf = dwarf_begin_elf(elf, DWARF_C_READ, nil) else {
             let error = dwarfError("dwarf_begin_elf")
             elf_end(elf)
             throw error
         }
-        return DWHandle(elf: elf, dwarf: dwarf, keepAlive: owner)
+        return DWHandle(elf: elf, dwarf: dwarf, keepAlive: owner, canShareImage: !hasCompressedSections && isNativeOrder)
     }
 
     /// Largest uncompressed size libdw may inflate a compressed section to, as a multiple of
@@ -62,8 +73,9 @@ final class DWHandle {
     /// size (or `compressedSizeFloor`, whichever is larger), or more than
     /// `maximumUncompressedTotal` together: libdw allocates the claimed size before
     /// inflating, so a 1 MB file could cost 1 GB (issue 15 §5). Reads only section headers
-    /// (`elf_nextscn`, `gelf_getshdr`) and the compression headers in `image`.
-    private static func checkCompressedSizes(_ elf: OpaquePointer, image: UnsafeRawBufferPointer) throws(DWError) {
+    /// (`elf_nextscn`, `gelf_getshdr`) and the compression headers in `image`. Returns whether
+    /// any section is compressed.
+    private static func checkCompressedSizes(_ elf: OpaquePointer, image: UnsafeRawBufferPointer) throws(DWError) -> Bool {
         var namesIndex = 0
         let haveNames = elf_getshdrstrndx(elf, &namesIndex) == 0
         var is64 = false
@@ -71,6 +83,7 @@ final class DWHandle {
         if gelf_getehdr(elf, &ehdr) != nil { is64 = ehdr.e_ident.4 == UInt8(ELFCLASS64) }
         let bigEndian = ehdr.e_ident.5 == UInt8(ELFDATA2MSB)
         var total: UInt64 = 0
+        var found = false
         var section: OpaquePointer? = nil
         while let current = elf_nextscn(elf, section) {
             section = current
@@ -92,6 +105,7 @@ final class DWHandle {
             } else {
                 continue
             }
+            found = true
             let (ratioLimit, overflow) = stored.multipliedReportingOverflow(by: maximumCompressionRatio)
             let limit = max(overflow ? UInt64.max : ratioLimit, compressedSizeFloor)
             total = total.addingReportingOverflow(claimed).overflow ? UInt64.max : total + claimed
@@ -108,6 +122,7 @@ final class DWHandle {
                               operation: "compressed section")
             }
         }
+        return found
     }
 
     /// The unsigned integer of `width` bytes at `offset + plus` in `image`; nil past its end.

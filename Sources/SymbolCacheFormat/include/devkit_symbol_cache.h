@@ -18,7 +18,7 @@
 #define DKS_MAGIC "DKSYMIDX"
 /// Bumped whenever a reader of the previous version could misread a file: older or newer
 /// files are rebuilt, never reinterpreted.
-#define DKS_FORMAT_VERSION 5
+#define DKS_FORMAT_VERSION 7
 /// Written at DKS_OFFSET_BYTE_ORDER: a file with other bytes there is not read.
 #define DKS_BYTE_ORDER_MARK 0x01020304u
 
@@ -66,8 +66,20 @@ typedef struct dks_range_record {
     /// The largest end among the ranges of this depth up to this one.
     uint64_t max_end DKS_SWIFT_NAME(maxEnd);
     uint32_t subroutine;  // index into the subroutines
-    uint32_t reserved;    // 0
+    /// For a function's range (depth 0), how its outermost frame is named at every address
+    /// in it, worked out when the index is built: DKS_NAME_ASK_SYMBOLS, DKS_NAME_FROM_DWARF,
+    /// or the string id + DKS_NAME_SYMBOL_BASE of the image-table symbol covering all of it.
+    /// DKS_NAME_ASK_SYMBOLS for inlined calls' ranges.
+    uint32_t outermost_name DKS_SWIFT_NAME(outermostName);
 } dks_range_record;
+
+/// dks_range_record.outermost_name: symbols start or end inside the range, so the symbol
+/// table is searched at each address.
+#define DKS_NAME_ASK_SYMBOLS 0u
+/// dks_range_record.outermost_name: no image-table symbol covers the range; the DWARF name stands.
+#define DKS_NAME_FROM_DWARF 1u
+/// dks_range_record.outermost_name: values from this one on are a symbol's string id plus it.
+#define DKS_NAME_SYMBOL_BASE 2u
 
 /// A function or inlined call: its name and, for an inlined call, its call site.
 typedef struct dks_subroutine_record {
