@@ -1,3 +1,4 @@
+import OrderedCollections
 import Testing
 @testable import PropertyList
 import PropertyListTestSupport
@@ -153,6 +154,18 @@ import PropertyListTestSupport
         #expect(Self.stream(BinaryTests.bplist([[0x61, 0xD8, 0x00]]), .lossyJSON) == nil)
         // A key that is not a string.
         #expect(Self.stream(BinaryTests.bplist([[0xD1, 1, 1], [0x10, 0x05]]), .xml) == nil)
+    }
+
+    /// Many small dictionaries sharing their keys and values (how every writer dedupes): far
+    /// more visits than objects, and still streamed.
+    @Test func sharedLeavesStream() throws {
+        let keys = ["CFBundleIdentifier", "CFBundleName", "enabled", "count"]
+        let value = PlistValue.array((0..<5000).map { i in
+            .dictionary(.init(uniqueKeysWithValues: keys.map { ($0, PlistValue.int(Int64(i % 3))) }))
+        })
+        let bytes = try PropertyListCoding.write(value, as: .binary)
+        #expect(Self.stream(bytes, .xml) != nil)
+        #expect(Self.stream(bytes, .xml) == Self.tree(bytes, .xml))
     }
 
     @Test func referenceBombGoesThroughTheTree() {

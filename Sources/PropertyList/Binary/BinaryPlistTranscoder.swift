@@ -18,9 +18,10 @@ struct BinaryPlistTranscoder {
     private var onPath: [Bool]
     /// Values the walk may still visit. Shared containers are written again at every
     /// reference (some writers share equal arrays), so a few references can describe 2^n
-    /// values; the tree reader decodes each object once, so past a few visits per object the
-    /// walk gives up and leaves such a file to it. This keeps the walk linear in the file and
-    /// below the reader's own budget, so it never streams what the reader would refuse.
+    /// values; the tree reader decodes each object once. Visiting each container once visits
+    /// at most one value per reference in the file, so past twice that the walk gives up and
+    /// leaves such a file to the tree. This keeps the walk linear in the file and below the
+    /// reader's own budget, so it never streams what the reader would refuse.
     private var nodesLeft: Int
     /// UTF-8 of the UTF-16 string being written.
     private let text = TextBuffer()
@@ -48,7 +49,8 @@ struct BinaryPlistTranscoder {
     private init(layout: BinaryPlistLayout) {
         self.layout = layout
         onPath = Array(repeating: false, count: layout.objectCount)
-        nodesLeft = min(layout.objectCount * 4 + 4096, BinaryPlistLayout.nodeBudget(objectCount: layout.objectCount))
+        let references = (layout.offsetTableStart - 8) / layout.refSize
+        nodesLeft = min(2 * references + 4096, BinaryPlistLayout.nodeBudget(objectCount: layout.objectCount))
     }
 
     /// Writes object `index` at `depth`: the reader's checks for an object visit (cycle, depth,
