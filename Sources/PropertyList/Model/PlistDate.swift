@@ -75,20 +75,22 @@ public struct PlistDate: Hashable, Sendable, Comparable, CustomStringConvertible
 
     public var description: String { iso8601 }
 
-    /// Appends `iso8601`'s bytes without making a `String` (writers of large files).
+    /// Appends `iso8601`'s bytes without making a `String` (writers of large files): the
+    /// twenty bytes are laid out on the stack and appended once.
     package func appendISO8601(to out: inout [UInt8]) {
         guard let c = components else { return out.append(contentsOf: iso8601.utf8) }
-        func digits(_ value: Int, _ width: Int) {
-            var divisor = 1
-            for _ in 1..<width { divisor *= 10 }
-            while divisor > 0 {
-                out.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-                divisor /= 10
+        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &text) { p in
+            func two(_ value: Int, at i: Int) {
+                p[i] = UInt8(ascii: "0") + UInt8(value / 10 % 10)
+                p[i + 1] = UInt8(ascii: "0") + UInt8(value % 10)
             }
+            two(c.year / 100, at: 0); two(c.year % 100, at: 2)  // years 1...9999
+            p[4] = UInt8(ascii: "-"); two(c.month, at: 5); p[7] = UInt8(ascii: "-"); two(c.day, at: 8)
+            p[10] = UInt8(ascii: "T"); two(c.hour, at: 11); p[13] = UInt8(ascii: ":"); two(c.minute, at: 14)
+            p[16] = UInt8(ascii: ":"); two(c.second, at: 17); p[19] = UInt8(ascii: "Z")
+            out.append(contentsOf: p[0..<20])
         }
-        digits(c.year, 4); out.append(UInt8(ascii: "-")); digits(c.month, 2); out.append(UInt8(ascii: "-"))
-        digits(c.day, 2); out.append(UInt8(ascii: "T")); digits(c.hour, 2); out.append(UInt8(ascii: ":"))
-        digits(c.minute, 2); out.append(UInt8(ascii: ":")); digits(c.second, 2); out.append(UInt8(ascii: "Z"))
     }
 
     static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
