@@ -64,6 +64,7 @@ let package = Package(
                 "Diagnostics",
                 "JSONWriter",
                 "PlistXMLShim",
+                "System",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),

@@ -11,12 +11,12 @@ struct PiecewiseOutput {
     init(_ path: String) throws(PlistFileError) {
         do { file = try AtomicFileWriter(replacing: path) } catch { throw .io(error) }
         let file = file
-        drain = OutputDrain { bytes in try file.write(bytes) }
+        drain = OutputDrain { bytes throws(FileIOError) in try file.write(bytes) }
     }
 
     /// Writes `rest`, the last piece, and replaces the target.
     func finish(_ rest: [UInt8]) throws(PlistFileError) {
-        if let failure = drain.failure as? FileIOError { throw .io(failure) }
+        if let failure = drain.failure { throw .io(failure) }
         do {
             try file.write(rest)
             try file.commit()

@@ -102,7 +102,7 @@ public enum PlistFile {
         }
         let original: [UInt8]
         do { original = try FileIO.read(file, kind: .propertyList) } catch { throw .io(error) }
-        if format == .xml || format == .json, (inputFormat ?? PlistFormat.detect(original)) == .binary,
+        if streamsBinary(original, from: inputFormat, to: format),
            let bytes = original.withUnsafeBytes({ PropertyListCoding.streamBinary($0, to: format, lossyJSON: lossyJSON) }) {
             return try finishConversion(file, original: original, bytes: bytes, output: output, inPlace: inPlace, backup: backup, force: force)
         }
@@ -126,7 +126,7 @@ public enum PlistFile {
         let parsed: PlistDocument? = try {() throws(PlistFileError) -> PlistDocument? in
             let original: [UInt8]
             do throws(FileIOError) { original = try FileIO.read(file, kind: .propertyList) } catch { throw .io(error) }
-            if format == .xml || format == .json, (inputFormat ?? PlistFormat.detect(original)) == .binary {
+            if streamsBinary(original, from: inputFormat, to: format) {
                 let piece = try PiecewiseOutput(target)
                 if let rest = original.withUnsafeBytes({ PropertyListCoding.streamBinary($0, to: format, lossyJSON: lossyJSON, drain: piece.drain) }) {
                     try piece.finish(rest)
@@ -143,6 +143,11 @@ public enum PlistFile {
             throw conversionError(error, file: file, format: format, lossyJSON: lossyJSON)
         }
         try piece.finish(rest)
+    }
+
+    /// Whether `convert` tries `PropertyListCoding.streamBinary` first: binary to XML or JSON.
+    private static func streamsBinary(_ bytes: [UInt8], from inputFormat: PlistFormat?, to format: PlistFormat) -> Bool {
+        (format == .xml || format == .json) && (inputFormat ?? PlistFormat.detect(bytes)) == .binary
     }
 
     private static func conversionError(_ error: PlistError, file: String, format: PlistFormat, lossyJSON: Bool) -> PlistFileError {

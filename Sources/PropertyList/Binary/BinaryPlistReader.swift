@@ -32,7 +32,7 @@ package struct BinaryPlistReader {
     static func read(_ bytes: UnsafeRawBufferPointer) throws(PlistError) -> (PlistValue, [PlistWarning]) {
         do {
             var reader = try BinaryPlistReader(file: bytes)
-            let value = try reader.object(reader.topObject, depth: 0)
+            let value = try reader.object(reader.layout.topObject, depth: 0)
             return (value, reader.warnings)
         } catch {
             throw PlistError(error)
@@ -44,8 +44,8 @@ package struct BinaryPlistReader {
     package static func readRecordingOffsets(_ bytes: UnsafeRawBufferPointer) throws(PlistError) -> (value: PlistValue, offsets: [[String]: Int]) {
         do {
             var reader = try BinaryPlistReader(file: bytes)
-            reader.offsets = [[]: try reader.offset(of: reader.topObject)]
-            let value = try reader.object(reader.topObject, depth: 0)
+            reader.offsets = [[]: try reader.layout.offset(of: reader.layout.topObject)]
+            let value = try reader.object(reader.layout.topObject, depth: 0)
             return (value, reader.offsets ?? [:])
         } catch {
             throw PlistError(error)
@@ -56,7 +56,7 @@ package struct BinaryPlistReader {
     private mutating func enter(_ component: String, object index: Int) throws(DecodeError) {
         guard offsets != nil else { return }
         path.append(component)
-        let at = try offset(of: index)
+        let at = try layout.offset(of: index)
         offsets?[path] = at
     }
 
@@ -73,11 +73,6 @@ package struct BinaryPlistReader {
         self.nodesLeft = BinaryPlistLayout.nodeBudget(objectCount: objectCount)
     }
 
-    private func offset(of index: Int) throws(DecodeError) -> Int { try layout.offset(of: index) }
-    private func cursor(at offset: Int) throws(DecodeError) -> ByteCursor { try layout.cursor(at: offset) }
-    private var topObject: Int { layout.topObject }
-    private var refSize: Int { layout.refSize }
-
     private mutating func object(_ index: Int, depth: Int) throws(DecodeError) -> PlistValue {
         // A shared object's children are recorded once per path: recording reads it again.
         if let cached = cache[index], offsets == nil || !cached.isContainer {
@@ -85,10 +80,10 @@ package struct BinaryPlistReader {
             return cached
         }
         guard !onPath[index] else {
-            throw DecodeError(section: "object", offset: try offset(of: index), reason: "object \(index) contains itself (reference cycle)")
+            throw DecodeError(section: "object", offset: try layout.offset(of: index), reason: "object \(index) contains itself (reference cycle)")
         }
         guard depth < Self.maxDepth else {
-            throw DecodeError(section: "object", offset: try offset(of: index), reason: "containers nested deeper than \(Self.maxDepth) levels")
+            throw DecodeError(section: "object", offset: try layout.offset(of: index), reason: "containers nested deeper than \(Self.maxDepth) levels")
         }
         let before = nodesLeft
         onPath[index] = true
@@ -103,13 +98,13 @@ package struct BinaryPlistReader {
     private mutating func spend(_ nodes: Int, at index: Int) throws(DecodeError) {
         nodesLeft -= nodes
         guard nodesLeft >= 0 else {
-            throw DecodeError(section: "object", offset: (try? offset(of: index)) ?? 0, reason: "shared references expand to more values than the file could honestly describe (reference bomb?)")
+            throw DecodeError(section: "object", offset: (try? layout.offset(of: index)) ?? 0, reason: "shared references expand to more values than the file could honestly describe (reference bomb?)")
         }
     }
 
     private mutating func decode(_ index: Int, depth: Int) throws(DecodeError) -> PlistValue {
-        let start = try offset(of: index)
-        var c = try cursor(at: start)
+        let start = try layout.offset(of: index)
+        var c = try layout.cursor(at: start)
         let marker = try c.readUInt8()
         let kind = marker >> 4
         let info = marker & 0x0F
@@ -117,28 +112,28 @@ package struct BinaryPlistReader {
         case 0x0, 0x1, 0x2, 0x3, 0x8:
             return try layout.scalar(marker: marker, at: start, &c)
         case 0x4:
-            let count = try self.count(&c, info: info, unit: 1)
+            let count = try layout.count(&c, info: info, unit: 1)
             return .data(Array(try c.readBytes(count)))
         case 0x5:
-            let count = try self.count(&c, info: info, unit: 1)
+            let count = try layout.count(&c, info: info, unit: 1)
             let bytes = try c.readBytes(count)
             if let bad = bytes.firstIndex(where: { $0 >= 0x80 }) {
                 throw c.error("ASCII string holds byte 0x\(String(bytes[bad], radix: 16))", at: c.position - count + bad)
             }
             return .string(String(decoding: bytes, as: UTF8.self))
         case 0x6:
-            let count = try self.count(&c, info: info, unit: 2)
+            let count = try layout.count(&c, info: info, unit: 2)
             let bytes = try c.readBytes(count * 2)
             guard let string = Self.stringFromUTF16BigEndian(bytes) else {
                 throw c.error("UTF-16 string is not valid UTF-16 (unpaired surrogate)", at: start)
             }
             return .string(string)
         case 0xA, 0xC:
-            let count = try self.count(&c, info: info, unit: refSize)
+            let count = try layout.count(&c, info: info, unit: layout.refSize)
             var items: [PlistValue] = []
             items.reserveCapacity(count)
             for i in 0..<count {
-                let ref = try reference(&c)
+                let ref = try layout.reference(&c)
                 try enter(String(i), object: ref)
                 items.append(try object(ref, depth: depth + 1))
                 leave()
@@ -148,12 +143,12 @@ package struct BinaryPlistReader {
             }
             return .array(items)
         case 0xD:
-            let count = try self.count(&c, info: info, unit: refSize * 2)
+            let count = try layout.count(&c, info: info, unit: layout.refSize * 2)
             var keys: [String] = []
             keys.reserveCapacity(count)
             for _ in 0..<count {
                 let keyAt = c.offset
-                let ref = try reference(&c)
+                let ref = try layout.reference(&c)
                 guard case .string(let key) = try object(ref, depth: depth + 1) else {
                     throw c.error("dictionary key (object \(ref)) is not a string", at: keyAt)
                 }
@@ -161,7 +156,7 @@ package struct BinaryPlistReader {
             }
             var dict = OrderedDictionary<String, PlistValue>(minimumCapacity: count)
             for i in 0..<count {
-                let ref = try reference(&c)
+                let ref = try layout.reference(&c)
                 try enter(keys[i], object: ref)
                 let value = try object(ref, depth: depth + 1)
                 leave()
@@ -173,18 +168,6 @@ package struct BinaryPlistReader {
         default:
             throw c.error("unknown object marker 0x\(String(marker, radix: 16))", at: start)
         }
-    }
-
-    static func integer(_ c: inout ByteCursor, sizeExponent: UInt8, markerAt: Int) throws(DecodeError) -> PlistInteger {
-        try BinaryPlistLayout.integer(&c, sizeExponent: sizeExponent, markerAt: markerAt)
-    }
-
-    private func count(_ c: inout ByteCursor, info: UInt8, unit: Int) throws(DecodeError) -> Int {
-        try layout.count(&c, info: info, unit: unit)
-    }
-
-    private func reference(_ c: inout ByteCursor) throws(DecodeError) -> Int {
-        try layout.reference(&c)
     }
 
     /// Big-endian UTF-16 as a `String`, nil at an unpaired surrogate.

@@ -18,10 +18,12 @@ struct JSONEmitter {
         case .string(var s):
             s.withUTF8 { utf8 in out.string(utf8: utf8) }
         case .data(let bytes):
-            guard nonJSONValues == .asStrings else {
-                throw UnwritableValue(reason: "JSON cannot hold data (\(bytes.count) bytes)")
+            // withUnsafeBufferPointer rethrows untyped errors: carry the typed one out.
+            var failure: UnwritableValue?
+            bytes.withUnsafeBufferPointer { buffer in
+                do throws(UnwritableValue) { try data(buffer, depth: depth) } catch { failure = error }
             }
-            bytes.withUnsafeBufferPointer { buffer in try? data(buffer, depth: depth) }
+            if let failure { throw failure }
         case .array(let items):
             beginArray(count: items.count, depth: depth)
             for (index, item) in items.enumerated() {

@@ -1,3 +1,5 @@
+import System
+
 /// An integer in the range every plist format can carry: `Int64.min ... UInt64.max`.
 ///
 /// Values above `Int64.max` appear in real files (libplist writes `UINT64_MAX` as a 16-byte
@@ -39,17 +41,7 @@ public struct PlistInteger: Hashable, Sendable, Comparable, CustomStringConverti
     /// Appends `description`'s bytes without making a `String` (writers of large files).
     package func appendDecimal(to out: inout [UInt8]) {
         if isNegative { out.append(UInt8(ascii: "-")) }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: UInt64.max has 20 digits
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var n = magnitude
-            var i = buffer.count
-            repeat {
-                i -= 1
-                buffer[i] = UInt8(ascii: "0") + UInt8(n % 10)
-                n /= 10
-            } while n > 0
-            out.append(contentsOf: buffer[i...])
-        }
+        out.writeDecimal(magnitude)
     }
 
     public static func < (lhs: PlistInteger, rhs: PlistInteger) -> Bool {

@@ -1,3 +1,5 @@
+import System
+
 /// Where a writer hands its output in pieces while it writes (a file being replaced), so a
 /// converted document is never held in memory whole: page faults on a growing output buffer
 /// were a large part of converting a big file. The writer keeps at most about `pieceSize`
@@ -7,10 +9,10 @@
 /// caller checks `failure` when the writer is done.
 package final class OutputDrain {
     package static let pieceSize = 1 << 20
-    private let take: (UnsafeRawBufferPointer) throws -> Void
-    package private(set) var failure: (any Error)?
+    private let take: (UnsafeRawBufferPointer) throws(FileIOError) -> Void
+    package private(set) var failure: FileIOError?
 
-    package init(_ take: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+    package init(_ take: @escaping (UnsafeRawBufferPointer) throws(FileIOError) -> Void) {
         self.take = take
     }
 
@@ -22,7 +24,9 @@ package final class OutputDrain {
 
     func takeAll(_ bytes: inout [UInt8]) {
         if failure == nil {
-            do { try bytes.withUnsafeBytes(take) } catch { failure = error }
+            bytes.withUnsafeBytes { piece in
+                do throws(FileIOError) { try take(piece) } catch { failure = error }
+            }
         }
         bytes.removeAll(keepingCapacity: true)
     }
