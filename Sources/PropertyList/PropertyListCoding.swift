@@ -71,26 +71,35 @@ public enum PropertyListCoding {
         }
     }
 
-    /// A binary plist as XML or JSON (`lossyJSON`: dates and data as strings, else refused),
-    /// streamed without building its value tree; nil when the file has to go through the
-    /// tree instead (`read` then `write`), which is also what words any error. The output is
-    /// byte for byte what the tree gives. With a `drain`, most of it goes there in pieces as
-    /// it is made and the rest is returned; after nil the drain has had a partial document.
-    package static func streamBinary(_ bytes: UnsafeRawBufferPointer, to format: PlistFormat, xmlIndent: XMLIndent = .tabs,
-                                     lossyJSON: Bool, drain: OutputDrain? = nil) -> [UInt8]? {
-        // Output is usually 1–3× the binary file; deep or key-heavy files grow the buffer.
+    /// A binary or XML plist as XML or JSON (`lossyJSON`: dates and data as strings, else
+    /// refused), streamed without building its value tree (`BinaryPlistTranscoder`,
+    /// `XMLPlistTranscoder`); nil when the file has to go through the tree instead (`read`
+    /// then `write`), which is also what words any error. The output is byte for byte what the
+    /// tree gives. With a `drain`, most of it goes there in pieces as it is made and the rest
+    /// is returned; after nil the drain has had a partial document.
+    package static func stream(_ bytes: UnsafeRawBufferPointer, from source: PlistFormat, to format: PlistFormat,
+                               xmlIndent: XMLIndent = .tabs, lossyJSON: Bool, drain: OutputDrain? = nil) -> [UInt8]? {
+        func transcode<Sink: PlistEventSink>(into sink: inout Sink) -> Bool {
+            switch source {
+            case .binary: BinaryPlistTranscoder.transcode(bytes, into: &sink)
+            case .xml: XMLPlistTranscoder.transcode(bytes, into: &sink)
+            case .json, .openStep: false
+            }
+        }
+        // Output is usually 1–3× a binary file and about an XML file's size; deep or key-heavy
+        // files grow the buffer.
         let capacity = drain == nil ? bytes.count * 2 + 4096 : OutputDrain.pieceSize * 2
         switch format {
         case .xml:
             var writer = XMLPlistWriter(reservingCapacity: capacity, indent: xmlIndent)
             writer.drain = drain
-            guard BinaryPlistTranscoder.transcode(bytes, into: &writer) else { return nil }
+            guard transcode(into: &writer) else { return nil }
             return writer.finish()
         case .json:
             var emitter = JSONEmitter(nonJSONValues: lossyJSON ? .asStrings : .reject)
             emitter.drain = drain
             emitter.out.bytes.reserveCapacity(capacity)
-            guard BinaryPlistTranscoder.transcode(bytes, into: &emitter) else { return nil }
+            guard transcode(into: &emitter) else { return nil }
             emitter.out.bytes.append(0x0A)
             return emitter.out.bytes
         case .binary, .openStep:

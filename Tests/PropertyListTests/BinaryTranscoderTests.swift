@@ -25,9 +25,9 @@ import PropertyListTestSupport
     static func stream(_ bytes: [UInt8], _ target: Target) -> [UInt8]? {
         bytes.withUnsafeBytes { raw in
             switch target {
-            case .xml: PropertyListCoding.streamBinary(raw, to: .xml, lossyJSON: false)
-            case .lossyJSON: PropertyListCoding.streamBinary(raw, to: .json, lossyJSON: true)
-            case .strictJSON: PropertyListCoding.streamBinary(raw, to: .json, lossyJSON: false)
+            case .xml: PropertyListCoding.stream(raw, from: .binary, to: .xml, lossyJSON: false)
+            case .lossyJSON: PropertyListCoding.stream(raw, from: .binary, to: .json, lossyJSON: true)
+            case .strictJSON: PropertyListCoding.stream(raw, from: .binary, to: .json, lossyJSON: false)
             }
         }
     }

@@ -91,8 +91,8 @@ public enum PlistFile {
     /// which writes dates and data as strings.
     ///
     /// XML, JSON and binary going to a file are written in pieces as they are made (`OutputDrain`),
-    /// and a binary file becomes XML or JSON without a value tree when it can
-    /// (`PropertyListCoding.streamBinary`); anything else, and every error, takes the tree.
+    /// and a binary or XML file becomes XML or JSON without a value tree when it can
+    /// (`PropertyListCoding.stream`); anything else, and every error, takes the tree.
     public static func convert(_ file: String, from inputFormat: PlistFormat?, to format: PlistFormat, output: String?,
                                inPlace: Bool, backup: Bool, force: Bool = false, lossyJSON: Bool = false,
                                warning: (String) -> Void) throws(PlistFileError) {
@@ -102,8 +102,8 @@ public enum PlistFile {
         }
         let original: [UInt8]
         do { original = try FileIO.read(file, kind: .propertyList) } catch { throw .io(error) }
-        if streamsBinary(original, from: inputFormat, to: format),
-           let bytes = original.withUnsafeBytes({ PropertyListCoding.streamBinary($0, to: format, lossyJSON: lossyJSON) }) {
+        if let source = streamedSource(original, from: inputFormat, to: format),
+           let bytes = original.withUnsafeBytes({ PropertyListCoding.stream($0, from: source, to: format, lossyJSON: lossyJSON) }) {
             return try finishConversion(file, original: original, bytes: bytes, output: output, inPlace: inPlace, backup: backup, force: force)
         }
         let document = try parse(original, named: file, format: inputFormat, warning: warning)
@@ -126,9 +126,9 @@ public enum PlistFile {
         let parsed: PlistDocument? = try {() throws(PlistFileError) -> PlistDocument? in
             let original: [UInt8]
             do throws(FileIOError) { original = try FileIO.read(file, kind: .propertyList) } catch { throw .io(error) }
-            if streamsBinary(original, from: inputFormat, to: format) {
+            if let source = streamedSource(original, from: inputFormat, to: format) {
                 let piece = try PiecewiseOutput(target)
-                if let rest = original.withUnsafeBytes({ PropertyListCoding.streamBinary($0, to: format, lossyJSON: lossyJSON, drain: piece.drain) }) {
+                if let rest = original.withUnsafeBytes({ PropertyListCoding.stream($0, from: source, to: format, lossyJSON: lossyJSON, drain: piece.drain) }) {
                     try piece.finish(rest)
                     return nil
                 }
@@ -145,9 +145,12 @@ public enum PlistFile {
         try piece.finish(rest)
     }
 
-    /// Whether `convert` tries `PropertyListCoding.streamBinary` first: binary to XML or JSON.
-    private static func streamsBinary(_ bytes: [UInt8], from inputFormat: PlistFormat?, to format: PlistFormat) -> Bool {
-        (format == .xml || format == .json) && (inputFormat ?? PlistFormat.detect(bytes)) == .binary
+    /// The input's format when `convert` tries `PropertyListCoding.stream` first: binary or
+    /// XML to XML or JSON.
+    private static func streamedSource(_ bytes: [UInt8], from inputFormat: PlistFormat?, to format: PlistFormat) -> PlistFormat? {
+        guard format == .xml || format == .json, !bytes.isEmpty else { return nil }
+        let source = inputFormat ?? PlistFormat.detect(bytes)
+        return source == .binary || source == .xml ? source : nil
     }
 
     private static func conversionError(_ error: PlistError, file: String, format: PlistFormat, lossyJSON: Bool) -> PlistFileError {

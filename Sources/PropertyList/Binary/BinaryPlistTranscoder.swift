@@ -25,10 +25,9 @@ struct BinaryPlistTranscoder {
     private var nodesLeft: Int
     /// UTF-8 of the UTF-16 string being written.
     private let text = TextBuffer()
-    /// UTF-8 of the keys of the dictionaries being written, innermost last, and each key's
-    /// start in it; a dictionary's keys are checked for duplicates before its first member.
-    private var keyBytes: [UInt8] = []
-    private var keyStarts: [Int] = []
+    /// Keys of the dictionaries being written; a dictionary's keys are checked for duplicates
+    /// before its first member.
+    private var keys = DictionaryKeyStack()
 
     /// Why the walk stopped; never shown (the tree reader says it properly).
     private struct GaveUp: Error {}
@@ -78,13 +77,13 @@ struct BinaryPlistTranscoder {
             case 0xA:
                 let count = try layout.count(&c, info: info, unit: layout.refSize)
                 onPath[index] = true
-                sink.beginArray(count: count, depth: depth)
+                sink.beginArray(isEmpty: count == 0, depth: depth)
                 for i in 0..<count {
                     let ref = try layout.reference(&c)
                     sink.arrayItem(i, depth: depth)
                     try value(ref, depth: depth + 1, into: &sink)
                 }
-                sink.endArray(count: count, depth: depth)
+                sink.endArray(isEmpty: count == 0, depth: depth)
                 onPath[index] = false
             case 0xD:
                 let count = try layout.count(&c, info: info, unit: layout.refSize * 2)
@@ -103,12 +102,8 @@ struct BinaryPlistTranscoder {
     /// A dictionary whose count has been read from `c`, positioned at its key references.
     private mutating func dictionary<Sink: PlistEventSink>(count: Int, depth: Int, _ c: inout ByteCursor, into sink: inout Sink) throws(GaveUp) {
         // Keys first, as the reader reads them: each a visit at depth + 1, each a string.
-        let firstKey = keyStarts.count
-        let bytesBase = keyBytes.count
-        defer {
-            keyStarts.removeSubrange(firstKey...)
-            keyBytes.removeSubrange(bytesBase...)
-        }
+        let mark = keys.mark
+        defer { keys.pop(to: mark) }
         do {
             for _ in 0..<count {
                 let ref = try layout.reference(&c)
@@ -118,18 +113,15 @@ struct BinaryPlistTranscoder {
                 var k = try layout.cursor(at: try layout.offset(of: ref))
                 let marker = try k.readUInt8()
                 guard marker >> 4 == 0x5 || marker >> 4 == 0x6 else { throw GaveUp() }
-                keyStarts.append(keyBytes.count)
-                keyBytes.append(contentsOf: try utf8(marker: marker, &k))
+                keys.append(try utf8(marker: marker, &k))
             }
-            keyStarts.append(keyBytes.count)
-            try refuseDuplicateKeys(firstKey: firstKey, count: count)
-            sink.beginDictionary(count: count, depth: depth)
+            if keys.hasDuplicate(from: mark, count: count) { throw GaveUp() }
+            sink.beginDictionary(isEmpty: count == 0, depth: depth)
             for i in 0..<count {
                 let ref = try layout.reference(&c)
-                let lower = keyStarts[firstKey + i], upper = keyStarts[firstKey + i + 1]
-                let failed = keyBytes.withUnsafeBufferPointer { all in
+                let failed = keys.withKey(i, from: mark) { key in
                     do {
-                        try sink.dictionaryKey(UnsafeBufferPointer(rebasing: all[lower..<upper]), index: i, depth: depth)
+                        try sink.dictionaryKey(key, index: i, depth: depth)
                         return false
                     } catch {
                         return true
@@ -138,47 +130,10 @@ struct BinaryPlistTranscoder {
                 if failed { throw GaveUp() }
                 try value(ref, depth: depth + 1, into: &sink)
             }
-            sink.endDictionary(count: count, depth: depth)
+            sink.endDictionary(isEmpty: count == 0, depth: depth)
         } catch {
             throw GaveUp()
         }
-    }
-
-    /// Gives up if two of the `count` keys from `firstKey` are equal as `String`s are (the
-    /// reader's dictionary refuses such a file). ASCII keys are equal exactly when their bytes
-    /// are; other text compares by canonical equivalence, so keys with any non-ASCII byte are
-    /// compared as `String`s.
-    private func refuseDuplicateKeys(firstKey: Int, count: Int) throws(GaveUp) {
-        guard count > 1 else { return }
-        let duplicate: Bool = keyBytes.withUnsafeBufferPointer { all in
-            let starts = keyStarts[firstKey...(firstKey + count)]
-            let lower = starts.first ?? 0, upper = starts.last ?? 0
-            let ascii = !UnsafeBufferPointer(rebasing: all[lower..<upper]).contains { $0 >= 0x80 }
-            func key(_ i: Int) -> UnsafeBufferPointer<UInt8> {
-                UnsafeBufferPointer(rebasing: all[keyStarts[firstKey + i]..<keyStarts[firstKey + i + 1]])
-            }
-            if !ascii {
-                var seen = Set<String>(minimumCapacity: count)
-                for i in 0..<count where !seen.insert(String(decoding: key(i), as: UTF8.self)).inserted { return true }
-                return false
-            }
-            if count <= 12 {
-                for i in 1..<count {
-                    let a = key(i)
-                    for j in 0..<i where key(j).elementsEqual(a) { return true }
-                }
-                return false
-            }
-            // Hashes only: a collision gives up, and the reader decides.
-            var seen = Set<Int>(minimumCapacity: count)
-            for i in 0..<count {
-                var hasher = Hasher()
-                hasher.combine(bytes: UnsafeRawBufferPointer(key(i)))
-                if !seen.insert(hasher.finalize()).inserted { return true }
-            }
-            return false
-        }
-        if duplicate { throw GaveUp() }
     }
 
     /// The UTF-8 of the string object whose `marker` has been read from `c`: ASCII strings

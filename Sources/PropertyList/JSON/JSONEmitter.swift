@@ -25,7 +25,7 @@ struct JSONEmitter {
             }
             if let failure { throw failure }
         case .array(let items):
-            beginArray(count: items.count, depth: depth)
+            beginArray(isEmpty: items.isEmpty, depth: depth)
             for (index, item) in items.enumerated() {
                 arrayItem(index, depth: depth)
                 do {
@@ -34,9 +34,9 @@ struct JSONEmitter {
                     throw error.adding(.index(index))
                 }
             }
-            endArray(count: items.count, depth: depth)
+            endArray(isEmpty: items.isEmpty, depth: depth)
         case .dictionary(let dict):
-            beginDictionary(count: dict.count, depth: depth)
+            beginDictionary(isEmpty: dict.isEmpty, depth: depth)
             for (index, (key, item)) in dict.enumerated() {
                 drain?.takeIfFull(&out.bytes)
                 out.beginItem(index, depth: depth)
@@ -47,7 +47,7 @@ struct JSONEmitter {
                     throw error.adding(.key(key))
                 }
             }
-            endDictionary(count: dict.count, depth: depth)
+            endDictionary(isEmpty: dict.isEmpty, depth: depth)
         case .integer, .real, .bool, .date, .uid:
             try scalar(value, depth: depth)
         }
@@ -57,8 +57,8 @@ struct JSONEmitter {
 extension JSONEmitter: PlistEventSink {
     typealias Failure = UnwritableValue
 
-    mutating func beginArray(count: Int, depth: Int) {
-        out.bytes.append(contentsOf: (count == 0 ? "[]" : "[").utf8)
+    mutating func beginArray(isEmpty: Bool, depth: Int) {
+        out.bytes.append(contentsOf: (isEmpty ? "[]" : "[").utf8)
     }
 
     mutating func arrayItem(_ index: Int, depth: Int) {
@@ -66,12 +66,12 @@ extension JSONEmitter: PlistEventSink {
         out.beginItem(index, depth: depth)
     }
 
-    mutating func endArray(count: Int, depth: Int) {
-        if count > 0 { out.endContainer(UInt8(ascii: "]"), depth: depth) }
+    mutating func endArray(isEmpty: Bool, depth: Int) {
+        if !isEmpty { out.endContainer(UInt8(ascii: "]"), depth: depth) }
     }
 
-    mutating func beginDictionary(count: Int, depth: Int) {
-        out.bytes.append(contentsOf: (count == 0 ? "{}" : "{").utf8)
+    mutating func beginDictionary(isEmpty: Bool, depth: Int) {
+        out.bytes.append(contentsOf: (isEmpty ? "{}" : "{").utf8)
     }
 
     mutating func dictionaryKey(_ utf8: UnsafeBufferPointer<UInt8>, index: Int, depth: Int) {
@@ -80,8 +80,8 @@ extension JSONEmitter: PlistEventSink {
         out.key(utf8: utf8)
     }
 
-    mutating func endDictionary(count: Int, depth: Int) {
-        if count > 0 { out.endContainer(UInt8(ascii: "}"), depth: depth) }
+    mutating func endDictionary(isEmpty: Bool, depth: Int) {
+        if !isEmpty { out.endContainer(UInt8(ascii: "}"), depth: depth) }
     }
 
     mutating func string(_ utf8: UnsafeBufferPointer<UInt8>, depth: Int) {

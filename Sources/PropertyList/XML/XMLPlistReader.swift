@@ -518,7 +518,7 @@ private extension String {
     }
 }
 
-private extension UnsafeRawBufferPointer {
+extension UnsafeRawBufferPointer {
     var trimmingASCIIWhitespace: Slice<UnsafeRawBufferPointer> {
         func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D }
         var start = startIndex

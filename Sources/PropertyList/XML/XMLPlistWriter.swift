@@ -150,14 +150,14 @@ package struct XMLPlistWriter {
         case .data(let bytes):
             bytes.withUnsafeBufferPointer { buffer in data(buffer, depth: depth) }
         case .array(let items):
-            beginArray(count: items.count, depth: depth)
+            beginArray(isEmpty: items.isEmpty, depth: depth)
             for (index, item) in items.enumerated() {
                 arrayItem(index, depth: depth)
                 try write(item, depth: depth + 1)
             }
-            endArray(count: items.count, depth: depth)
+            endArray(isEmpty: items.isEmpty, depth: depth)
         case .dictionary(let dict):
-            beginDictionary(count: dict.count, depth: depth)
+            beginDictionary(isEmpty: dict.isEmpty, depth: depth)
             for (index, (key, item)) in dict.enumerated() {
                 var key = key
                 var failure: PlistError?
@@ -167,7 +167,7 @@ package struct XMLPlistWriter {
                 if let failure { throw failure }
                 try write(item, depth: depth + 1)
             }
-            endDictionary(count: dict.count, depth: depth)
+            endDictionary(isEmpty: dict.isEmpty, depth: depth)
         case .integer, .real, .bool, .date, .uid:
             try scalar(value, depth: depth)
         }
@@ -190,24 +190,24 @@ extension XMLPlistWriter: PlistEventSink {
         return out
     }
 
-    package mutating func beginArray(count: Int, depth: Int) {
+    package mutating func beginArray(isEmpty: Bool, depth: Int) {
         indent(depth)
-        if count == 0 { put("<array/>\n") } else { put("<array>\n") }
+        if isEmpty { put("<array/>\n") } else { put("<array>\n") }
     }
 
     package mutating func arrayItem(_ index: Int, depth: Int) {
         drain?.takeIfFull(&out)
     }
 
-    package mutating func endArray(count: Int, depth: Int) {
-        guard count > 0 else { return }
+    package mutating func endArray(isEmpty: Bool, depth: Int) {
+        guard !isEmpty else { return }
         indent(depth)
         put("</array>\n")
     }
 
-    package mutating func beginDictionary(count: Int, depth: Int) {
+    package mutating func beginDictionary(isEmpty: Bool, depth: Int) {
         indent(depth)
-        if count == 0 { put("<dict/>\n") } else { put("<dict>\n") }
+        if isEmpty { put("<dict/>\n") } else { put("<dict>\n") }
     }
 
     package mutating func dictionaryKey(_ utf8: UnsafeBufferPointer<UInt8>, index: Int, depth: Int) throws(PlistError) {
@@ -216,8 +216,8 @@ extension XMLPlistWriter: PlistEventSink {
         try escaped("<key>", utf8, "</key>\n")
     }
 
-    package mutating func endDictionary(count: Int, depth: Int) {
-        guard count > 0 else { return }
+    package mutating func endDictionary(isEmpty: Bool, depth: Int) {
+        guard !isEmpty else { return }
         indent(depth)
         put("</dict>\n")
     }
