@@ -1,7 +1,7 @@
 import Testing
 @testable import PropertyList
 
-/// The binary writer's sharing of equal scalars (`ScalarTable` by `ScalarKey` fingerprints).
+/// The binary writer's sharing of equal scalars (`ScalarTable` by fingerprints of their object bytes).
 @Suite struct BinaryWriterTests {
     /// Objects in a written file (the trailer's count).
     static func objectCount(_ bytes: [UInt8]) -> Int {
@@ -45,5 +45,29 @@ import Testing
         }
         #expect(Array(first.utf8) == Array(composed.utf8))
         #expect(Array(second.utf8) == Array(decomposed.utf8))
+    }
+
+    @Test func everyNaNIsOneObjectAndSignedZerosAreTwo() throws {
+        let quiet = Double.nan, payload = Double(bitPattern: 0x7FF8_0000_0000_0123), signalling = Double.signalingNaN
+        let value = PlistValue.array([.double(quiet), .double(payload), .double(signalling), .double(0.0), .double(-0.0), .double(-0.0)])
+        let bytes = try PropertyListCoding.write(value, as: .binary)
+        // The array, one NaN (the first one's bits), 0.0 and -0.0.
+        #expect(Self.objectCount(bytes) == 4)
+        guard case .array(let back) = try PropertyListCoding.read(bytes).value, back.count == 6,
+              case .real(let first) = back[0], case .real(let third) = back[2], case .real(let negativeZero) = back[4] else {
+            Issue.record("not an array of six reals")
+            return
+        }
+        #expect(first.value.bitPattern == quiet.bitPattern && third.value.bitPattern == quiet.bitPattern)
+        #expect(negativeZero.value.bitPattern == (-0.0).bitPattern)
+    }
+
+    @Test func equalScalarsAcrossKindsStayApart() throws {
+        // Same payload bits, different kinds: a real and a date, an ASCII string and data.
+        let value = PlistValue.array([.double(3), .date(PlistDate(secondsSinceReferenceDate: 3)), .string("ab"), .data(Array("ab".utf8)),
+                                      .int(1), .bool(true), .uid(1), .string("ab")])
+        let bytes = try PropertyListCoding.write(value, as: .binary)
+        #expect(Self.objectCount(bytes) == 8)
+        #expect(try PropertyListCoding.read(bytes).value == value)
     }
 }

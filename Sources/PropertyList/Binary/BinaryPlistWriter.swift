@@ -7,24 +7,28 @@ import OrderedCollections
 /// Integer widths, the reference width and the offset width are the smallest that fit. The
 /// output depends only on the value: the same value always gives the same bytes.
 struct BinaryPlistWriter {
-    /// Objects in file order: scalars by value; containers with their child references.
-    private var objects: [PlistValue] = []
-    /// Every container's child references, one after another, and where each container's
-    /// start (by object index; 0 for scalars): one array instead of one per container.
+    /// Every object's bytes in file order, except containers' references (whose width is known
+    /// only at the end): scalars whole, containers their marker and count. Encoding scalars as
+    /// they are met, rather than keeping a copy of each value until the end, also lets equal
+    /// scalars be found by their bytes.
+    private var heads: [UInt8] = []
+    /// Where each object's bytes start in `heads` (they end where the next object's start).
+    private var headStart: [Int] = []
+    /// Every container's child references, containers in object order: a container's slots
+    /// are taken when it opens (its count is known) and filled as its children are flattened,
+    /// so the pool is read once, in order, when the file is written.
     private var refPool: [Int] = []
-    private var refStart: [Int] = []
-    /// References of the containers being flattened, innermost last.
-    private var pending: [Int] = []
     private var scalarRefs = ScalarTable()
 
     /// The file's bytes; with a `drain`, most of them go there in pieces as they are made and
     /// the rest is returned.
     static func write(_ value: PlistValue, drain: OutputDrain? = nil) -> [UInt8] {
         var writer = BinaryPlistWriter()
-        // Sizing the object tables up front avoids copying them as they grow.
+        // Sizing the object tables up front avoids copying them as they grow (pages reserved
+        // and never touched cost nothing).
         let nodes = value.nodeCount
-        writer.objects.reserveCapacity(nodes)
-        writer.refStart.reserveCapacity(nodes)
+        writer.heads.reserveCapacity(nodes * 12)
+        writer.headStart.reserveCapacity(nodes)
         writer.refPool.reserveCapacity(nodes)
         _ = writer.flatten(value)
         return writer.serialize(drain: drain)
@@ -32,41 +36,81 @@ struct BinaryPlistWriter {
 
     private mutating func flatten(_ value: PlistValue) -> Int {
         switch value {
-        case .string, .integer, .real, .bool, .date, .data, .uid:
-            break
         case .array(let items):
-            let ref = appendObject(value)
-            let base = pending.count
-            for item in items { pending.append(flatten(item)) }
-            finishContainer(ref, from: base)
+            let ref = beginObject()
+            Self.appendMarker(0xA0, count: items.count, to: &heads)
+            var slot = takeSlots(items.count)
+            for item in items {
+                refPool[slot] = flatten(item)
+                slot += 1
+            }
             return ref
         case .dictionary(let dict):
-            let ref = appendObject(value)
-            let base = pending.count
-            for k in dict.keys { pending.append(flatten(.string(k))) }
-            for v in dict.values { pending.append(flatten(v)) }
-            finishContainer(ref, from: base)
+            let ref = beginObject()
+            Self.appendMarker(0xD0, count: dict.count, to: &heads)
+            var slot = takeSlots(dict.count * 2)
+            for k in dict.keys {
+                refPool[slot] = flatten(.string(k))
+                slot += 1
+            }
+            for v in dict.values {
+                refPool[slot] = flatten(v)
+                slot += 1
+            }
+            return ref
+        case .string, .integer, .real, .bool, .date, .data, .uid:
+            // Encoded where it would go; taken back if an equal scalar was written before.
+            let start = heads.count
+            Self.appendScalar(value, to: &heads)
+            let fingerprint = heads.withUnsafeBytes { all in
+                ScalarTable.fingerprint(UnsafeRawBufferPointer(rebasing: all[start...]), seed: scalarRefs.seed)
+            }
+            if let existing = scalarRefs.find(fingerprint, where: { sameScalar($0, asBytesFrom: start) }) {
+                heads.removeSubrange(start...)
+                return existing
+            }
+            let ref = beginObject(at: start)
+            scalarRefs.insert(fingerprint, ref)
             return ref
         }
-        let key = ScalarKey(value)
-        let fingerprint = key.fingerprint(seed: scalarRefs.seed)
-        if let existing = scalarRefs.find(fingerprint, where: { ScalarKey(objects[$0]) == key }) { return existing }
-        let ref = appendObject(value)
-        scalarRefs.insert(fingerprint, ref)
-        return ref
     }
 
-    private mutating func appendObject(_ value: PlistValue) -> Int {
-        objects.append(value)
-        refStart.append(0)
-        return objects.count - 1
+    private mutating func beginObject(at start: Int? = nil) -> Int {
+        headStart.append(start ?? heads.count)
+        return headStart.count - 1
     }
 
-    /// Moves the references pushed since `base` (the container's children) to the pool.
-    private mutating func finishContainer(_ ref: Int, from base: Int) {
-        refStart[ref] = refPool.count
-        refPool.append(contentsOf: pending[base...])
-        pending.removeSubrange(base...)
+    /// The first of `count` reference slots for a container opening now.
+    private mutating func takeSlots(_ count: Int) -> Int {
+        let first = refPool.count
+        refPool.append(contentsOf: repeatElement(0, count: count))
+        return first
+    }
+
+    /// Object `index`'s bytes in `heads`; the last object's end at `end` (bytes after it
+    /// are a scalar not yet made an object).
+    private func headRange(_ index: Int, end: Int) -> Range<Int> {
+        headStart[index]..<(index + 1 < headStart.count ? headStart[index + 1] : end)
+    }
+
+    /// Whether scalar object `index` equals the scalar encoded in `heads` from `start` on.
+    private func sameScalar(_ index: Int, asBytesFrom start: Int) -> Bool {
+        heads.withUnsafeBytes { all in
+            ScalarTable.sameScalar(UnsafeRawBufferPointer(rebasing: all[headRange(index, end: start)]), UnsafeRawBufferPointer(rebasing: all[start...]))
+        }
+    }
+
+    /// How many references follow container head `head` (marker and count, as `appendMarker`
+    /// wrote them); 0 for a scalar.
+    private static func referenceCount(_ head: UnsafeBufferPointer<UInt8>) -> Int {
+        let kind = head[0] >> 4
+        guard kind == 0xA || kind == 0xD else { return 0 }
+        var count = Int(head[0] & 0x0F)
+        if count == 0x0F {
+            // An integer object follows: marker 0x1n, then 2^n big-endian bytes.
+            count = head[2..<(2 + 1 << Int(head[1] & 0x0F))].reduce(0) { $0 << 8 | Int($1) }
+        }
+        return kind == 0xD ? count * 2 : count
     }
 
     private static func byteWidth(_ value: UInt64) -> Int {
@@ -74,70 +118,90 @@ struct BinaryPlistWriter {
     }
 
     private func serialize(drain: OutputDrain?) -> [UInt8] {
+        let count = headStart.count
         var out: [UInt8] = []
-        out.reserveCapacity(drain == nil ? objects.count * 12 + 64 : OutputDrain.pieceSize * 2)
+        out.reserveCapacity(drain == nil ? heads.count + refPool.count * 2 + count * 2 + 64 : OutputDrain.pieceSize * 2)
         // Bytes already handed to the drain: offsets count from the file's start.
         var drained = 0
         out.append(contentsOf: BinaryPlistReader.magic)
-        let refSize = Self.byteWidth(UInt64(objects.count))
-        var offsets: [Int] = []
-        offsets.reserveCapacity(objects.count)
+        let refSize = Self.byteWidth(UInt64(count))
 
-        for (index, object) in objects.enumerated() {
-            if let drain, out.count >= OutputDrain.pieceSize {
-                drained += out.count
-                drain.takeAll(&out)
-            }
-            offsets.append(drained + out.count)
-            switch object {
-            case .bool(let b):
-                out.append(b ? 0x09 : 0x08)
-            case .integer(let i):
-                Self.appendInteger(i, to: &out)
-            case .real(let r):
-                out.append(0x23)
-                Self.appendBigEndian(r.value.bitPattern, width: 8, to: &out)
-            case .date(let d):
-                out.append(0x33)
-                Self.appendBigEndian(d.secondsSinceReferenceDate.bitPattern, width: 8, to: &out)
-            case .data(let bytes):
-                Self.appendMarker(0x40, count: bytes.count, to: &out)
-                out.append(contentsOf: bytes)
-            case .string(let s):
-                ScalarKey.withBytes(s) { utf8 in
-                    let units = UTF16BigEndian.unitCount(utf8: utf8)
-                    if units == utf8.count {
-                        // As many units as bytes: every byte is ASCII.
-                        Self.appendMarker(0x50, count: utf8.count, to: &out)
-                        out.append(contentsOf: utf8)
-                    } else {
-                        Self.appendMarker(0x60, count: units, to: &out)
-                        UTF16BigEndian.append(utf8: utf8, units: units, to: &out)
-                    }
+        heads.withUnsafeBufferPointer { heads in
+            var nextRef = 0
+            for index in 0..<count {
+                if let drain, out.count >= OutputDrain.pieceSize {
+                    drained += out.count
+                    drain.takeAll(&out)
                 }
-            case .uid(let u):
-                let width = Self.byteWidth(u)
-                out.append(0x80 | UInt8(width - 1))
-                Self.appendBigEndian(u, width: width, to: &out)
-            case .array(let items):
-                Self.appendMarker(0xA0, count: items.count, to: &out)
-                for ref in refPool[refStart[index]..<(refStart[index] + items.count)] { Self.appendBigEndian(UInt64(ref), width: refSize, to: &out) }
-            case .dictionary(let dict):
-                Self.appendMarker(0xD0, count: dict.count, to: &out)
-                for ref in refPool[refStart[index]..<(refStart[index] + dict.count * 2)] { Self.appendBigEndian(UInt64(ref), width: refSize, to: &out) }
+                let head = UnsafeBufferPointer(rebasing: heads[headRange(index, end: heads.count)])
+                out.append(contentsOf: head)
+                let refs = Self.referenceCount(head)
+                for ref in refPool[nextRef..<(nextRef + refs)] {
+                    Self.appendBigEndian(UInt64(ref), width: refSize, to: &out)
+                }
+                nextRef += refs
             }
         }
 
+        // Each object's offset: the header, the objects' bytes before it and the references
+        // of the containers before it (computed again rather than kept per object).
         let tableOffset = drained + out.count
         let offsetSize = Self.byteWidth(UInt64(tableOffset))
-        for offset in offsets { Self.appendBigEndian(UInt64(offset), width: offsetSize, to: &out) }
+        heads.withUnsafeBufferPointer { heads in
+            var refsBefore = 0
+            for index in 0..<count {
+                if let drain, out.count >= OutputDrain.pieceSize {
+                    drain.takeAll(&out)
+                }
+                let start = headStart[index]
+                Self.appendBigEndian(UInt64(BinaryPlistReader.magic.count + start + refsBefore * refSize), width: offsetSize, to: &out)
+                refsBefore += Self.referenceCount(UnsafeBufferPointer(rebasing: heads[headRange(index, end: heads.count)]))
+            }
+        }
         out.append(contentsOf: [0, 0, 0, 0, 0, 0])  // 5 unused bytes, sort version
         out.append(UInt8(offsetSize))
         out.append(UInt8(refSize))
-        Self.appendBigEndian(UInt64(objects.count), width: 8, to: &out)
+        Self.appendBigEndian(UInt64(count), width: 8, to: &out)
         Self.appendBigEndian(0, width: 8, to: &out)  // top object
         Self.appendBigEndian(UInt64(tableOffset), width: 8, to: &out)
         return out
+    }
+
+    /// A scalar's object bytes: marker and payload (strings as ASCII or UTF-16 big-endian).
+    private static func appendScalar(_ value: PlistValue, to out: inout [UInt8]) {
+        switch value {
+        case .bool(let b):
+            out.append(b ? 0x09 : 0x08)
+        case .integer(let i):
+            appendInteger(i, to: &out)
+        case .real(let r):
+            out.append(0x23)
+            appendBigEndian(r.value.bitPattern, width: 8, to: &out)
+        case .date(let d):
+            out.append(0x33)
+            appendBigEndian(d.secondsSinceReferenceDate.bitPattern, width: 8, to: &out)
+        case .data(let bytes):
+            appendMarker(0x40, count: bytes.count, to: &out)
+            out.append(contentsOf: bytes)
+        case .string(var s):
+            s.withUTF8 { utf8 in
+                let units = UTF16BigEndian.unitCount(utf8: UnsafeRawBufferPointer(utf8))
+                if units == utf8.count {
+                    // As many units as bytes: every byte is ASCII.
+                    appendMarker(0x50, count: utf8.count, to: &out)
+                    out.append(contentsOf: utf8)
+                } else {
+                    appendMarker(0x60, count: units, to: &out)
+                    UTF16BigEndian.append(utf8: UnsafeRawBufferPointer(utf8), units: units, to: &out)
+                }
+            }
+        case .uid(let u):
+            let width = byteWidth(u)
+            out.append(0x80 | UInt8(width - 1))
+            appendBigEndian(u, width: width, to: &out)
+        case .array, .dictionary:
+            break
+        }
     }
 
     @inline(__always)
