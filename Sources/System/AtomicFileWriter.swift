@@ -16,6 +16,9 @@ import Darwin
 /// writer is committed or dropped, and stale ones of ours are removed first. An existing file
 /// keeps its permission bits (and owner, when allowed); owner and group are set before the
 /// mode, so setuid/setgid bits survive; a symlink is followed so its target is replaced.
+///
+/// A character device or FIFO (`-o /dev/null`, `-o >(…)`) cannot be replaced: it is written
+/// straight through, as `cat > /dev/null` would, and never synced or renamed over.
 public final class AtomicFileWriter {
     private let target: String
     private let path: String
@@ -29,6 +32,8 @@ public final class AtomicFileWriter {
     private var tempPath: String?
     private var previousMask: SignalMask?
     private var committed = false
+    /// Writing straight to a character device or FIFO.
+    private var isStream = false
     private static var held: SignalMask { SignalMask([SIGINT, SIGTERM, SIGHUP]) }
 
     /// Starts replacing `path` (its symlink target). `durable: false` skips the fsync.
@@ -54,6 +59,17 @@ public final class AtomicFileWriter {
         if exists, existing.st_mode & S_IFMT == S_IFDIR { throw FileIOError(path: path, errno: EISDIR, reason: "is a directory") }
         self.existing = existing
         self.exists = exists
+        let kind = existing.st_mode & S_IFMT
+        if exists, modeLike == nil, kind == S_IFCHR || kind == S_IFIFO {
+            prefix = ""
+            fd = open(target, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw FileIOError.lastError(path: path) }
+            isStream = true
+            return
+        }
+        if exists, modeLike == nil, kind != S_IFREG {
+            throw FileIOError(path: path, errno: EINVAL, reason: "is not a regular file, a character device or a FIFO")
+        }
         let directory = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
         prefix = "\(directory.isEmpty ? "/" : directory)/.\(FileIO.baseName(target)).devkit-"
         fd = open(directory.isEmpty ? "/" : directory, O_WRONLY | O_CLOEXEC | O_DIRECTORY | 0o20000000 /* __O_TMPFILE */, 0o600)
@@ -85,6 +101,15 @@ public final class AtomicFileWriter {
     /// renames them over the target. After an error the target is untouched.
     public func commit() throws(FileIOError) {
         guard fd >= 0, !committed else { throw FileIOError(path: path, errno: EBADF, reason: "written after it was finished") }
+        if isStream {
+            committed = true
+            guard close(fd) == 0 else {
+                fd = -1
+                throw FileIOError.lastError(path: path)
+            }
+            fd = -1
+            return
+        }
         do throws(FileIOError) {
             if exists {
                 // chown before chmod: the kernel clears setuid/setgid on a chown.

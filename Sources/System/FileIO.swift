@@ -81,9 +81,31 @@ public enum FileIO {
     /// Every byte from `fd`'s position to the end of the file, read straight into the array.
     static func readAll(fd: Int32, path: String, sizeHint: Int = 0, startingWith initial: [UInt8] = [],
                         limit: Int = InputFile.Kind.general.sizeCap) throws(FileIOError) -> [UInt8] {
+        var bytes: [UInt8]
+        if initial.isEmpty, sizeHint > 0 {
+            // The size is known: read into uninitialised memory (zero-filling it first was a
+            // pass over every page), one byte more than expected to see the end.
+            let capacity = min(sizeHint, limit) + 1
+            var failure: Int32 = 0
+            bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                guard let base = buffer.baseAddress else { return }
+                if capacity >= hugePageThreshold { adviseHugePages(UnsafeMutableRawBufferPointer(buffer)) }
+                while initialized < capacity {
+                    let n = Glibc.read(fd, base + initialized, capacity - initialized)
+                    if n < 0, errno == EINTR { continue }
+                    if n < 0 { failure = errno }
+                    if n <= 0 { return }
+                    initialized += n
+                }
+            }
+            if failure != 0 { throw FileIOError(path: path, errno: failure) }
+            if bytes.count < capacity { return bytes }
+            // The file grew since its fstat: read on.
+        } else {
+            bytes = initial
+            bytes.reserveCapacity(max(min(sizeHint, limit), bytes.count) + 1)
+        }
         // Read straight into the array's spare capacity: no intermediate chunk copy.
-        var bytes = initial
-        bytes.reserveCapacity(max(min(sizeHint, limit), bytes.count) + 1)
         while true {
             // Invariant: a stream (or a file that grew after its fstat) stops at the cap.
             guard bytes.count <= limit else {
@@ -101,6 +123,23 @@ public enum FileIO {
             if failure != 0 { throw FileIOError(path: path, errno: failure) }
             if eof { return bytes }
         }
+    }
+
+    /// Reads into at least this many bytes of fresh buffer ask for 2 MiB pages.
+    static let hugePageThreshold = 4 << 20
+
+    /// Asks the kernel to back the 2 MiB-aligned middle of `buffer` with huge pages
+    /// (transparent huge pages, where enabled for `madvise`): faulting a 26 MB input in 4 KiB
+    /// at a time was half of its read's system time. Advice only; nothing changes elsewhere.
+    static func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
+        #if os(Linux)
+        guard let base = buffer.baseAddress else { return }
+        let huge = UInt(2 << 20)
+        let start = (UInt(bitPattern: base) + huge - 1) & ~(huge - 1)
+        let end = (UInt(bitPattern: base) + UInt(buffer.count)) & ~(huge - 1)
+        guard end > start, let address = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(address, Int(end - start), MADV_HUGEPAGE)
+        #endif
     }
 
     /// Names in directory `path` (without `.` and `..`), sorted so results are repeatable.

@@ -13,8 +13,8 @@ import PropertyListTestSupport
     }
 
     /// The tree's conversion, as `devkit plist convert` does it; nil if it refuses or warns.
-    static func tree(_ bytes: [UInt8], _ target: Target) -> [UInt8]? {
-        guard let document = try? PropertyListCoding.read(bytes, format: .binary), document.warnings.isEmpty else { return nil }
+    static func tree(_ bytes: [UInt8], _ target: Target, from source: PlistFormat = .binary) -> [UInt8]? {
+        guard let document = try? PropertyListCoding.read(bytes, format: source), document.warnings.isEmpty else { return nil }
         switch target {
         case .xml: return try? PropertyListCoding.write(document.value, as: .xml)
         case .lossyJSON: return try? PropertyListCoding.write(document.value, as: .json)
@@ -22,23 +22,24 @@ import PropertyListTestSupport
         }
     }
 
-    static func stream(_ bytes: [UInt8], _ target: Target) -> [UInt8]? {
+    static func stream(_ bytes: [UInt8], _ target: Target, from source: PlistFormat = .binary) -> [UInt8]? {
         bytes.withUnsafeBytes { raw in
             switch target {
-            case .xml: PropertyListCoding.stream(raw, from: .binary, to: .xml, lossyJSON: false)
-            case .lossyJSON: PropertyListCoding.stream(raw, from: .binary, to: .json, lossyJSON: true)
-            case .strictJSON: PropertyListCoding.stream(raw, from: .binary, to: .json, lossyJSON: false)
+            case .xml: PropertyListCoding.stream(raw, from: source, to: .xml, lossyJSON: false)
+            case .lossyJSON: PropertyListCoding.stream(raw, from: source, to: .json, lossyJSON: true)
+            case .strictJSON: PropertyListCoding.stream(raw, from: source, to: .json, lossyJSON: false)
             }
         }
     }
 
     /// The safety property: a streamed result is the tree's result.
-    static func checkNeverDisagrees(_ bytes: [UInt8], _ label: String) {
+    static func checkNeverDisagrees(_ bytes: [UInt8], _ label: String, from source: PlistFormat = .binary,
+                                    sourceLocation: SourceLocation = #_sourceLocation) {
         for target in Target.allCases {
-            guard let streamed = stream(bytes, target) else { continue }
-            let expected = tree(bytes, target)
-            #expect(expected != nil, "\(label) \(target): streamed a file the tree refuses")
-            #expect(streamed == expected, "\(label) \(target): streamed bytes differ from the tree's")
+            guard let streamed = stream(bytes, target, from: source) else { continue }
+            let expected = tree(bytes, target, from: source)
+            #expect(expected != nil, "\(label) \(target): streamed a file the tree refuses", sourceLocation: sourceLocation)
+            #expect(streamed == expected, "\(label) \(target): streamed bytes differ from the tree's", sourceLocation: sourceLocation)
         }
     }
 

@@ -9,34 +9,17 @@ import PropertyListTestSupport
 @Suite struct XMLTranscoderTests {
     typealias Target = BinaryTranscoderTests.Target
 
-    /// The tree's conversion, as `devkit plist convert` does it; nil if it refuses.
     static func tree(_ bytes: [UInt8], _ target: Target) -> [UInt8]? {
-        guard let document = try? PropertyListCoding.read(bytes, format: .xml) else { return nil }
-        switch target {
-        case .xml: return try? PropertyListCoding.write(document.value, as: .xml)
-        case .lossyJSON: return try? PropertyListCoding.write(document.value, as: .json)
-        case .strictJSON: return try? PropertyListCoding.writeStrictJSON(document.value, pretty: true)
-        }
+        BinaryTranscoderTests.tree(bytes, target, from: .xml)
     }
 
     static func stream(_ bytes: [UInt8], _ target: Target) -> [UInt8]? {
-        bytes.withUnsafeBytes { raw in
-            switch target {
-            case .xml: PropertyListCoding.stream(raw, from: .xml, to: .xml, lossyJSON: false)
-            case .lossyJSON: PropertyListCoding.stream(raw, from: .xml, to: .json, lossyJSON: true)
-            case .strictJSON: PropertyListCoding.stream(raw, from: .xml, to: .json, lossyJSON: false)
-            }
-        }
+        BinaryTranscoderTests.stream(bytes, target, from: .xml)
     }
 
     /// The safety property: a streamed result is the tree's result.
     static func checkNeverDisagrees(_ bytes: [UInt8], _ label: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        for target in Target.allCases {
-            guard let streamed = stream(bytes, target) else { continue }
-            let expected = tree(bytes, target)
-            #expect(expected != nil, "\(label) \(target): streamed a document the tree refuses", sourceLocation: sourceLocation)
-            #expect(streamed == expected, "\(label) \(target): streamed bytes differ from the tree's", sourceLocation: sourceLocation)
-        }
+        BinaryTranscoderTests.checkNeverDisagrees(bytes, label, from: .xml, sourceLocation: sourceLocation)
     }
 
     static func document(_ body: String) -> [UInt8] {

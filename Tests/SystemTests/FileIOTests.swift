@@ -49,6 +49,38 @@ func removeTree(_ path: String) {
         #expect(try FileIO.directoryEntries(dir) == ["file"])
     }
 
+    /// The path a character device takes too (`-o /dev/null`, which as root was replaced by a
+    /// regular file); tested on a FIFO, whose replacement would break nothing else.
+    @Test func atomicWriteToAFIFOWritesThroughIt() throws {
+        let dir = makeScratchDirectory("fifo")
+        defer { removeTree(dir) }
+        let fifo = dir + "/pipe"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // A reader first, so the writer's open does not wait.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        try FileIO.writeAtomically(Array("through the pipe".utf8), to: fifo)
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let n = read(reader, &buffer, buffer.count)
+        #expect(n == 16)
+        #expect(Array(buffer.prefix(max(n, 0))) == Array("through the pipe".utf8))
+        var info = stat()
+        #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+        #expect(try FileIO.directoryEntries(dir) == ["pipe"])
+    }
+
+    @Test func largeFilesReadExactly() throws {
+        // Past the size from which the read buffer asks for huge pages, and not a multiple of them.
+        let dir = makeScratchDirectory("large")
+        defer { removeTree(dir) }
+        var rng = SystemRandomNumberGenerator()
+        let bytes = (0..<(9 << 20) + 12_345).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        try FileIO.writeAtomically(bytes, to: dir + "/big")
+        #expect(try FileIO.read(dir + "/big") == bytes)
+        #expect(try FileIO.read(dir + "/big", kind: .general, unlessPrefix: 16, matches: { _ in false }) == bytes)
+    }
+
     @Test func atomicWriteIntoMissingDirectoryFailsWithErrno() {
         let error = #expect(throws: FileIOError.self) { try FileIO.writeAtomically([1], to: "/nonexistent/dir/file") }
         #expect(error?.errno == ENOENT)
