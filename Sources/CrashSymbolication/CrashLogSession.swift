@@ -59,7 +59,8 @@ public struct CrashLogSession {
         let symbolicator = CrashSymbolicator(resolver: resolver, options: options)
         if let output, paths.count > 1 { try FileIO.createDirectories(output) }
         var failures = 0
-        var written = OutputBuffer()
+        var written = ByteWriter()
+        defer { written.deallocate() }
         for path in paths {
             do throws(LogFailure) {
                 let text = try render(path, symbolicator: symbolicator, diagnostics: diagnostics)
@@ -69,7 +70,7 @@ public struct CrashLogSession {
                     // logs would wait on the disk a thousand times, and are cheap to make again.
                     do { try FileIO.writeAtomically(text, to: target, durable: paths.count == 1) } catch { throw LogFailure(error) }
                 } else {
-                    written.bytes += text
+                    written.write(text)
                     written.flushIfFull()
                 }
             } catch {

@@ -6,6 +6,18 @@ public protocol ByteSink {
 }
 
 extension ByteSink {
+    @inlinable
+    public mutating func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { write($0) }
+    }
+
+    /// `text`'s UTF-8.
+    @inlinable
+    public mutating func write(_ text: String) {
+        var text = text
+        text.withUTF8 { write($0) }
+    }
+
     /// `value` in decimal, written in one piece (digits made backwards in a stack buffer).
     @inlinable
     public mutating func writeDecimal(_ value: UInt64) {

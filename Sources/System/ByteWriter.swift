@@ -1,7 +1,8 @@
-/// Standard output through one fixed buffer, for a loop that writes a great many short pieces
-/// (`devkit symbolicate --binary`: about ten a frame, a million frames): each piece is a
-/// bounds check and a copy into memory allocated once, with none of an array's uniqueness and
-/// growth checks, and the buffer goes out in 64 KiB writes.
+/// Standard output through one fixed buffer, going out in 64 KiB writes: every command that
+/// answers piece by piece writes through it (symbolicate, atos, plutil, PlistBuddy). Made for
+/// a loop that writes a great many short pieces (`devkit symbolicate --binary`: about ten a
+/// frame, a million frames): each piece is a bounds check and a copy into memory allocated
+/// once, with none of an array's uniqueness and growth checks.
 ///
 /// A struct, so the owner's mutations are checked statically; the owner calls `flush()` and
 /// then `deallocate()` (a struct has no deinit).

@@ -106,9 +106,8 @@ public struct CrashGroupSession {
         if let output {
             try FileIO.writeAtomically(bytes, to: output)
         } else {
-            var written = OutputBuffer()
-            written.bytes = bytes
-            written.flush()
+            // A closed pipe is not worth an error: the report was made, its reader left.
+            try? FileIO.writeStandardOutput(bytes)
         }
         return report
     }

@@ -37,7 +37,7 @@ struct Atos: ParsableCommand {
         do { parsed = try AtosArguments.parse(arguments) } catch {
             throw CommandFailure.input("atos: \(error.message)\n\(AtosArguments.usage)")
         }
-        var session = try AtosSession(parsed)
+        let session = try AtosSession(parsed)
         try session.run(diagnostics: FileHandleOutput.standardError)
     }
 }

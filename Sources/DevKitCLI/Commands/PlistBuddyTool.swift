@@ -33,8 +33,9 @@ struct PlistBuddyTool: ParsableCommand {
     }
 
     static func run(_ arguments: [String]) throws {
-        var output = OutputBuffer()
-        let status = PlistBuddyShell.run(arguments, write: { output.bytes += $0; output.flush() },
+        var output = ByteWriter()
+        defer { output.deallocate() }
+        let status = PlistBuddyShell.run(arguments, write: { output.write($0); output.flush() },
                                          writeError: FileHandleOutput.standardError, readLine: { Swift.readLine() })
         output.flush()
         if status != 0 { throw CommandFailure(message: "", exitCode: status) }

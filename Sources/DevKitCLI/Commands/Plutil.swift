@@ -32,8 +32,9 @@ struct Plutil: ParsableCommand {
     }
 
     static func run(_ arguments: [String]) throws {
-        var output = OutputBuffer()
-        let status = PlutilTool.run(arguments, write: { output.bytes += $0; output.flushIfFull() }, writeError: {
+        var output = ByteWriter()
+        defer { output.deallocate() }
+        let status = PlutilTool.run(arguments, write: { output.write($0); output.flushIfFull() }, writeError: {
             output.flush()
             FileHandleOutput.standardError($0)
         })

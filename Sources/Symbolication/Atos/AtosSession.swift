@@ -12,7 +12,6 @@ public struct AtosSession {
     public let image: ImageSymbolizer
     /// The name atos shows in `(in NAME)`: the binary's, also when `-o` is its `.dSYM`.
     public let imageName: String
-    private var output = OutputBuffer()
 
     public init(_ arguments: AtosArguments, options: SymbolicationOptions = SymbolicationOptions()) throws(SymbolicationError) {
         var options = options
@@ -37,18 +36,22 @@ public struct AtosSession {
 
     /// Answers the addresses of the command line, of `-f FILE`, or of standard input (line by
     /// line, each flushed, so atos can sit in a pipe). `diagnostics` receives error lines.
-    public mutating func run(diagnostics: (String) -> Void) throws(FileIOError) {
+    public func run(diagnostics: (String) -> Void) throws(FileIOError) {
+        var output = ByteWriter()
+        defer {
+            output.flush()
+            output.deallocate()
+        }
         if let file = arguments.addressFile {
             let bytes = try FileIO.read(file, kind: .crashLog)
-            for word in bytes.split(whereSeparator: Self.isSpace) { answer(String(decoding: word, as: UTF8.self), diagnostics: diagnostics) }
+            for word in bytes.split(whereSeparator: Self.isSpace) { answer(String(decoding: word, as: UTF8.self), into: &output, diagnostics: diagnostics) }
         }
-        for address in arguments.addresses { answer(address, diagnostics: diagnostics) }
+        for address in arguments.addresses { answer(address, into: &output, diagnostics: diagnostics) }
         if arguments.addressFile == nil, arguments.addresses.isEmpty {
             LineInput.forEachLine({ line, _ in
-                for word in line.split(whereSeparator: Self.isSpace) { answer(String(decoding: word, as: UTF8.self), diagnostics: diagnostics) }
+                for word in line.split(whereSeparator: Self.isSpace) { answer(String(decoding: word, as: UTF8.self), into: &output, diagnostics: diagnostics) }
             }, chunkDone: { output.flush() })
         }
-        output.flush()
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
@@ -85,13 +88,13 @@ public struct AtosSession {
         return text
     }
 
-    private mutating func answer(_ word: String, diagnostics: (String) -> Void) {
+    private func answer(_ word: String, into output: inout ByteWriter, diagnostics: (String) -> Void) {
         guard let address = HexAddress.parse(word) else {
             output.flush()
             diagnostics("atos: \"\(TerminalText.escaped(word))\" is not a valid address\n")
             return
         }
-        output.bytes += Array(lines(for: address).utf8)
+        output.write(lines(for: address))
         output.flushIfFull()
     }
 }
