@@ -70,4 +70,22 @@ import Testing
         #expect(Self.objectCount(bytes) == 8)
         #expect(try PropertyListCoding.read(bytes).value == value)
     }
+
+    @Test func longStringsAndDataAreSharedAndWrittenWhole() throws {
+        // Longer than the writer keeps inline: ASCII, UTF-16 and data of the same bytes, each
+        // twice, beside values one byte different; counts past 15 take an integer object.
+        let ascii = String(repeating: "abcdefgh", count: 40), accented = String(repeating: "caf\u{E9} ", count: 30)
+        let values: [PlistValue] = [.string(ascii), .string(accented), .data(Array(ascii.utf8)), .string(ascii + "!"),
+                                    .data(Array(ascii.utf8) + [0]), .string(accented), .string(ascii), .data(Array(ascii.utf8)),
+                                    .string(String(repeating: "x", count: 64)), .string(String(repeating: "x", count: 65)),
+                                    .data(Array(repeating: 7, count: 64)), .data(Array(repeating: 7, count: 65))]
+        let value = PlistValue.array(values)
+        let bytes = try PropertyListCoding.write(value, as: .binary)
+        // The array and nine distinct values.
+        #expect(Self.objectCount(bytes) == 10)
+        #expect(try PropertyListCoding.read(bytes).value == value)
+        // The same file as a value that shares nothing by size: every object's offset points
+        // at its marker, so a file read back and written again is byte-identical.
+        #expect(try PropertyListCoding.write(PropertyListCoding.read(bytes).value, as: .binary) == bytes)
+    }
 }

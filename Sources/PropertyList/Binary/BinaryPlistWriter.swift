@@ -18,6 +18,12 @@ struct BinaryPlistWriter {
     /// are taken when it opens (its count is known) and filled as its children are flattened,
     /// so the pool is read once, in order, when the file is written.
     private var refPool: [Int] = []
+    /// Strings and data longer than `inlineLimit` encoded bytes, kept as the tree's values
+    /// and written from there: copied into `heads` they doubled a text- or data-heavy file's
+    /// memory. Their head in `heads` is the marker and count, then the value's index here
+    /// (8 bytes, never written to the file).
+    private var payloads: [PlistValue] = []
+    private static let inlineLimit = 64
     private var scalarRefs = ScalarTable()
 
     /// The file's bytes; with a `drain`, most of them go there in pieces as they are made and
@@ -61,18 +67,54 @@ struct BinaryPlistWriter {
         case .string, .integer, .real, .bool, .date, .data, .uid:
             // Encoded where it would go; taken back if an equal scalar was written before.
             let start = heads.count
-            Self.appendScalar(value, to: &heads)
-            let fingerprint = heads.withUnsafeBytes { all in
-                ScalarTable.fingerprint(UnsafeRawBufferPointer(rebasing: all[start...]), seed: scalarRefs.seed)
+            let isPayload = Self.appendScalar(value, to: &heads)
+            let fingerprint: UInt64
+            if isPayload {
+                let header = heads.withUnsafeBytes { all in ScalarTable.mix(bytes: UnsafeRawBufferPointer(rebasing: all[start...]), seed: scalarRefs.seed) }
+                fingerprint = Self.withPayloadBytes(value) { ScalarTable.mix(header ^ ScalarTable.mix(bytes: $0, seed: scalarRefs.seed), seed: scalarRefs.seed) }
+            } else {
+                fingerprint = heads.withUnsafeBytes { all in
+                    ScalarTable.fingerprint(UnsafeRawBufferPointer(rebasing: all[start...]), seed: scalarRefs.seed)
+                }
             }
-            if let existing = scalarRefs.find(fingerprint, where: { sameScalar($0, asBytesFrom: start) }) {
+            let existing = scalarRefs.find(fingerprint) { candidate in
+                isPayload ? samePayload(candidate, headerFrom: start, value) : sameScalar(candidate, asBytesFrom: start)
+            }
+            if let existing {
                 heads.removeSubrange(start...)
                 return existing
+            }
+            if isPayload {
+                withUnsafeBytes(of: UInt64(payloads.count).littleEndian) { heads.append(contentsOf: $0) }
+                payloads.append(value)
             }
             let ref = beginObject(at: start)
             scalarRefs.insert(fingerprint, ref)
             return ref
         }
+    }
+
+    /// A string's UTF-8 or data's bytes.
+    private static func withPayloadBytes<R>(_ value: PlistValue, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        switch value {
+        case .string(var s): s.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+        case .data(let d): d.withUnsafeBytes(body)
+        default: body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+    }
+
+    /// Whether object `index` is a payload object with the header encoded in `heads` from
+    /// `start` on and the same bytes as `value`.
+    private func samePayload(_ index: Int, headerFrom start: Int, _ value: PlistValue) -> Bool {
+        let candidate = headRange(index, end: start)
+        guard candidate.count == heads.count - start + 8,
+              heads[candidate.dropLast(8)].elementsEqual(heads[start...]) else { return false }
+        let stored = payloads[Self.payloadIndex(heads, candidate)]
+        return Self.withPayloadBytes(stored) { a in Self.withPayloadBytes(value) { b in a.elementsEqual(b) } }
+    }
+
+    private static func payloadIndex(_ heads: [UInt8], _ head: Range<Int>) -> Int {
+        heads[(head.upperBound - 8)..<head.upperBound].reversed().reduce(0) { $0 << 8 | Int($1) }
     }
 
     private mutating func beginObject(at start: Int? = nil) -> Int {
@@ -100,17 +142,32 @@ struct BinaryPlistWriter {
         }
     }
 
-    /// How many references follow container head `head` (marker and count, as `appendMarker`
-    /// wrote them); 0 for a scalar.
-    private static func referenceCount(_ head: UnsafeBufferPointer<UInt8>) -> Int {
+    /// What of object head `head` the file gets: its first `written` bytes, then a payload
+    /// of `payloadSize` bytes when the head names one (`payloads`), then `references` refs.
+    private struct Layout {
+        var written: Int
+        var payloadSize = 0
+        var references = 0
+    }
+
+    private static func layout(_ head: UnsafeBufferPointer<UInt8>) -> Layout {
         let kind = head[0] >> 4
-        guard kind == 0xA || kind == 0xD else { return 0 }
+        guard kind == 0x4 || kind == 0x5 || kind == 0x6 || kind == 0xA || kind == 0xD else { return Layout(written: head.count) }
         var count = Int(head[0] & 0x0F)
+        var headerLength = 1
         if count == 0x0F {
             // An integer object follows: marker 0x1n, then 2^n big-endian bytes.
-            count = head[2..<(2 + 1 << Int(head[1] & 0x0F))].reduce(0) { $0 << 8 | Int($1) }
+            let width = 1 << Int(head[1] & 0x0F)
+            count = head[2..<(2 + width)].reduce(0) { $0 << 8 | Int($1) }
+            headerLength = 2 + width
         }
-        return kind == 0xD ? count * 2 : count
+        switch kind {
+        case 0xA: return Layout(written: head.count, references: count)
+        case 0xD: return Layout(written: head.count, references: count * 2)
+        default:
+            let size = kind == 0x6 ? count * 2 : count
+            return size > inlineLimit ? Layout(written: headerLength, payloadSize: size) : Layout(written: head.count)
+        }
     }
 
     private static func byteWidth(_ value: UInt64) -> Int {
@@ -133,29 +190,34 @@ struct BinaryPlistWriter {
                     drained += out.count
                     drain.takeAll(&out)
                 }
-                let head = UnsafeBufferPointer(rebasing: heads[headRange(index, end: heads.count)])
-                out.append(contentsOf: head)
-                let refs = Self.referenceCount(head)
-                for ref in refPool[nextRef..<(nextRef + refs)] {
+                let range = headRange(index, end: heads.count)
+                let head = UnsafeBufferPointer(rebasing: heads[range])
+                let layout = Self.layout(head)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: head.prefix(layout.written)))
+                if layout.payloadSize > 0 {
+                    Self.appendPayload(payloads[Self.payloadIndex(self.heads, range)], utf16: head[0] >> 4 == 0x6,
+                                       units: layout.payloadSize / 2, to: &out)
+                }
+                for ref in refPool[nextRef..<(nextRef + layout.references)] {
                     Self.appendBigEndian(UInt64(ref), width: refSize, to: &out)
                 }
-                nextRef += refs
+                nextRef += layout.references
             }
         }
 
-        // Each object's offset: the header, the objects' bytes before it and the references
-        // of the containers before it (computed again rather than kept per object).
+        // Each object's offset, from the sizes of the objects before it (computed again rather
+        // than kept per object).
         let tableOffset = drained + out.count
         let offsetSize = Self.byteWidth(UInt64(tableOffset))
         heads.withUnsafeBufferPointer { heads in
-            var refsBefore = 0
+            var offset = BinaryPlistReader.magic.count
             for index in 0..<count {
                 if let drain, out.count >= OutputDrain.pieceSize {
                     drain.takeAll(&out)
                 }
-                let start = headStart[index]
-                Self.appendBigEndian(UInt64(BinaryPlistReader.magic.count + start + refsBefore * refSize), width: offsetSize, to: &out)
-                refsBefore += Self.referenceCount(UnsafeBufferPointer(rebasing: heads[headRange(index, end: heads.count)]))
+                Self.appendBigEndian(UInt64(offset), width: offsetSize, to: &out)
+                let layout = Self.layout(UnsafeBufferPointer(rebasing: heads[headRange(index, end: heads.count)]))
+                offset += layout.written + layout.payloadSize + layout.references * refSize
             }
         }
         out.append(contentsOf: [0, 0, 0, 0, 0, 0])  // 5 unused bytes, sort version
@@ -168,7 +230,9 @@ struct BinaryPlistWriter {
     }
 
     /// A scalar's object bytes: marker and payload (strings as ASCII or UTF-16 big-endian).
-    private static func appendScalar(_ value: PlistValue, to out: inout [UInt8]) {
+    /// True when only the marker and count were appended: a string or data whose encoded
+    /// payload is longer than `inlineLimit` (`appendPayload` writes it).
+    private static func appendScalar(_ value: PlistValue, to out: inout [UInt8]) -> Bool {
         switch value {
         case .bool(let b):
             out.append(b ? 0x09 : 0x08)
@@ -182,18 +246,22 @@ struct BinaryPlistWriter {
             appendBigEndian(d.secondsSinceReferenceDate.bitPattern, width: 8, to: &out)
         case .data(let bytes):
             appendMarker(0x40, count: bytes.count, to: &out)
+            if bytes.count > inlineLimit { return true }
             out.append(contentsOf: bytes)
         case .string(var s):
-            s.withUTF8 { utf8 in
+            return s.withUTF8 { utf8 in
                 let units = UTF16BigEndian.unitCount(utf8: UnsafeRawBufferPointer(utf8))
                 if units == utf8.count {
                     // As many units as bytes: every byte is ASCII.
                     appendMarker(0x50, count: utf8.count, to: &out)
+                    if utf8.count > inlineLimit { return true }
                     out.append(contentsOf: utf8)
                 } else {
                     appendMarker(0x60, count: units, to: &out)
+                    if units * 2 > inlineLimit { return true }
                     UTF16BigEndian.append(utf8: UnsafeRawBufferPointer(utf8), units: units, to: &out)
                 }
+                return false
             }
         case .uid(let u):
             let width = byteWidth(u)
@@ -201,6 +269,19 @@ struct BinaryPlistWriter {
             appendBigEndian(u, width: width, to: &out)
         case .array, .dictionary:
             break
+        }
+        return false
+    }
+
+    /// The payload of a string or data kept outside `heads`, as `appendScalar` would have
+    /// written it.
+    private static func appendPayload(_ value: PlistValue, utf16: Bool, units: Int, to out: inout [UInt8]) {
+        withPayloadBytes(value) { bytes in
+            if utf16 {
+                UTF16BigEndian.append(utf8: bytes, units: units, to: &out)
+            } else {
+                out.append(contentsOf: bytes)
+            }
         }
     }
 
