@@ -1,6 +1,8 @@
+import BinaryReading
 @testable import ElfUtils
 @testable import ObjectFile
 @testable import Symbolication
+import System
 import Testing
 
 /// The index read block by block (format 8): lookups through the block keys and the samples
@@ -101,7 +103,7 @@ import Testing
         var bytes = Array(built.storage.bytes)
         let linesOffset = Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: IndexFile.sectionsOffset, as: UInt64.self) })
         bytes[linesOffset + (20 * 128 + 5) * 24 + 12] ^= 0x10
-        let file = bytes.withUnsafeBytes { MappedFile(copying: $0, path: "damaged") }
+        let file = MappedFile(copying: bytes, path: "damaged")
         let index = try IndexFile.open(cache: file, expecting: IndexFile.Identity(identifier: [], imageSize: 0, imageModified: 0, debugSize: 0, debugModified: 0))
         let early = built.lines[5].address, damaged = built.lines[20 * 128 + 5].address
         #expect(try index.line(at: early)?.line == built.line(at: early)?.line)
@@ -121,7 +123,7 @@ import Testing
         var bytes = Array(built.storage.bytes)
         let checksums = Int(bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: IndexFile.sectionsOffset + 7 * 16, as: UInt64.self) })
         bytes[checksums + 3] ^= 1
-        let file = bytes.withUnsafeBytes { MappedFile(copying: $0, path: "damaged") }
+        let file = MappedFile(copying: bytes, path: "damaged")
         #expect(throws: DecodeError.self) {
             try IndexFile.open(cache: file, expecting: IndexFile.Identity(identifier: [], imageSize: 0, imageModified: 0, debugSize: 0, debugModified: 0))
         }
