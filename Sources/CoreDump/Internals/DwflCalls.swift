@@ -60,7 +60,9 @@ final class DwflCoreSession {
     /// Opens `corePath`, checks it is an ELF core, and has libdwfl report its modules and
     /// attach its threads (`dwfl_begin`, `dwfl_core_file_report`, `dwfl_report_end`,
     /// `dwfl_core_file_attach`).
-    static func open(corePath: String, executable: String?, searchPaths: [String]) throws(CoreDumpError) -> DwflCoreSession {
+    /// `ownThreads: false` attaches with `dwfl_core_file_attach` whatever the core (tests
+    /// compare the two).
+    static func open(corePath: String, executable: String?, searchPaths: [String], ownThreads: Bool = true) throws(CoreDumpError) -> DwflCoreSession {
         _ = elf_version(UInt32(EV_CURRENT))
         if let executable {
             // Invariant: an executable given explicitly is a readable regular file; libdwfl
@@ -118,7 +120,7 @@ final class DwflCoreSession {
         let session = DwflCoreSession(fd: fd, elf: elf, dwfl: dwfl, callbacks: callbacks,
                                       searchContext: context, corePath: corePath, machine: machine)
         do {
-            try context.withInstalled { () throws(CoreDumpError) in try session.reportAndAttach(executable: executable) }
+            try context.withInstalled { () throws(CoreDumpError) in try session.reportAndAttach(executable: executable, ownThreads: ownThreads) }
         } catch {
             // libdwfl does not say where a core is damaged; a core shorter than its segments
             // is truncated, and the position is where its bytes end.
@@ -147,7 +149,7 @@ final class DwflCoreSession {
     }
 
     /// Reports the core's modules and attaches its threads; sets `pid`.
-    private func reportAndAttach(executable: String?) throws(CoreDumpError) {
+    private func reportAndAttach(executable: String?, ownThreads: Bool) throws(CoreDumpError) {
         dwfl_report_begin(dwfl)
         guard dwfl_core_file_report(dwfl, elf, executable) >= 0 else {
             let error = Self.dwflError(path: corePath, "the core's modules are unreadable (truncated or damaged)", operation: "dwfl_core_file_report")
@@ -157,7 +159,7 @@ final class DwflCoreSession {
         guard dwfl_report_end(dwfl, nil, nil) == 0 else {
             throw Self.dwflError(path: corePath, "libdwfl could not finish reporting modules", operation: "dwfl_report_end")
         }
-        if attachOwnThreads() { return }
+        if ownThreads, attachOwnThreads() { return }
         let attached = dwfl_core_file_attach(dwfl, elf)
         guard attached >= 0 else {
             throw Self.dwflError(path: corePath, "the core's threads are unreadable (no NT_PRSTATUS, truncated or damaged)", operation: "dwfl_core_file_attach")
@@ -166,6 +168,9 @@ final class DwflCoreSession {
     }
 
     // MARK: devkit's own thread callbacks
+
+    /// True when devkit's callbacks attached the threads (`attachOwnThreads`).
+    var threadsAttachedByDevkit: Bool { threadState != nil }
 
     /// DWARF registers each thread starts with (x86-64's frame registers).
     private static let threadRegisterCount = CoreThreadState.x86_64Registers.count
