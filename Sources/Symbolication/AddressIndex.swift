@@ -26,7 +26,10 @@ import ObjectFile
 /// (`IndexBlocks`: checksum, cross references, order) and throws if one is damaged, so
 /// nothing is answered from bytes that were not checked. A block checked once is not checked
 /// again, and a checked block's records are read without further checks.
-struct AddressIndex: @unchecked Sendable {
+///
+/// A class, not a struct: a lookup passes the index through several closures, and copying a
+/// struct of a dozen fields (retaining its blocks) there was a tenth of a warm lookup.
+final class AddressIndex: @unchecked Sendable {
     // The records are declared in Sources/SymbolCacheFormat/include/devkit_symbol_cache.h,
     // which fixes their layout (the cache file holds them as they are in memory).
     typealias LineRecord = dks_line_record
@@ -35,8 +38,9 @@ struct AddressIndex: @unchecked Sendable {
     typealias SymbolRecord = dks_symbol_record
     typealias StringSpan = dks_string_span
 
-    /// Keeps the buffer behind the views alive.
-    let storage: MappedFile
+    /// The buffer behind the views (kept alive by `blocks`, so a copy of the index retains
+    /// one object, not two).
+    var storage: MappedFile { blocks.storage }
     /// The arrays as stored: read through the lookups below, which check their blocks.
     let lines: UnsafeBufferPointer<LineRecord>
     let ranges: UnsafeBufferPointer<RangeRecord>
@@ -50,10 +54,9 @@ struct AddressIndex: @unchecked Sendable {
     /// arrays only within one run of 8 records.
     let blocks: IndexBlocks
 
-    init(storage: MappedFile, lines: UnsafeBufferPointer<LineRecord>, ranges: UnsafeBufferPointer<RangeRecord>,
+    init(lines: UnsafeBufferPointer<LineRecord>, ranges: UnsafeBufferPointer<RangeRecord>,
          depthStarts: UnsafeBufferPointer<UInt32>, subroutines: UnsafeBufferPointer<SubroutineRecord>,
          symbols: UnsafeBufferPointer<SymbolRecord>, strings: StringTable, blocks: IndexBlocks) {
-        self.storage = storage
         self.lines = lines
         self.ranges = ranges
         self.depthStarts = depthStarts
@@ -159,10 +162,16 @@ struct AddressIndex: @unchecked Sendable {
     /// Throws unless string `id` (or none) is intact: its span and the bytes it covers.
     @inline(__always)
     func checkString(_ id: UInt32) throws(DecodeError) {
-        guard id != StringTable.none, Int(id) < strings.spans.count else { return }
+        guard id != StringTable.none, Int(id) < strings.spans.count, !blocks.isStringChecked(id) else { return }
+        try checkStringBlocks(id)
+    }
+
+    @inline(never)
+    private func checkStringBlocks(_ id: UInt32) throws(DecodeError) {
         try blocks.check(.spans, block: Int(id) / IndexBlocks.Kind.spans.perBlock)
         let span = strings.spans[Int(id)]
         try blocks.check(.stringBytes, records: Int(span.offset)..<(Int(span.offset) + Int(span.length)))
+        blocks.markStringChecked(id)
     }
 }
 

@@ -86,18 +86,23 @@ public struct AddressLookupSession {
         lookups += 1
         if formatter.writesRecords {
             // Each frame goes straight into the output; --stats times lookup and output together.
-            let verified = image.isVerified, style = formatter.style, image = image
-            var text = text
+            let verified = image.isVerified, style = formatter.style, text = text
+            var rebuilt: FrameText?
             do {
                 try image.forEachFrameRecord(at: fileAddress, outermostOnly: outermostOnly) { record, index in
-                    if text.source !== index { text = image.makeFrameText(for: index) }
-                    FrameFormatter.write(record, style: style, text: text, verified: verified, to: &output)
+                    // The records of an index rebuilt after a damaged cache block name its strings.
+                    if text.source === index {
+                        FrameFormatter.write(record, style: style, text: text, verified: verified, to: &output)
+                    } else {
+                        if rebuilt?.source !== index { rebuilt = image.makeFrameText(for: index) }
+                        FrameFormatter.write(record, style: style, text: rebuilt!, verified: verified, to: &output)
+                    }
                 }
             } catch {
                 output.flush()
                 diagnostics("\(error)\n")
             }
-            self.text = text
+            if let rebuilt { self.text = rebuilt }
             formatter.endAddress(to: &output)
             if measuresLookups { lookupSeconds += MonotonicClock.seconds() - started }
         } else {

@@ -245,8 +245,17 @@ public final class ImageSymbolizer: Sendable {
     /// every block they and the frames come from was checked before the first call.
     func forEachFrameRecord(at fileAddress: UInt64, outermostOnly: Bool = false,
                             _ body: (FrameRecord, ImageIndex) -> Void) throws(SymbolicationError) {
-        try withIndex { (used: ImageIndex) throws(DecodeError) in
+        // withIndex spelled out: one closure less on a path taken once per address.
+        let used = try current()
+        do {
             try Self.forEachFrameRecord(at: fileAddress, outermostOnly: outermostOnly, in: used.index) { body($0, used) }
+        } catch {
+            let rebuilt = try replace(after: error, in: used)
+            do {
+                try Self.forEachFrameRecord(at: fileAddress, outermostOnly: outermostOnly, in: rebuilt.index) { body($0, rebuilt) }
+            } catch {
+                throw failedAgain(error)
+            }
         }
     }
 
@@ -259,71 +268,69 @@ public final class ImageSymbolizer: Sendable {
             var functionRange = 0
             let depth = try index.subroutineChain(at: fileAddress, into: chain, functionRange: &functionRange)
             // Everything the frames read is checked before the first is given: the symbol
-            // when one names the outermost frame, then (below) every string they name.
+            // when one names the outermost frame, and every string they name (as each frame
+            // is put in `records`, given to `body` only when all are).
             let needsSymbol = depth == 0 || index.ranges[functionRange].outermostName == AddressIndex.RangeRecord.askSymbols
             let symbol = needsSymbol ? try index.symbol(at: fileAddress) : nil
-            func frames(_ emit: (FrameRecord) -> Void) {
-                guard depth > 0 else {
-                    if let symbol {
-                        emit(FrameRecord(name: symbol.name, file: rowFile != StringTable.none ? rowFile : symbol.file,
-                                         line: row?.line ?? 0, column: row?.column ?? 0, isInlined: false,
-                                         source: .symbolTable, symbolAddress: symbol.start))
-                    } else {
-                        emit(FrameRecord(name: StringTable.none, file: rowFile, line: row?.line ?? 0, column: row?.column ?? 0,
-                                         isInlined: false, source: row == nil ? .unknown : .debugInfo))
-                    }
-                    return
-                }
-                var file = rowFile
-                var line = row?.line ?? 0
-                var column = row?.column ?? 0
-                var position = depth - 1
-                while true {
-                    let record = index.subroutines[Int(chain[position])]
-                    if position == 0 {
-                        // The outermost frame is named by the image's own symbol table when a symbol
-                        // there covers the address, as llvm-symbolizer does: it names split-off parts
-                        // (`main.cold`) and functions whose DWARF has no linkage name. A stripped
-                        // image's table is its .dynsym, whose names are the exported ones
-                        // (`mtx_init`, not the debug file's `mtx_init@GLIBC_2.28` or `__mtx_init`); a
-                        // function only the debug file's .symtab names (`__malloc_info.part.0`) keeps
-                        // its DWARF name (`__malloc_info`).
-                        // The builder worked out for most ranges that one symbol (or none) covers
-                        // all of it, so only the others search the symbol table here.
-                        var functionName = record.name
-                        switch index.ranges[functionRange].outermostName {
-                        case AddressIndex.RangeRecord.askSymbols:
-                            if let symbol, symbol.isInImageTable { functionName = symbol.name }
-                        case AddressIndex.RangeRecord.nameFromDWARF:
-                            break
-                        case let name:
-                            functionName = name - AddressIndex.RangeRecord.symbolNameBase
-                        }
-                        emit(FrameRecord(name: functionName, file: file, line: line, column: column, isInlined: false, source: .debugInfo))
-                        return
-                    }
-                    if !outermostOnly {
-                        emit(FrameRecord(name: record.name, file: file, line: line, column: column, isInlined: true, source: .debugInfo))
-                    }
-                    // The caller's position is this inlined call's call site.
-                    file = record.callFile
-                    line = record.callLine
-                    column = record.callColumn
-                    position -= 1
-                }
-            }
-            var damage: DecodeError?
-            frames { record in
-                guard damage == nil else { return }
-                do throws(DecodeError) {
+            try withUnsafeTemporaryAllocation(of: FrameRecord.self, capacity: depth + 1) { (records) throws(DecodeError) in
+                var count = 0
+                func add(_ record: FrameRecord) throws(DecodeError) {
                     try index.checkString(record.name)
                     try index.checkString(record.file)
-                } catch {
-                    damage = error
+                    (records.baseAddress! + count).initialize(to: record)
+                    count += 1
                 }
+                if depth == 0 {
+                    if let symbol {
+                        try add(FrameRecord(name: symbol.name, file: rowFile != StringTable.none ? rowFile : symbol.file,
+                                            line: row?.line ?? 0, column: row?.column ?? 0, isInlined: false,
+                                            source: .symbolTable, symbolAddress: symbol.start))
+                    } else {
+                        try add(FrameRecord(name: StringTable.none, file: rowFile, line: row?.line ?? 0, column: row?.column ?? 0,
+                                            isInlined: false, source: row == nil ? .unknown : .debugInfo))
+                    }
+                } else {
+                    var file = rowFile
+                    var line = row?.line ?? 0
+                    var column = row?.column ?? 0
+                    var position = depth - 1
+                    while true {
+                        let record = index.subroutines[Int(chain[position])]
+                        if position == 0 {
+                            // The outermost frame is named by the image's own symbol table when a symbol
+                            // there covers the address, as llvm-symbolizer does: it names split-off parts
+                            // (`main.cold`) and functions whose DWARF has no linkage name. A stripped
+                            // image's table is its .dynsym, whose names are the exported ones
+                            // (`mtx_init`, not the debug file's `mtx_init@GLIBC_2.28` or `__mtx_init`); a
+                            // function only the debug file's .symtab names (`__malloc_info.part.0`) keeps
+                            // its DWARF name (`__malloc_info`).
+                            // The builder worked out for most ranges that one symbol (or none) covers
+                            // all of it, so only the others search the symbol table here.
+                            var functionName = record.name
+                            switch index.ranges[functionRange].outermostName {
+                            case AddressIndex.RangeRecord.askSymbols:
+                                if let symbol, symbol.isInImageTable { functionName = symbol.name }
+                            case AddressIndex.RangeRecord.nameFromDWARF:
+                                break
+                            case let name:
+                                functionName = name - AddressIndex.RangeRecord.symbolNameBase
+                            }
+                            try add(FrameRecord(name: functionName, file: file, line: line, column: column, isInlined: false, source: .debugInfo))
+                            break
+                        }
+                        if !outermostOnly {
+                            try add(FrameRecord(name: record.name, file: file, line: line, column: column, isInlined: true, source: .debugInfo))
+                        }
+                        // The caller's position is this inlined call's call site.
+                        file = record.callFile
+                        line = record.callLine
+                        column = record.callColumn
+                        position -= 1
+                    }
+                }
+                for i in 0..<count { body(records[i]) }
+                records.baseAddress!.deinitialize(count: count)
             }
-            if let damage { throw damage }
-            frames(body)
         }
     }
 

@@ -1,6 +1,7 @@
 internal import SymbolCacheFormat
 import BinaryReading
 import Synchronization
+import System
 
 /// Which blocks of an index's large arrays have been checked, and the search keys of those
 /// that have (format 8, see `IndexFile`). Opening a cache checks only its header and small
@@ -65,13 +66,22 @@ final class IndexBlocks: @unchecked Sendable {
     let symbolKeys: UnsafeBufferPointer<UInt64>
     /// Per block of ranges: the max end carried into it from the range before it.
     private let carries: UnsafeBufferPointer<UInt64>
-    /// Where each kind's blocks start in `checksums` and in the bits.
-    private let firstBlock: [Int]
+    /// Where each kind's blocks start in `checksums` and in the bits (a pointer, not an
+    /// array: the check runs several times a lookup, and an array's bounds check and
+    /// reference count were a tenth of a warm lookup).
+    private let firstBlock: UnsafeMutablePointer<Int>
+    /// Keeps the bytes behind every view alive (the index's buffer or the mapped cache).
+    let storage: MappedFile
     /// Offsets of each array in the file, for errors.
     private let offsets: [Int]
     /// One bit per block: checked and intact.
     private let bits: UnsafeMutablePointer<Atomic<UInt64>>
     private let wordCount: Int
+    /// One bit per string id: its span's block and the blocks of its bytes were checked. A
+    /// lookup checks every string its frames name; this dense bitmap answers that without
+    /// reading the span again (a cache miss per string on a big index).
+    private let stringBits: UnsafeMutablePointer<Atomic<UInt64>>
+    private let stringWordCount: Int
     /// Sample keys, written for a block when it is checked.
     let lineSamples: UnsafeMutableBufferPointer<UInt64>
     let rangeSamples: UnsafeMutableBufferPointer<UInt64>
@@ -94,8 +104,10 @@ final class IndexBlocks: @unchecked Sendable {
     }
 
     /// `arrays`' small arrays must have been checked (`IndexFile.open`): one checksum per
-    /// block, one key per block of lines, ranges and symbols, one carry per block of ranges.
-    init(_ arrays: Arrays) {
+    /// block, one key per block of lines, ranges and symbols, one carry per block of ranges;
+    /// they are views into `storage`.
+    init(_ arrays: Arrays, storage: MappedFile) {
+        self.storage = storage
         lines = arrays.lines
         ranges = arrays.ranges
         depthStarts = arrays.depthStarts
@@ -117,10 +129,14 @@ final class IndexBlocks: @unchecked Sendable {
             first.append(total)
             total += Self.blockCount(kind, records: count)
         }
-        firstBlock = first
+        firstBlock = .allocate(capacity: first.count)
+        firstBlock.initialize(from: first, count: first.count)
         wordCount = (total + 63) / 64
         bits = .allocate(capacity: max(wordCount, 1))
         for i in 0..<max(wordCount, 1) { (bits + i).initialize(to: Atomic<UInt64>(0)) }
+        stringWordCount = max((spans.count + 63) / 64, 1)
+        stringBits = .allocate(capacity: stringWordCount)
+        for i in 0..<stringWordCount { (stringBits + i).initialize(to: Atomic<UInt64>(0)) }
         // Not initialised: a sample is written when its block is checked and read only after.
         func samples(_ count: Int) -> UnsafeMutableBufferPointer<UInt64> {
             .allocate(capacity: max((count + Self.sampleStride - 1) / Self.sampleStride, 1))
@@ -131,8 +147,11 @@ final class IndexBlocks: @unchecked Sendable {
     }
 
     deinit {
+        firstBlock.deallocate()
         bits.deinitialize(count: max(wordCount, 1))
         bits.deallocate()
+        stringBits.deinitialize(count: stringWordCount)
+        stringBits.deallocate()
         lineSamples.deallocate()
         rangeSamples.deallocate()
         symbolSamples.deallocate()
@@ -146,10 +165,28 @@ final class IndexBlocks: @unchecked Sendable {
         try checkSlowly(kind, block: block, global: global)
     }
 
+    /// True once `markStringChecked(id)` was called (`id` below the span count).
+    @inline(__always)
+    func isStringChecked(_ id: UInt32) -> Bool {
+        stringBits[Int(id >> 6)].load(ordering: .acquiring) & (1 << UInt64(id & 63)) != 0
+    }
+
+    /// Records that string `id`'s span and bytes are in checked blocks.
+    func markStringChecked(_ id: UInt32) {
+        stringBits[Int(id >> 6)].bitwiseOr(1 << UInt64(id & 63), ordering: .releasing)
+    }
+
     /// Throws unless the blocks holding records `range` of `kind` are intact.
+    @inline(__always)
     func check(_ kind: Kind, records range: Range<Int>) throws(DecodeError) {
         guard !range.isEmpty else { return }
-        for block in (range.lowerBound / kind.perBlock)...((range.upperBound - 1) / kind.perBlock) { try check(kind, block: block) }
+        var block = range.lowerBound / kind.perBlock
+        let last = (range.upperBound - 1) / kind.perBlock
+        while true {
+            try check(kind, block: block)
+            guard block < last else { return }
+            block += 1
+        }
     }
 
     @inline(never)

@@ -232,8 +232,8 @@ enum IndexFile {
         let blocks = IndexBlocks(IndexBlocks.Arrays(
             lines: lines, ranges: ranges, depthStarts: depthStarts, subroutines: subroutines, symbols: symbols, spans: spans, blob: blob,
             checksums: view(7, as: UInt64.self), keys: view(8, as: UInt64.self), carries: view(9, as: UInt64.self),
-            offsets: blockedSections.map { sections[$0].offset }))
-        return AddressIndex(storage: file, lines: lines, ranges: ranges, depthStarts: depthStarts, subroutines: subroutines,
+            offsets: blockedSections.map { sections[$0].offset }), storage: file)
+        return AddressIndex(lines: lines, ranges: ranges, depthStarts: depthStarts, subroutines: subroutines,
                             symbols: symbols, strings: StringTable(spans: spans, blob: blob), blocks: blocks)
     }
 
