@@ -34,6 +34,8 @@ public struct AddressLookupSession {
     /// index the records come from (made again if a damaged cache block made the image
     /// rebuild its index).
     private var text: FrameText
+    /// One address's frames, the array reused from address to address.
+    private var records: [FrameRecord] = []
 
     /// Opens the image at `binary` (a `.dSYM` bundle stands for its DWARF file).
     public init(binary: String, options: SymbolicationOptions, style: FrameOutputStyle, loadAddress: UInt64? = nil,
@@ -86,23 +88,16 @@ public struct AddressLookupSession {
         lookups += 1
         if formatter.writesRecords {
             // Each frame goes straight into the output; --stats times lookup and output together.
-            let verified = image.isVerified, style = formatter.style, text = text
-            var rebuilt: FrameText?
             do {
-                try image.forEachFrameRecord(at: fileAddress, outermostOnly: outermostOnly) { record, index in
-                    // The records of an index rebuilt after a damaged cache block name its strings.
-                    if text.source === index {
-                        FrameFormatter.write(record, style: style, text: text, verified: verified, to: &output)
-                    } else {
-                        if rebuilt?.source !== index { rebuilt = image.makeFrameText(for: index) }
-                        FrameFormatter.write(record, style: style, text: rebuilt!, verified: verified, to: &output)
-                    }
-                }
+                let index = try image.frameRecords(at: fileAddress, outermostOnly: outermostOnly, into: &records)
+                // The records of an index rebuilt after a damaged cache block name its strings.
+                if text.source !== index { text = image.makeFrameText(for: index) }
+                let verified = image.isVerified, style = formatter.style
+                for record in records { FrameFormatter.write(record, style: style, text: text, verified: verified, to: &output) }
             } catch {
                 output.flush()
                 diagnostics("\(error)\n")
             }
-            if let rebuilt { self.text = rebuilt }
             formatter.endAddress(to: &output)
             if measuresLookups { lookupSeconds += MonotonicClock.seconds() - started }
         } else {

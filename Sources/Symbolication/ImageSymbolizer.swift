@@ -229,107 +229,103 @@ public final class ImageSymbolizer: Sendable {
     /// describes gives one frame with `source == .unknown`. Throws only if a damaged cache
     /// block could not be replaced by indexing the DWARF again.
     public func frames(at fileAddress: UInt64) throws(SymbolicationError) -> [SymbolicatedFrame] {
-        var frames: [SymbolicatedFrame] = []
-        try forEachFrameRecord(at: fileAddress) { record, index in
-            frames.append(SymbolicatedFrame(function: name(record.name, in: index), file: file(record.file, in: index), line: record.line,
-                                            column: record.column, isInlined: record.isInlined, source: record.source,
-                                            symbolAddress: record.symbolAddress))
+        var records: [FrameRecord] = []
+        let index = try frameRecords(at: fileAddress, into: &records)
+        return records.map { record in
+            SymbolicatedFrame(function: name(record.name, in: index), file: file(record.file, in: index), line: record.line,
+                              column: record.column, isInlined: record.isInlined, source: record.source, symbolAddress: record.symbolAddress)
         }
-        return frames
     }
 
-    /// Calls `body` with each frame at `fileAddress` as string ids, innermost first, or only
-    /// the outermost (the real function, at the position the inlined calls were made from)
-    /// when `outermostOnly`: the form of `frames(at:)` that allocates nothing, for a caller
-    /// answering many addresses. The ids are those of the `ImageIndex` passed along with them;
-    /// every block they and the frames come from was checked before the first call.
-    func forEachFrameRecord(at fileAddress: UInt64, outermostOnly: Bool = false,
-                            _ body: (FrameRecord, ImageIndex) -> Void) throws(SymbolicationError) {
-        // withIndex spelled out: one closure less on a path taken once per address.
+    /// The frames at `fileAddress` as string ids, innermost first, or only the outermost (the
+    /// real function, at the position the inlined calls were made from) when `outermostOnly`,
+    /// written over `records`: the form of `frames(at:)` that allocates nothing once
+    /// `records` has grown, for a caller answering many addresses. Returns the index whose
+    /// string ids they are; every block they come from and every string they name was checked.
+    /// (An array, not a callback per frame: a closure passed through the retry below was
+    /// called out of line, and so were the writer's calls inside it.)
+    func frameRecords(at fileAddress: UInt64, outermostOnly: Bool = false, into records: inout [FrameRecord]) throws(SymbolicationError) -> ImageIndex {
         let used = try current()
         do {
-            try Self.forEachFrameRecord(at: fileAddress, outermostOnly: outermostOnly, in: used.index) { body($0, used) }
+            try Self.frameRecords(at: fileAddress, outermostOnly: outermostOnly, in: used.index, into: &records)
+            return used
         } catch {
             let rebuilt = try replace(after: error, in: used)
             do {
-                try Self.forEachFrameRecord(at: fileAddress, outermostOnly: outermostOnly, in: rebuilt.index) { body($0, rebuilt) }
+                try Self.frameRecords(at: fileAddress, outermostOnly: outermostOnly, in: rebuilt.index, into: &records)
+                return rebuilt
             } catch {
                 throw failedAgain(error)
             }
         }
     }
 
-    private static func forEachFrameRecord(at fileAddress: UInt64, outermostOnly: Bool, in index: AddressIndex,
-                                           _ body: (FrameRecord) -> Void) throws(DecodeError) {
+    private static func frameRecords(at fileAddress: UInt64, outermostOnly: Bool, in index: AddressIndex,
+                                     into records: inout [FrameRecord]) throws(DecodeError) {
+        records.removeAll(keepingCapacity: true)
         let row = try index.line(at: fileAddress)
         // A row whose file is unknown counts as no file, so the symbol's own file is used.
         let rowFile = row.map(\.file) ?? StringTable.none
         try withUnsafeTemporaryAllocation(of: UInt32.self, capacity: index.longestChain) { (chain) throws(DecodeError) in
             var functionRange = 0
             let depth = try index.subroutineChain(at: fileAddress, into: chain, functionRange: &functionRange)
-            // Everything the frames read is checked before the first is given: the symbol
-            // when one names the outermost frame, and every string they name (as each frame
-            // is put in `records`, given to `body` only when all are).
+            // Everything the frames read is checked as they are added: the symbol when one
+            // names the outermost frame, and every string they name. A failed check leaves
+            // the caller nothing (its retry starts `records` again).
             let needsSymbol = depth == 0 || index.ranges[functionRange].outermostName == AddressIndex.RangeRecord.askSymbols
             let symbol = needsSymbol ? try index.symbol(at: fileAddress) : nil
-            try withUnsafeTemporaryAllocation(of: FrameRecord.self, capacity: depth + 1) { (records) throws(DecodeError) in
-                var count = 0
-                func add(_ record: FrameRecord) throws(DecodeError) {
-                    try index.checkString(record.name)
-                    try index.checkString(record.file)
-                    (records.baseAddress! + count).initialize(to: record)
-                    count += 1
-                }
-                if depth == 0 {
-                    if let symbol {
-                        try add(FrameRecord(name: symbol.name, file: rowFile != StringTable.none ? rowFile : symbol.file,
-                                            line: row?.line ?? 0, column: row?.column ?? 0, isInlined: false,
-                                            source: .symbolTable, symbolAddress: symbol.start))
-                    } else {
-                        try add(FrameRecord(name: StringTable.none, file: rowFile, line: row?.line ?? 0, column: row?.column ?? 0,
-                                            isInlined: false, source: row == nil ? .unknown : .debugInfo))
-                    }
+            func add(_ record: FrameRecord) throws(DecodeError) {
+                try index.checkString(record.name)
+                try index.checkString(record.file)
+                records.append(record)
+            }
+            if depth == 0 {
+                if let symbol {
+                    try add(FrameRecord(name: symbol.name, file: rowFile != StringTable.none ? rowFile : symbol.file,
+                                        line: row?.line ?? 0, column: row?.column ?? 0, isInlined: false,
+                                        source: .symbolTable, symbolAddress: symbol.start))
                 } else {
-                    var file = rowFile
-                    var line = row?.line ?? 0
-                    var column = row?.column ?? 0
-                    var position = depth - 1
-                    while true {
-                        let record = index.subroutines[Int(chain[position])]
-                        if position == 0 {
-                            // The outermost frame is named by the image's own symbol table when a symbol
-                            // there covers the address, as llvm-symbolizer does: it names split-off parts
-                            // (`main.cold`) and functions whose DWARF has no linkage name. A stripped
-                            // image's table is its .dynsym, whose names are the exported ones
-                            // (`mtx_init`, not the debug file's `mtx_init@GLIBC_2.28` or `__mtx_init`); a
-                            // function only the debug file's .symtab names (`__malloc_info.part.0`) keeps
-                            // its DWARF name (`__malloc_info`).
-                            // The builder worked out for most ranges that one symbol (or none) covers
-                            // all of it, so only the others search the symbol table here.
-                            var functionName = record.name
-                            switch index.ranges[functionRange].outermostName {
-                            case AddressIndex.RangeRecord.askSymbols:
-                                if let symbol, symbol.isInImageTable { functionName = symbol.name }
-                            case AddressIndex.RangeRecord.nameFromDWARF:
-                                break
-                            case let name:
-                                functionName = name - AddressIndex.RangeRecord.symbolNameBase
-                            }
-                            try add(FrameRecord(name: functionName, file: file, line: line, column: column, isInlined: false, source: .debugInfo))
-                            break
-                        }
-                        if !outermostOnly {
-                            try add(FrameRecord(name: record.name, file: file, line: line, column: column, isInlined: true, source: .debugInfo))
-                        }
-                        // The caller's position is this inlined call's call site.
-                        file = record.callFile
-                        line = record.callLine
-                        column = record.callColumn
-                        position -= 1
-                    }
+                    try add(FrameRecord(name: StringTable.none, file: rowFile, line: row?.line ?? 0, column: row?.column ?? 0,
+                                        isInlined: false, source: row == nil ? .unknown : .debugInfo))
                 }
-                for i in 0..<count { body(records[i]) }
-                records.baseAddress!.deinitialize(count: count)
+                return
+            }
+            var file = rowFile
+            var line = row?.line ?? 0
+            var column = row?.column ?? 0
+            var position = depth - 1
+            while true {
+                let record = index.subroutines[Int(chain[position])]
+                if position == 0 {
+                    // The outermost frame is named by the image's own symbol table when a symbol
+                    // there covers the address, as llvm-symbolizer does: it names split-off parts
+                    // (`main.cold`) and functions whose DWARF has no linkage name. A stripped
+                    // image's table is its .dynsym, whose names are the exported ones
+                    // (`mtx_init`, not the debug file's `mtx_init@GLIBC_2.28` or `__mtx_init`); a
+                    // function only the debug file's .symtab names (`__malloc_info.part.0`) keeps
+                    // its DWARF name (`__malloc_info`).
+                    // The builder worked out for most ranges that one symbol (or none) covers
+                    // all of it, so only the others search the symbol table here.
+                    var functionName = record.name
+                    switch index.ranges[functionRange].outermostName {
+                    case AddressIndex.RangeRecord.askSymbols:
+                        if let symbol, symbol.isInImageTable { functionName = symbol.name }
+                    case AddressIndex.RangeRecord.nameFromDWARF:
+                        break
+                    case let name:
+                        functionName = name - AddressIndex.RangeRecord.symbolNameBase
+                    }
+                    try add(FrameRecord(name: functionName, file: file, line: line, column: column, isInlined: false, source: .debugInfo))
+                    return
+                }
+                if !outermostOnly {
+                    try add(FrameRecord(name: record.name, file: file, line: line, column: column, isInlined: true, source: .debugInfo))
+                }
+                // The caller's position is this inlined call's call site.
+                file = record.callFile
+                line = record.callLine
+                column = record.callColumn
+                position -= 1
             }
         }
     }
