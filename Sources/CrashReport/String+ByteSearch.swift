@@ -8,7 +8,8 @@ extension String {
         var text = self, pattern = needle
         return text.withUTF8 { haystack in
             pattern.withUTF8 { needle in
-                guard let head = needle.first else { return true }
+                // An empty needle is not found, as `contains` answers.
+                guard let head = needle.first else { return false }
                 guard needle.count <= haystack.count else { return false }
                 var position = 0
                 let last = haystack.count - needle.count
