@@ -27,11 +27,15 @@ enum RegisterLayout {
         }
     }
 
+    /// For each listed x86_64 register, its position in `pr_reg`: worked out once, not by a
+    /// dictionary of names per thread (46,000 instructions a thread, 6 % of a warm core run).
+    static let x86_64ListedPositions = x86_64Listed.map { name in x86_64InKernelOrder.firstIndex(of: name)! }
+    static let aarch64ListedPositions = Array(aarch64InKernelOrder.indices)
+
     /// `words` (from `pr_reg`) named and put in listing order.
     static func registers(_ words: [UInt64], machine: CoreMachine) -> [(name: String, value: UInt64)] {
         guard let (kernelOrder, listed) = names(for: machine), words.count >= kernelOrder.count else { return [] }
-        var byName: [String: UInt64] = [:]
-        for (name, value) in zip(kernelOrder, words) { byName[name] = value }
-        return listed.compactMap { name in byName[name].map { (name, $0) } }
+        let positions = machine == .x86_64 ? x86_64ListedPositions : aarch64ListedPositions
+        return zip(listed, positions).map { ($0, words[$1]) }
     }
 }

@@ -23,11 +23,11 @@ public enum TerminationExplanation {
         }
         lines += knownCodes(of: report).compactMap(magic)
         let lowered = texts.joined(separator: " ").lowercased()
-        if lowered.contains("jetsam") || lowered.contains("per-process-limit") || lowered.contains("vm-pageshortage") {
+        if lowered.containsBytes("jetsam") || lowered.containsBytes("per-process-limit") || lowered.containsBytes("vm-pageshortage") {
             var line = "jetsam: the system ended the app to free memory"
-            if lowered.contains("per-process-limit") {
+            if lowered.containsBytes("per-process-limit") {
                 line += " because it went over its per-process memory limit (lower the footprint: caches, images, leaks)"
-            } else if lowered.contains("vm-pageshortage") {
+            } else if lowered.containsBytes("vm-pageshortage") {
                 line += " under system-wide memory pressure (page shortage); the app's own footprint makes it a likelier target"
             } else {
                 line += " under memory pressure or over its per-process limit"
@@ -71,7 +71,7 @@ public enum TerminationExplanation {
     /// `EXC_GUARD`: code[0] = type [63:61] | flavor [60:32] | target [31:0]; code[1] = guard id.
     static func guardLine(codes: [UInt64], texts: [String]) -> String {
         guard let first = codes.first else {
-            let text = texts.first(where: { $0.contains("GUARD_TYPE") }) ?? texts.first ?? ""
+            let text = texts.first(where: { $0.containsBytes("GUARD_TYPE") }) ?? texts.first ?? ""
             return "guard exception: a guarded resource was misused" + (text.isEmpty ? "" : " (\(text.prefix(120)))")
         }
         let type = first >> 61
@@ -102,7 +102,7 @@ public enum TerminationExplanation {
     /// `EXC_RESOURCE`: code[0] = type [63:61] | flavor [60:58] | limits; code[1] = what was observed.
     static func resourceLine(codes: [UInt64], texts: [String]) -> String {
         guard let code = codes.first else {
-            let text = texts.first(where: { $0.contains("RESOURCE") || $0.contains("limit") }) ?? texts.first ?? ""
+            let text = texts.first(where: { $0.containsBytes("RESOURCE") || $0.containsBytes("limit") }) ?? texts.first ?? ""
             return "resource limit exceeded" + (text.isEmpty ? "" : " (\(text.prefix(120)))")
         }
         let observed = codes.count > 1 ? codes[1] : nil

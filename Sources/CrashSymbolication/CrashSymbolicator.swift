@@ -16,6 +16,10 @@ public final class CrashSymbolicator {
     /// of one crash do). Unbounded: one entry per distinct frame seen.
     public var memoizesLookups = false
     private var lookups: [LookupKey: CrashFrameSymbols?] = [:]
+    /// The image the previous frame was in: most frames follow one in the same image, and
+    /// asking the session hashes its path, identifier and architecture every time (a
+    /// twentieth of a warm core dump's symbolication).
+    private var lastImage: (path: String, architecture: String?, symbolizer: ImageSymbolizer)?
 
     private struct LookupKey: Hashable {
         var path: String
@@ -101,15 +105,20 @@ public final class CrashSymbolicator {
         let resolution = images[imageIndex]
         guard resolution.status == .found, let path = resolution.symbolsPath else { return resolved }
         let symbolizer: ImageSymbolizer
-        do {
-            symbolizer = try session.image(at: path, architecture: resolution.architecture)
-        } catch {
-            if reported.insert(path).inserted { warnings.append("\(error)") }
-            return resolved
+        if let lastImage, lastImage.path == path, lastImage.architecture == resolution.architecture {
+            symbolizer = lastImage.symbolizer
+        } else {
+            do {
+                symbolizer = try session.image(at: path, architecture: resolution.architecture)
+            } catch {
+                if reported.insert(path).inserted { warnings.append("\(error)") }
+                return resolved
+            }
+            lastImage = (path, resolution.architecture, symbolizer)
         }
         // A debug file a debuginfod server failed to give: said once per image. One it does
         // not have is not: a log's system libraries without DWARF would each say so, every run.
-        let failures = symbolizer.warnings.filter { $0.kind != .fileNotFound }
+        let failures = symbolizer.warnings.isEmpty ? [] : symbolizer.warnings.filter { $0.kind != .fileNotFound }
         if !failures.isEmpty, reported.insert(path).inserted {
             warnings += failures.map { "\($0.file ?? path): \($0.message)" }
         }

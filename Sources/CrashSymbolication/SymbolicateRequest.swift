@@ -79,7 +79,9 @@ public struct SymbolicateRequest: Sendable {
     public var defaultNames: NameForm { binary == nil || group ? .short : .full }
 
     /// Does what was asked, writing results to standard output (or `output`) and every
-    /// warning, error and statistic line to `diagnostics`.
+    /// warning, error and statistic line to `diagnostics`. The command's whole run: the images
+    /// opened for crash logs are left for process exit to reclaim
+    /// (`CrashLogSession.abandonsImagesAtExit`).
     public func run(diagnostics: (String) -> Void) throws(SymbolicateFailure) {
         var options = SymbolicationOptions()
         options.demangle = demangle
@@ -107,8 +109,10 @@ public struct SymbolicateRequest: Sendable {
             // A crash log's images are checked against the identifiers the log gives; `identifier`
             // only applies to the image of address-list files.
             let image = binary.map { CrashLogSession.AddressListImage(path: $0, loadAddress: loadAddress, identifier: identifier) }
-            let session = CrashLogSession(format: crashLogFormat, searchPaths: searchPaths, executable: executable, output: output,
+            var session = CrashLogSession(format: crashLogFormat, searchPaths: searchPaths, executable: executable, output: output,
                                           options: options, addressListImage: image)
+            // The command ends when the logs are written.
+            session.abandonsImagesAtExit = true
             let failures: Int
             do { failures = try session.symbolicate(paths, diagnostics: diagnostics) } catch {
                 throw SymbolicateFailure(problem: error.diagnostic)

@@ -38,6 +38,7 @@
     X(int, dwarf_siblingof, (Dwarf_Die * die, Dwarf_Die *result), (die, result))                          \
     X(int, dwarf_tag, (Dwarf_Die * die), (die))                                                           \
     X(ssize_t, dwelf_elf_gnu_build_id, (Elf * elf, const void **build_id), (elf, build_id))               \
+    X(bool, dwfl_attach_state, (Dwfl * dwfl, Elf *elf, pid_t pid, const Dwfl_Thread_Callbacks *callbacks, void *argument), (dwfl, elf, pid, callbacks, argument)) \
     X(Dwfl *, dwfl_begin, (const Dwfl_Callbacks *callbacks), (callbacks))                                 \
     X(int, dwfl_core_file_attach, (Dwfl * dwfl, Elf *elf), (dwfl, elf))                                   \
     X(int, dwfl_core_file_report, (Dwfl * dwfl, Elf *elf, const char *executable), (dwfl, elf, executable)) \
@@ -53,6 +54,7 @@
     X(const char *, dwfl_module_info, (Dwfl_Module * module, void ***userdata, Dwarf_Addr *start, Dwarf_Addr *end, Dwarf_Addr *dwarf_bias, Dwarf_Addr *symbol_bias, const char **main_file, const char **debug_file), (module, userdata, start, end, dwarf_bias, symbol_bias, main_file, debug_file)) \
     V(dwfl_report_begin, (Dwfl * dwfl), (dwfl))                                                           \
     X(int, dwfl_report_end, (Dwfl * dwfl, int (*removed)(Dwfl_Module *, void *, const char *, Dwarf_Addr, void *), void *argument), (dwfl, removed, argument)) \
+    X(bool, dwfl_thread_state_registers, (Dwfl_Thread * thread, int first, unsigned count, const Dwarf_Word *registers), (thread, first, count, registers)) \
     X(int, dwfl_thread_getframes, (Dwfl_Thread * thread, int (*callback)(Dwfl_Frame *, void *), void *argument), (thread, callback, argument)) \
     X(pid_t, dwfl_thread_tid, (Dwfl_Thread * thread), (thread))
 
@@ -61,6 +63,7 @@
     X(int, elf_end, (Elf * elf), (elf))                                                                   \
     X(const char *, elf_errmsg, (int error), (error))                                                     \
     X(int, elf_errno, (void), ())                                                                         \
+    X(char *, elf_getident, (Elf * elf, size_t *size), (elf, size))                                      \
     X(Elf_Data *, elf_getdata_rawchunk, (Elf * elf, int64_t offset, size_t size, Elf_Type type), (elf, offset, size, type)) \
     X(int, elf_getphdrnum, (Elf * elf, size_t *count), (elf, count))                                      \
     X(int, elf_getshdrstrndx, (Elf * elf, size_t *index), (elf, index))                                   \
@@ -68,6 +71,7 @@
     X(Elf *, elf_memory, (char *image, size_t size), (image, size))                                       \
     X(size_t, elf_ndxscn, (Elf_Scn * section), (section))                                                 \
     X(Elf_Scn *, elf_nextscn, (Elf * elf, Elf_Scn *section), (elf, section))                              \
+    X(char *, elf_rawfile, (Elf * elf, size_t *size), (elf, size))                                       \
     X(char *, elf_strptr, (Elf * elf, size_t index, size_t offset), (elf, index, offset))                 \
     X(unsigned int, elf_version, (unsigned int version), (version))                                       \
     X(GElf_Ehdr *, gelf_getehdr, (Elf * elf, GElf_Ehdr *result), (elf, result))                           \

@@ -30,8 +30,12 @@ public struct AddressLookupSession {
     public private(set) var lookupSeconds = 0.0
     /// One answer in the atos and JSON styles, rendered as `String`s and then written out.
     private var rendered: [UInt8] = []
-    /// For the line styles (`formatter.writesRecords`): names and paths as bytes.
-    private let text: FrameText
+    /// For the line styles (`formatter.writesRecords`): names and paths as bytes, of the
+    /// index the records come from (made again if a damaged cache block made the image
+    /// rebuild its index).
+    private var text: FrameText
+    /// One address's frames, the array reused from address to address.
+    private var records: [FrameRecord] = []
 
     /// Opens the image at `binary` (a `.dSYM` bundle stands for its DWARF file).
     public init(binary: String, options: SymbolicationOptions, style: FrameOutputStyle, loadAddress: UInt64? = nil,
@@ -84,9 +88,15 @@ public struct AddressLookupSession {
         lookups += 1
         if formatter.writesRecords {
             // Each frame goes straight into the output; --stats times lookup and output together.
-            let verified = image.isVerified, style = formatter.style, text = text
-            image.forEachFrameRecord(at: fileAddress, outermostOnly: outermostOnly) { record in
-                FrameFormatter.write(record, style: style, text: text, verified: verified, to: &output)
+            do {
+                let index = try image.frameRecords(at: fileAddress, outermostOnly: outermostOnly, into: &records)
+                // The records of an index rebuilt after a damaged cache block name its strings.
+                if text.source !== index { text = image.makeFrameText(for: index) }
+                let verified = image.isVerified, style = formatter.style
+                for record in records { FrameFormatter.write(record, style: style, text: text, verified: verified, to: &output) }
+            } catch {
+                output.flush()
+                diagnostics("\(error)\n")
             }
             formatter.endAddress(to: &output)
             if measuresLookups { lookupSeconds += MonotonicClock.seconds() - started }

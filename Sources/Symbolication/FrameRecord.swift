@@ -1,7 +1,7 @@
 import FrameModel
 
 /// One frame of an address as the index holds it: string ids instead of `String`s.
-/// `ImageSymbolizer.forEachFrameRecord(at:outermostOnly:_:)` yields these without
+/// `ImageSymbolizer.frameRecords(at:outermostOnly:into:)` gives these without
 /// allocating; `frames(at:)` turns them into `SymbolicatedFrame`s, and `FrameFormatter`
 /// writes them out as bytes through `FrameText`.
 struct FrameRecord {

@@ -14,7 +14,8 @@ final class FrameText {
         var count: Int
     }
 
-    /// Keeps the string blob alive.
+    /// The index whose string ids these are; keeps the string blob alive.
+    let source: ImageIndex
     private let index: AddressIndex
     private let demangler: Demangler?
     /// Allocated once, not arrays: a class's array property is checked for exclusive access
@@ -26,10 +27,12 @@ final class FrameText {
     /// What is shown for a missing name or file.
     private static let unknown: StaticString = "??"
 
-    init(index: AddressIndex, demangler: Demangler?) {
-        self.index = index
+    /// Only ids of records `index` gave are asked for, so their strings were checked.
+    init(index: ImageIndex, demangler: Demangler?) {
+        source = index
+        self.index = index.index
         self.demangler = demangler
-        let count = index.strings.spans.count
+        let count = index.index.strings.spans.count
         names = .allocate(capacity: count)
         names.initialize(repeating: Span(start: nil, count: -1))
         files = .allocate(capacity: count)

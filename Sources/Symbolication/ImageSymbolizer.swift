@@ -29,8 +29,16 @@ public final class ImageSymbolizer: Sendable {
     /// The lowest `PT_LOAD` address: a runtime address minus the load address plus this is a
     /// file address.
     public let imageBase: UInt64
-    /// How the index was obtained.
-    public let statistics: Statistics
+    /// How the index was obtained (and, once a lookup found a cache block damaged, that it
+    /// was rebuilt).
+    public var statistics: Statistics {
+        var statistics = openedStatistics
+        if let note = replacement.withLock({ $0?.note }) {
+            statistics.cacheHit = false
+            statistics.cacheNote = note
+        }
+        return statistics
+    }
     /// Problems that left the image usable but poorer (a debuginfod server that did not give
     /// the debug file: symbol-table names only), each naming the image, for the caller to show.
     public let warnings: [Diagnostic]
@@ -48,11 +56,22 @@ public final class ImageSymbolizer: Sendable {
         public var cacheNote: String
     }
 
-    private let index: AddressIndex
+    private let openedStatistics: Statistics
+    /// The index opened: from the cache, whose blocks are checked as lookups first read them,
+    /// or built.
+    private let opened: ImageIndex
+    /// Set when a lookup found a block of `opened` damaged: the index built again from the
+    /// DWARF (or why it could not be), which every lookup uses from then on, and the note for
+    /// `statistics`. The lock also keeps two threads from rebuilding at once.
+    private let replacement = Mutex<(index: Result<ImageIndex, SymbolicationError>, note: String)?>(nil)
+    private let isReplaced = Atomic<Bool>(false)
+    /// What rebuilding needs: the image, the options, the identity the index must have and
+    /// where the cache is.
+    private let file: MappedFile
+    private let options: SymbolicationOptions
+    private let identity: IndexFile.Identity
+    private let cachePath: String?
     private let demangler: Demangler?
-    /// Names (demangled as asked) and file paths made into `String`s once per string id.
-    private let nameCache: Mutex<[String?]>
-    private let fileCache: Mutex<[String?]>
 
     public convenience init(path: String, options: SymbolicationOptions = SymbolicationOptions()) throws(SymbolicationError) {
         let started = MonotonicClock.seconds()
@@ -99,26 +118,82 @@ public final class ImageSymbolizer: Sendable {
                 cacheNote = "cache miss"
             }
         }
+        let index: AddressIndex
         if let loaded {
             index = loaded
         } else {
             index = try Self.buildIndex(image, identity: identity)
-            if let cachePath, let directory = options.cacheDirectory {
-                // A cache that cannot be written (read-only home, full disk) only costs speed.
-                do {
-                    try FileIO.createDirectories(directory)
-                    try FileIO.writeAtomically(contentsOf: index.storage.bytes, to: cachePath, durable: false)
-                } catch {
-                    cacheNote += "; not written: \(error.reason)"
-                }
-            }
+            if let note = Self.writeCache(index, to: cachePath, options: options) { cacheNote += note }
         }
+        self.file = file
+        self.options = options
+        self.identity = identity
+        self.cachePath = cachePath
+        opened = ImageIndex(index)
         demangler = options.demangle ? Demangler(names: options.names) : nil
-        nameCache = Mutex([String?](repeating: nil, count: index.strings.spans.count))
-        fileCache = Mutex([String?](repeating: nil, count: index.strings.spans.count))
-        statistics = Statistics(indexSeconds: MonotonicClock.seconds() - started, lineRows: index.lines.count,
-                                subroutines: index.subroutines.count, symbols: index.symbols.count,
-                                cacheHit: loaded != nil, cacheNote: cacheNote)
+        openedStatistics = Statistics(indexSeconds: MonotonicClock.seconds() - started, lineRows: index.lines.count,
+                                      subroutines: index.subroutines.count, symbols: index.symbols.count,
+                                      cacheHit: loaded != nil, cacheNote: cacheNote)
+    }
+
+    /// Writes a new index to the cache; what went wrong, for the note, if it could not.
+    private static func writeCache(_ index: AddressIndex, to cachePath: String?, options: SymbolicationOptions) -> String? {
+        guard let cachePath, let directory = options.cacheDirectory else { return nil }
+        // A cache that cannot be written (read-only home, full disk) only costs speed.
+        do {
+            try FileIO.createDirectories(directory)
+            try FileIO.writeAtomically(contentsOf: index.storage.bytes, to: cachePath, durable: false)
+            return nil
+        } catch {
+            return "; not written: \(error.reason)"
+        }
+    }
+
+    // MARK: the index in use
+
+    /// The index lookups use: the opened one until a block of it was found damaged.
+    @inline(__always)
+    private func current() throws(SymbolicationError) -> ImageIndex {
+        if !isReplaced.load(ordering: .acquiring) { return opened }
+        return try replacement.withLock { $0.map(\.index) ?? .success(opened) }.get()
+    }
+
+    /// After `used` failed a block's check: the index built again from the DWARF, as opening
+    /// a damaged cache does, and written over the cache. Built once, whichever thread asks first.
+    @inline(never)
+    private func replace(after damage: DecodeError, in used: ImageIndex) throws(SymbolicationError) -> ImageIndex {
+        guard used === opened else { throw failedAgain(damage) }
+        return try replacement.withLock { state -> Result<ImageIndex, SymbolicationError> in
+            if let state { return state.index }
+            var note = "cache rebuilt (\(damage.reason))"
+            let result: Result<ImageIndex, SymbolicationError>
+            do throws(SymbolicationError) {
+                let image = try ImageLoader.load(file, options: options)
+                let index = try Self.buildIndex(image, identity: identity)
+                if let problem = Self.writeCache(index, to: cachePath, options: options) { note += problem }
+                result = .success(ImageIndex(index))
+            } catch {
+                result = .failure(error)
+            }
+            state = (result, note)
+            isReplaced.store(true, ordering: .releasing)
+            return result
+        }.get()
+    }
+
+    /// A rebuilt index is checked as it is read too; its failing is a bug, said as such.
+    private func failedAgain(_ damage: DecodeError) -> SymbolicationError {
+        SymbolicationError(kind: .malformed, path: path, offset: damage.offset, message: "the rebuilt symbol index failed its own check: \(damage.reason)")
+    }
+
+    /// `body` on the index in use; if it finds a block damaged, on the index built again.
+    @inline(__always)
+    private func withIndex<Value>(_ body: (ImageIndex) throws(DecodeError) -> Value) throws(SymbolicationError) -> Value {
+        let used = try current()
+        do { return try body(used) } catch {
+            let rebuilt = try replace(after: error, in: used)
+            do { return try body(rebuilt) } catch { throw failedAgain(error) }
+        }
     }
 
     /// Threads that read DWARF units for a cold index build at most: past a few, the one
@@ -151,35 +226,67 @@ public final class ImageSymbolizer: Sendable {
     }
 
     /// The frames at `fileAddress`, innermost inlined function first. An address that nothing
-    /// describes gives one frame with `source == .unknown`.
+    /// describes gives one frame with `source == .unknown`. Throws only if a damaged cache
+    /// block could not be replaced by indexing the DWARF again.
     public func frames(at fileAddress: UInt64) throws(SymbolicationError) -> [SymbolicatedFrame] {
-        var frames: [SymbolicatedFrame] = []
-        forEachFrameRecord(at: fileAddress) { record in
-            frames.append(SymbolicatedFrame(function: name(record.name), file: file(record.file), line: record.line, column: record.column,
-                                            isInlined: record.isInlined, source: record.source, symbolAddress: record.symbolAddress))
+        var records: [FrameRecord] = []
+        let index = try frameRecords(at: fileAddress, into: &records)
+        return records.map { record in
+            SymbolicatedFrame(function: name(record.name, in: index), file: file(record.file, in: index), line: record.line,
+                              column: record.column, isInlined: record.isInlined, source: record.source, symbolAddress: record.symbolAddress)
         }
-        return frames
     }
 
-    /// Calls `body` with each frame at `fileAddress` as string ids, innermost first, or only
-    /// the outermost (the real function, at the position the inlined calls were made from)
-    /// when `outermostOnly`: the form of `frames(at:)` that allocates nothing, for a caller
-    /// answering many addresses.
-    func forEachFrameRecord(at fileAddress: UInt64, outermostOnly: Bool = false, _ body: (FrameRecord) -> Void) {
-        let row = index.line(at: fileAddress)
+    /// The frames at `fileAddress` as string ids, innermost first, or only the outermost (the
+    /// real function, at the position the inlined calls were made from) when `outermostOnly`,
+    /// written over `records`: the form of `frames(at:)` that allocates nothing once
+    /// `records` has grown, for a caller answering many addresses. Returns the index whose
+    /// string ids they are; every block they come from and every string they name was checked.
+    /// (An array, not a callback per frame: a closure passed through the retry below was
+    /// called out of line, and so were the writer's calls inside it.)
+    func frameRecords(at fileAddress: UInt64, outermostOnly: Bool = false, into records: inout [FrameRecord]) throws(SymbolicationError) -> ImageIndex {
+        let used = try current()
+        do {
+            try Self.frameRecords(at: fileAddress, outermostOnly: outermostOnly, in: used.index, into: &records)
+            return used
+        } catch {
+            let rebuilt = try replace(after: error, in: used)
+            do {
+                try Self.frameRecords(at: fileAddress, outermostOnly: outermostOnly, in: rebuilt.index, into: &records)
+                return rebuilt
+            } catch {
+                throw failedAgain(error)
+            }
+        }
+    }
+
+    private static func frameRecords(at fileAddress: UInt64, outermostOnly: Bool, in index: AddressIndex,
+                                     into records: inout [FrameRecord]) throws(DecodeError) {
+        records.removeAll(keepingCapacity: true)
+        let row = try index.line(at: fileAddress)
         // A row whose file is unknown counts as no file, so the symbol's own file is used.
         let rowFile = row.map(\.file) ?? StringTable.none
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: index.longestChain) { chain in
+        try withUnsafeTemporaryAllocation(of: UInt32.self, capacity: index.longestChain) { (chain) throws(DecodeError) in
             var functionRange = 0
-            let depth = index.subroutineChain(at: fileAddress, into: chain, functionRange: &functionRange)
-            guard depth > 0 else {
-                if let symbol = index.symbol(at: fileAddress) {
-                    body(FrameRecord(name: symbol.name, file: rowFile != StringTable.none ? rowFile : symbol.file,
-                                     line: row?.line ?? 0, column: row?.column ?? 0, isInlined: false,
-                                     source: .symbolTable, symbolAddress: symbol.start))
+            let depth = try index.subroutineChain(at: fileAddress, into: chain, functionRange: &functionRange)
+            // Everything the frames read is checked as they are added: the symbol when one
+            // names the outermost frame, and every string they name. A failed check leaves
+            // the caller nothing (its retry starts `records` again).
+            let needsSymbol = depth == 0 || index.ranges[functionRange].outermostName == AddressIndex.RangeRecord.askSymbols
+            let symbol = needsSymbol ? try index.symbol(at: fileAddress) : nil
+            func add(_ record: FrameRecord) throws(DecodeError) {
+                try index.checkString(record.name)
+                try index.checkString(record.file)
+                records.append(record)
+            }
+            if depth == 0 {
+                if let symbol {
+                    try add(FrameRecord(name: symbol.name, file: rowFile != StringTable.none ? rowFile : symbol.file,
+                                        line: row?.line ?? 0, column: row?.column ?? 0, isInlined: false,
+                                        source: .symbolTable, symbolAddress: symbol.start))
                 } else {
-                    body(FrameRecord(name: StringTable.none, file: rowFile, line: row?.line ?? 0, column: row?.column ?? 0,
-                                     isInlined: false, source: row == nil ? .unknown : .debugInfo))
+                    try add(FrameRecord(name: StringTable.none, file: rowFile, line: row?.line ?? 0, column: row?.column ?? 0,
+                                        isInlined: false, source: row == nil ? .unknown : .debugInfo))
                 }
                 return
             }
@@ -202,17 +309,17 @@ public final class ImageSymbolizer: Sendable {
                     var functionName = record.name
                     switch index.ranges[functionRange].outermostName {
                     case AddressIndex.RangeRecord.askSymbols:
-                        if let symbol = index.symbol(at: fileAddress), symbol.isInImageTable { functionName = symbol.name }
+                        if let symbol, symbol.isInImageTable { functionName = symbol.name }
                     case AddressIndex.RangeRecord.nameFromDWARF:
                         break
                     case let name:
                         functionName = name - AddressIndex.RangeRecord.symbolNameBase
                     }
-                    body(FrameRecord(name: functionName, file: file, line: line, column: column, isInlined: false, source: .debugInfo))
+                    try add(FrameRecord(name: functionName, file: file, line: line, column: column, isInlined: false, source: .debugInfo))
                     return
                 }
                 if !outermostOnly {
-                    body(FrameRecord(name: record.name, file: file, line: line, column: column, isInlined: true, source: .debugInfo))
+                    try add(FrameRecord(name: record.name, file: file, line: line, column: column, isInlined: true, source: .debugInfo))
                 }
                 // The caller's position is this inlined call's call site.
                 file = record.callFile
@@ -223,17 +330,22 @@ public final class ImageSymbolizer: Sendable {
         }
     }
 
-    /// Names and paths of this image as output bytes, for one answering loop (`forEachFrameRecord`'s
-    /// string ids index it).
-    func makeFrameText() -> FrameText {
-        FrameText(index: index, demangler: demangler)
+    /// Names and paths of `index` (the index in use when nil) as output bytes, for one
+    /// answering loop (`forEachFrameRecord`'s string ids index it).
+    func makeFrameText(for index: ImageIndex? = nil) -> FrameText {
+        FrameText(index: index ?? ((try? current()) ?? opened), demangler: demangler)
     }
 
     /// The symbol-table function or object containing `fileAddress`: its name (demangled as
     /// asked) and start, for `symbol + offset` output.
     public func symbol(at fileAddress: UInt64) -> (name: String, start: UInt64)? {
-        guard let symbol = index.symbol(at: fileAddress), let name = name(symbol.name) else { return nil }
-        return (name, symbol.start)
+        let found = try? withIndex { (used: ImageIndex) throws(DecodeError) -> (UInt32, UInt64, ImageIndex)? in
+            guard let symbol = try used.index.symbol(at: fileAddress) else { return nil }
+            try used.index.checkString(symbol.name)
+            return (symbol.name, symbol.start, used)
+        }
+        guard let found, let name = name(found.0, in: found.2) else { return nil }
+        return (name, found.1)
     }
 
     /// The runtime address of `fileAddress` in an image loaded at `loadAddress`.
@@ -241,20 +353,22 @@ public final class ImageSymbolizer: Sendable {
         fileAddress &- imageBase &+ loadAddress
     }
 
-    private func name(_ id: UInt32) -> String? {
-        guard Int(id) < index.strings.spans.count else { return nil }
-        if let cached = nameCache.withLock({ $0[Int(id)] }) { return cached }
-        guard let raw = index.strings.string(id) else { return nil }
+    /// Name `id` of `used` (whose string it is, checked), demangled as asked.
+    private func name(_ id: UInt32, in used: ImageIndex) -> String? {
+        guard Int(id) < used.index.strings.spans.count else { return nil }
+        if let cached = used.names.withLock({ $0[id] }) { return cached }
+        guard let raw = used.index.strings.string(id) else { return nil }
         let result = demangler?.demangle(raw) ?? raw
-        nameCache.withLock { $0[Int(id)] = result }
+        used.names.withLock { $0[id] = result }
         return result
     }
 
-    private func file(_ id: UInt32) -> String? {
-        guard Int(id) < index.strings.spans.count else { return nil }
-        if let cached = fileCache.withLock({ $0[Int(id)] }) { return cached }
-        let result = index.strings.string(id)
-        fileCache.withLock { $0[Int(id)] = result }
+    /// File path `id` of `used` (checked).
+    private func file(_ id: UInt32, in used: ImageIndex) -> String? {
+        guard Int(id) < used.index.strings.spans.count else { return nil }
+        if let cached = used.files.withLock({ $0[id] }) { return cached }
+        guard let result = used.index.strings.string(id) else { return nil }
+        used.files.withLock { $0[id] = result }
         return result
     }
 

@@ -3,6 +3,8 @@
 /// block in the samples, which stay in cache, and then touches the large array only inside
 /// one block of `stride` records. Random addresses made the last levels of a plain binary
 /// search over the 24- and 32-byte records cache misses, most of a warm lookup's time.
+/// `AddressIndex` keeps its samples in `IndexBlocks` (filled as each block is checked) and
+/// searches them through the static `upperBound`.
 struct SampledKeys {
     let stride: Int
     /// `keys[i]` is the key of record `i * stride`.
@@ -18,6 +20,14 @@ struct SampledKeys {
     @inline(__always)
     func upperBound<Records: RandomAccessCollection>(_ records: Records, in range: Range<Int>, of value: UInt64,
                                                       key: (Records.Element) -> UInt64) -> Int where Records.Index == Int {
+        keys.withUnsafeBufferPointer { Self.upperBound(keys: $0, stride: stride, records, in: range, of: value, key: key) }
+    }
+
+    /// The search itself, over samples in any storage: `keys[i]` must be the key of record
+    /// `i * stride` for every sample inside `range`.
+    @inline(__always)
+    static func upperBound<Records: RandomAccessCollection>(keys: UnsafeBufferPointer<UInt64>, stride: Int, _ records: Records, in range: Range<Int>,
+                                                             of value: UInt64, key: (Records.Element) -> UInt64) -> Int where Records.Index == Int {
         // Samples inside the range: records firstSample * stride ..< endSample * stride.
         let firstSample = (range.lowerBound + stride - 1) / stride
         let endSample = (range.upperBound + stride - 1) / stride

@@ -23,6 +23,37 @@ import Testing
         }
     }
 
+    /// Every width in both byte orders at every offset of seeded bytes, against the value
+    /// put together byte by byte: the one-load cases (2, 4 and 8 bytes) and the loop agree.
+    @Test func everyWidthAtEveryOffset() throws {
+        var state: UInt64 = 0x5eed
+        let bytes = (0..<64).map { _ -> UInt8 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        for width in 1...8 {
+            for offset in 0...(bytes.count - width) {
+                let field = bytes[offset..<(offset + width)]
+                let big = field.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                let little = field.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                try withCursor(bytes) { (cursor: inout ByteCursor) throws in
+                    try cursor.skip(offset)
+                    #expect(try cursor.readUInt(width: width, endian: .little) == little, "width \(width) at \(offset)")
+                    #expect(cursor.position == offset + width)
+                }
+                try withCursor(bytes) { (cursor: inout ByteCursor) throws in
+                    try cursor.skip(offset)
+                    #expect(try cursor.readUInt(width: width, endian: .big) == big, "width \(width) at \(offset)")
+                }
+            }
+            // One byte short: refused, the cursor unmoved.
+            try withCursor(Array(bytes.prefix(width - 1))) { (cursor: inout ByteCursor) throws in
+                #expect(throws: DecodeError.self) { try cursor.readUInt(width: width, endian: .little) }
+                #expect(cursor.position == 0)
+            }
+        }
+    }
+
     @Test func uleb128() throws {
         try withCursor([0x02, 0xe5, 0x8e, 0x26, 0x7f]) { (cursor: inout ByteCursor) throws in
             #expect(try cursor.readULEB128() == 2)

@@ -26,24 +26,24 @@ import Testing
     /// Rows stay in address order (line(at:) binary-searches them all at once): a sequence
     /// overlapping an earlier one cuts that one short, and identical copies (libstdc++'s cold
     /// parts of inline functions, in every unit that used them) collapse into one.
-    @Test func overlappingSequencesKeepRowsSorted() {
+    @Test func overlappingSequencesKeepRowsSorted() throws {
         let copy = [row(0x1100, 10), row(0x1110, 11), row(0x1120, 0, end: true)]
         let long = [row(0x2000, 20), row(0x2100, 21), row(0x2300, 0, end: true)]
         let inside = [row(0x2200, 30), row(0x2210, 0, end: true)]
         let index = index([unit(copy), unit(long + copy), unit(inside), unit(copy)])
         #expect(zip(index.lines, index.lines.dropFirst()).allSatisfy { $0.address <= $1.address })
         #expect(index.lines.filter { $0.address == 0x1100 }.count == 1)
-        #expect(index.line(at: 0x1115)?.line == 11)
-        #expect(index.line(at: 0x2150)?.line == 21)
-        #expect(index.line(at: 0x2205)?.line == 30)
+        #expect(try index.line(at: 0x1115)?.line == 11)
+        #expect(try index.line(at: 0x2150)?.line == 21)
+        #expect(try index.line(at: 0x2205)?.line == 30)
         // The long sequence ended where the one inside it began.
-        #expect(index.line(at: 0x2250) == nil)
+        #expect(try index.line(at: 0x2250) == nil)
     }
 
     /// Among aliases at one address the stripped image's own table (.dynsym) wins, then the
     /// last of equal size in table order, as llvm-symbolizer picks; the debug file's .symtab
     /// names what .dynsym lacks, and such a record is not "in the image table".
-    @Test func aliasesPreferTheImageTable() {
+    @Test func aliasesPreferTheImageTable() throws {
         func function(_ name: String, _ address: UInt64, _ size: UInt64, binding: UInt8 = 1) -> ELFSymbol {
             ELFSymbol(name: name, value: address, size: size, type: ELFSymbol.functionType, binding: binding, sectionIndex: 1)
         }
@@ -52,10 +52,10 @@ import Testing
         let debug = [function("__memalign", 0x1000, 0x40, binding: 0), function("aligned_alloc@GLIBC_2.16", 0x1000, 0x40),
                      function("helper.part.0", 0x2000, 0x10, binding: 0)]
         let index = index([], symbols: dynamic, debugSymbols: debug)
-        let first = index.symbol(at: 0x1010)
+        let first = try index.symbol(at: 0x1010)
         #expect(first.flatMap { index.strings.string($0.name) } == "aligned_alloc")
         #expect(first?.isInImageTable == true)
-        let second = index.symbol(at: 0x2008)
+        let second = try index.symbol(at: 0x2008)
         #expect(second.flatMap { index.strings.string($0.name) } == "helper.part.0")
         #expect(second?.isInImageTable == false)
     }

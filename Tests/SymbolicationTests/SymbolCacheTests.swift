@@ -21,6 +21,11 @@ import Testing
         func answers(_ image: ImageSymbolizer) throws -> [[SymbolicatedFrame]] {
             try addresses.map { try image.frames(at: $0) }
         }
+
+        /// The symbol-table answers (`symbol + offset`), which read the symbol blocks.
+        func symbols(_ image: ImageSymbolizer) -> [String?] {
+            addresses.map { image.symbol(at: $0).map { "\($0.name)+\($0.start)" } }
+        }
     }
 
     func makeFixture() throws -> Fixture? {
@@ -45,17 +50,30 @@ import Testing
         #expect(second.statistics.lineRows == first.statistics.lineRows)
     }
 
-    /// Damage anywhere (header, arrays, strings) or truncation: rebuilt, same answers, and
-    /// the rewritten cache is good again.
-    @Test func damagedCacheIsRebuilt() throws {
+    /// The cache's arrays as its header places them: (offset, count) of lines, ranges, depth
+    /// starts, subroutines, symbols, string spans, string bytes, block checksums, block keys,
+    /// range carries.
+    func sections(_ bytes: Data) -> [(offset: Int, count: Int)] {
+        func word(_ at: Int) -> Int { (0..<8).reduce(0) { $0 | Int(bytes[bytes.startIndex + at + $1]) << (8 * $1) } }
+        return (0..<10).map { (word(120 + 16 * $0), word(128 + 16 * $0)) }
+    }
+
+    /// Damage to the header, the small arrays or the padding, or truncation: found when the
+    /// cache is opened, rebuilt, same answers, and the rewritten cache is good again.
+    @Test func damagedHeaderIsRebuiltAtOpen() throws {
         guard let fixture = try makeFixture() else { return }
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
         let reference = try ImageSymbolizer(path: fixture.binary, options: fixture.options)
         let expected = try fixture.answers(reference)
         let path = "\(fixture.cache)/\(try #require(reference.identifier))"
         let pristine = try Data(contentsOf: URL(fileURLWithPath: path))
-        var damaged: [Data] = [pristine.prefix(pristine.count / 2), pristine.prefix(100), Data()]
-        for offset in [0, 9, 20, 90, 130, 240, 256, 300, pristine.count / 3, pristine.count / 2, pristine.count - 1] {
+        let arrays = sections(pristine)
+        var damaged: [Data] = [pristine.prefix(pristine.count / 2), pristine.prefix(100), Data(), pristine.dropLast(8), pristine + Data(count: 8)]
+        // The header (magic, version, identity, array table, checksum), one byte of each small
+        // array, and the padding after the string bytes when there is any.
+        var offsets = [0, 9, 20, 90, 130, 240, 281] + [2, 7, 8, 9].map { arrays[$0].offset + 1 }
+        if (arrays[6].offset + arrays[6].count) % 8 != 0 { offsets.append(arrays[6].offset + arrays[6].count) }
+        for offset in offsets {
             var copy = pristine
             copy[offset] ^= 0x40
             damaged.append(copy)
@@ -63,16 +81,82 @@ import Testing
         for (i, bytes) in damaged.enumerated() {
             try bytes.write(to: URL(fileURLWithPath: path))
             let image = try ImageSymbolizer(path: fixture.binary, options: fixture.options)
-            #expect(!image.statistics.cacheHit, "damage \(i) was not detected")
+            #expect(!image.statistics.cacheHit, "damage \(i) was not detected at open")
             #expect(image.statistics.cacheNote.hasPrefix("cache rebuilt"), "\(image.statistics.cacheNote)")
             #expect(try fixture.answers(image) == expected)
             #expect(try ImageSymbolizer(path: fixture.binary, options: fixture.options).statistics.cacheHit)
         }
     }
 
-    /// A cache written by the previous format version (issue 18 bumped it twice: Swift
-    /// closures' inlined calls were missing from version 5 indexes, and version 7 ranges carry
-    /// their function's outermost name) is rebuilt, not reinterpreted.
+    /// Damage in a block of the large arrays is not looked for at open (a core dump reads a
+    /// few blocks of an index megabytes long); it is found when a lookup first reads the
+    /// block, before anything is answered from it: the index is rebuilt, the answers are the
+    /// same, and the rewritten cache is good again. Blocks of line rows, ranges and symbols
+    /// hold the records of every code address, so answering all of them reads every one; a
+    /// damaged string or subroutine block only some names use may go unread, and then the
+    /// answers are the same without a rebuild.
+    @Test func damagedBlockIsRebuiltWhenRead() throws {
+        guard let fixture = try makeFixture() else { return }
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let reference = try ImageSymbolizer(path: fixture.binary, options: fixture.options)
+        let expected = try fixture.answers(reference), expectedSymbols = fixture.symbols(reference)
+        let path = "\(fixture.cache)/\(try #require(reference.identifier))"
+        let pristine = try Data(contentsOf: URL(fileURLWithPath: path))
+        let arrays = sections(pristine)
+        let strides = [24, 32, 4, 16, 32, 8, 1]
+        for section in [0, 1, 3, 4, 5, 6] where arrays[section].count > 0 {
+            let bytes = arrays[section].count * strides[section]
+            for offset in [arrays[section].offset, arrays[section].offset + bytes / 2, arrays[section].offset + bytes - 1] {
+                var copy = pristine
+                copy[offset] ^= 0x40
+                try copy.write(to: URL(fileURLWithPath: path))
+                let image = try ImageSymbolizer(path: fixture.binary, options: fixture.options)
+                #expect(image.statistics.cacheHit, "array \(section), offset \(offset): only the header is checked at open")
+                #expect(try fixture.answers(image) == expected, "array \(section), offset \(offset)")
+                #expect(fixture.symbols(image) == expectedSymbols, "array \(section), offset \(offset)")
+                let note = image.statistics.cacheNote
+                if [0, 1, 4].contains(section) {
+                    #expect(note.hasPrefix("cache rebuilt (block "), "array \(section), offset \(offset): \(note)")
+                }
+                #expect(note == "cache hit" || note.hasPrefix("cache rebuilt (block "), "\(note)")
+                if note != "cache hit" {
+                    #expect(try ImageSymbolizer(path: fixture.binary, options: fixture.options).statistics.cacheHit)
+                }
+            }
+        }
+    }
+
+    /// A damaged block that the first lookups do not read does not stop them being answered
+    /// from the cache; the lookup that reads it (here the last address) finds it before
+    /// answering and is answered from the rebuilt index, as are the ones after.
+    @Test func damageUsedLateIsFoundThenAndUnusedDamageIsNeverRead() throws {
+        guard let fixture = try makeFixture() else { return }
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let reference = try ImageSymbolizer(path: fixture.binary, options: fixture.options)
+        let expected = try fixture.answers(reference)
+        let path = "\(fixture.cache)/\(try #require(reference.identifier))"
+        let pristine = try Data(contentsOf: URL(fileURLWithPath: path))
+        let lines = sections(pristine)[0]
+        // Blocks of 128 rows: damage the last row's line number (the last block), which the
+        // last addresses read and the first ones do not.
+        try #require(lines.count > 2 * 128, "the fixture has \(lines.count) line rows: too few for two blocks")
+        var copy = pristine
+        copy[lines.offset + (lines.count - 2) * 24 + 12] ^= 0x01
+        try copy.write(to: URL(fileURLWithPath: path))
+        let image = try ImageSymbolizer(path: fixture.binary, options: fixture.options)
+        let early = Array(fixture.addresses.prefix(fixture.addresses.count / 4))
+        #expect(try early.map { try image.frames(at: $0) } == Array(expected.prefix(early.count)))
+        #expect(image.statistics.cacheNote == "cache hit", "a block no lookup read was checked")
+        #expect(try fixture.answers(image) == expected)
+        #expect(image.statistics.cacheNote.hasPrefix("cache rebuilt (block "), "\(image.statistics.cacheNote)")
+        #expect(!image.statistics.cacheHit)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == pristine, "the rebuilt index was written over the damaged one")
+    }
+
+    /// A cache written by the previous format version (issue 18 bumped it three times: Swift
+    /// closures' inlined calls were missing from version 5 indexes, version 7 ranges carry
+    /// their function's outermost name, and version 8 files are checked block by block) is
+    /// rebuilt, not reinterpreted.
     @Test func previousFormatVersionIsRebuilt() throws {
         guard let fixture = try makeFixture() else { return }
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
@@ -80,7 +164,7 @@ import Testing
         let path = "\(fixture.cache)/\(try #require(reference.identifier))"
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         let version = bytes[8..<12].enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
-        #expect(version == 7)
+        #expect(version == 8)
         bytes[8] = UInt8(version - 1)
         try bytes.write(to: URL(fileURLWithPath: path))
         let image = try ImageSymbolizer(path: fixture.binary, options: fixture.options)

@@ -25,8 +25,16 @@ final class DwflCoreSession {
     private let searchContext: SearchContext
     let corePath: String
     let machine: CoreMachine
-    /// `dwfl_core_file_attach`'s answer: the crashed process's pid.
+    /// `dwfl_core_file_attach`'s answer (or the `NT_PRPSINFO` pid devkit's own attach read):
+    /// the crashed process's pid.
     private(set) var pid: Int64 = 0
+    /// devkit's own thread callbacks and what they answer from, when the core is one they
+    /// serve (`ownThreadState`); nil when libdwfl's `dwfl_core_file_attach` attached it.
+    private var threadState: CoreThreadState?
+    private var threadCallbacks: UnsafeMutablePointer<Dwfl_Thread_Callbacks>?
+    /// The threads' initial registers, `threadRegisterCount` words each: a thread's
+    /// `thread_arg` points at its own.
+    private var threadRegisters: UnsafeMutableBufferPointer<Dwarf_Word>?
 
     private init(fd: Int32, elf: OpaquePointer, dwfl: OpaquePointer, callbacks: UnsafeMutablePointer<Dwfl_Callbacks>,
                  searchContext: SearchContext, corePath: String, machine: CoreMachine) {
@@ -45,12 +53,16 @@ final class DwflCoreSession {
         elf_end(elf)
         close(fd)
         callbacks.deallocate()
+        threadCallbacks?.deallocate()
+        threadRegisters?.deallocate()
     }
 
     /// Opens `corePath`, checks it is an ELF core, and has libdwfl report its modules and
     /// attach its threads (`dwfl_begin`, `dwfl_core_file_report`, `dwfl_report_end`,
     /// `dwfl_core_file_attach`).
-    static func open(corePath: String, executable: String?, searchPaths: [String]) throws(CoreDumpError) -> DwflCoreSession {
+    /// `ownThreads: false` attaches with `dwfl_core_file_attach` whatever the core (tests
+    /// compare the two).
+    static func open(corePath: String, executable: String?, searchPaths: [String], ownThreads: Bool = true) throws(CoreDumpError) -> DwflCoreSession {
         _ = elf_version(UInt32(EV_CURRENT))
         if let executable {
             // Invariant: an executable given explicitly is a readable regular file; libdwfl
@@ -108,7 +120,7 @@ final class DwflCoreSession {
         let session = DwflCoreSession(fd: fd, elf: elf, dwfl: dwfl, callbacks: callbacks,
                                       searchContext: context, corePath: corePath, machine: machine)
         do {
-            try context.withInstalled { () throws(CoreDumpError) in try session.reportAndAttach(executable: executable) }
+            try context.withInstalled { () throws(CoreDumpError) in try session.reportAndAttach(executable: executable, ownThreads: ownThreads) }
         } catch {
             // libdwfl does not say where a core is damaged; a core shorter than its segments
             // is truncated, and the position is where its bytes end.
@@ -137,7 +149,7 @@ final class DwflCoreSession {
     }
 
     /// Reports the core's modules and attaches its threads; sets `pid`.
-    private func reportAndAttach(executable: String?) throws(CoreDumpError) {
+    private func reportAndAttach(executable: String?, ownThreads: Bool) throws(CoreDumpError) {
         dwfl_report_begin(dwfl)
         guard dwfl_core_file_report(dwfl, elf, executable) >= 0 else {
             let error = Self.dwflError(path: corePath, "the core's modules are unreadable (truncated or damaged)", operation: "dwfl_core_file_report")
@@ -147,11 +159,131 @@ final class DwflCoreSession {
         guard dwfl_report_end(dwfl, nil, nil) == 0 else {
             throw Self.dwflError(path: corePath, "libdwfl could not finish reporting modules", operation: "dwfl_report_end")
         }
+        if ownThreads, attachOwnThreads() { return }
         let attached = dwfl_core_file_attach(dwfl, elf)
         guard attached >= 0 else {
             throw Self.dwflError(path: corePath, "the core's threads are unreadable (no NT_PRSTATUS, truncated or damaged)", operation: "dwfl_core_file_attach")
         }
         pid = Int64(attached)
+    }
+
+    // MARK: devkit's own thread callbacks
+
+    /// True when devkit's callbacks attached the threads (`attachOwnThreads`).
+    var threadsAttachedByDevkit: Bool { threadState != nil }
+
+    /// DWARF registers each thread starts with (x86-64's frame registers).
+    private static let threadRegisterCount = CoreThreadState.x86_64Registers.count
+
+    /// Attaches the core's threads through devkit's callbacks (`dwfl_attach_state`): the
+    /// same threads, registers and memory as `dwfl_core_file_attach`'s, with memory read
+    /// straight from the mapped file (`CoreMemory`) instead of a program-header scan and an
+    /// allocated libelf chunk per word. False (nothing attached) for a core they do not serve.
+    private func attachOwnThreads() -> Bool {
+        guard let state = ownThreadState() else { return false }
+        let registers = UnsafeMutableBufferPointer<Dwarf_Word>.allocate(capacity: max(1, state.threads.count * Self.threadRegisterCount))
+        for (i, thread) in state.threads.enumerated() {
+            for (j, value) in thread.registers.enumerated() { registers[i * Self.threadRegisterCount + j] = value }
+        }
+        let callbacks = UnsafeMutablePointer<Dwfl_Thread_Callbacks>.allocate(capacity: 1)
+        callbacks.initialize(to: Dwfl_Thread_Callbacks(
+            next_thread: { _, arg, threadArgument in
+                guard let arg, let threadArgument else { return -1 }
+                let session = Unmanaged<DwflCoreSession>.fromOpaque(arg).takeUnretainedValue()
+                guard let state = session.threadState, let registers = session.threadRegisters?.baseAddress else { return -1 }
+                // *thread_argp: nil before the first thread, else the registers of the one before.
+                let next = threadArgument.pointee.map { ($0.assumingMemoryBound(to: Dwarf_Word.self) - registers) / DwflCoreSession.threadRegisterCount + 1 } ?? 0
+                guard next < state.threads.count else { return 0 }
+                threadArgument.pointee = UnsafeMutableRawPointer(registers + next * DwflCoreSession.threadRegisterCount)
+                return state.threads[next].tid
+            },
+            get_thread: nil,
+            memory_read: { _, address, result, arg in
+                guard let arg, let result else { return false }
+                let session = Unmanaged<DwflCoreSession>.fromOpaque(arg).takeUnretainedValue()
+                guard let word = session.threadState?.memory.word(at: address) else { return false }
+                result.pointee = word
+                return true
+            },
+            set_initial_registers: { thread, threadArgument in
+                guard let thread, let threadArgument else { return false }
+                let registers = threadArgument.assumingMemoryBound(to: Dwarf_Word.self)
+                // One at a time, as libdwfl's core reader sets them: a number the backend does
+                // not unwind with is skipped, not an error.
+                for number in 0..<DwflCoreSession.threadRegisterCount {
+                    _ = dwfl_thread_state_registers(thread, Int32(number), 1, registers + number)
+                }
+                return true
+            },
+            detach: nil, thread_detach: nil))
+        threadState = state
+        threadRegisters = registers
+        threadCallbacks = callbacks
+        guard dwfl_attach_state(dwfl, elf, pid_t(state.pid), callbacks, Unmanaged.passUnretained(self).toOpaque()) else {
+            // libdwfl's own attach says what is wrong, as before.
+            threadState = nil
+            return false
+        }
+        pid = Int64(state.pid)
+        return true
+    }
+
+    /// The threads and memory devkit's callbacks answer from, for a little-endian 64-bit
+    /// x86-64 core whose first `PT_NOTE` segment (the only one libdwfl reads threads from)
+    /// holds an `NT_PRPSINFO` and whose `NT_PRPSINFO` and `NT_PRSTATUS` notes are all named
+    /// "CORE" and of the kernel's sizes; nil for any other core, which libdwfl attaches itself
+    /// (its rules for odd notes, other machines and damaged cores stay its own).
+    private func ownThreadState() -> CoreThreadState? {
+        guard machine == .x86_64, let ident = elf_getident(elf, nil), ident[Int(EI_CLASS)] == UInt8(ELFCLASS64),
+              ident[Int(EI_DATA)] == UInt8(ELFDATA2LSB), UInt32(1).littleEndian == 1 else { return nil }
+        var size = 0
+        guard let raw = elf_rawfile(elf, &size) else { return nil }
+        var count = 0
+        guard elf_getphdrnum(elf, &count) == 0 else { return nil }
+        var loads: [(address: UInt64, memorySize: UInt64, offset: UInt64, align: UInt64)] = []
+        var noteData: UnsafeMutablePointer<Elf_Data>?
+        for index in 0..<count {
+            var header = GElf_Phdr()
+            // libdwfl's reader skips a header it cannot read; a core with one is left to it.
+            guard gelf_getphdr(elf, Int32(clamping: index), &header) != nil else { return nil }
+            if header.p_type == UInt32(PT_LOAD) {
+                loads.append((header.p_vaddr, header.p_memsz, header.p_offset, header.p_align))
+            } else if header.p_type == UInt32(PT_NOTE), noteData == nil {
+                guard let offset = Int64(exactly: header.p_offset), let length = Int(exactly: header.p_filesz),
+                      let data = elf_getdata_rawchunk(elf, offset, length, header.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR) else { return nil }
+                noteData = data
+            }
+        }
+        guard let noteData, let base = noteData.pointee.d_buf else { return nil }
+        var pid: Int32?
+        var threads: [CoreThreadState.Thread] = []
+        var position = 0
+        while position < noteData.pointee.d_size {
+            var note = GElf_Nhdr()
+            var nameOffset = 0
+            var descriptorOffset = 0
+            let next = gelf_getnote(noteData, position, &note, &nameOffset, &descriptorOffset)
+            guard next > position else { break }
+            position = next
+            guard note.n_type == UInt32(NT_PRSTATUS) || note.n_type == UInt32(NT_PRPSINFO) else { continue }
+            guard note.n_namesz == 5, memcmp(base + nameOffset, "CORE", 5) == 0 else { return nil }
+            let descriptor = UnsafeRawBufferPointer(start: base + descriptorOffset, count: Int(note.n_descsz))
+            if note.n_type == UInt32(NT_PRPSINFO) {
+                guard descriptor.count == CoreThreadState.prpsinfoSize else { return nil }
+                if pid == nil { pid = Int32(littleEndian: descriptor.loadUnaligned(fromByteOffset: CoreThreadState.prpsinfoPidOffset, as: Int32.self)) }
+                continue
+            }
+            guard descriptor.count == CoreThreadState.x86_64PrstatusSize else { return nil }
+            let tid = Int32(littleEndian: descriptor.loadUnaligned(fromByteOffset: CoreThreadState.prstatusPidOffset, as: Int32.self))
+            let registers = CoreThreadState.x86_64Registers.map {
+                UInt64(littleEndian: descriptor.loadUnaligned(fromByteOffset: CoreThreadState.prstatusRegistersOffset + 8 * $0, as: UInt64.self))
+            }
+            threads.append(CoreThreadState.Thread(tid: tid, registers: registers))
+        }
+        // Without NT_PRPSINFO libdwfl refuses the core: its error stands.
+        guard let pid else { return nil }
+        return CoreThreadState(pid: pid, threads: threads,
+                               memory: CoreMemory(file: UnsafeRawBufferPointer(start: raw, count: size), loads: loads))
     }
 
     // MARK: notes
@@ -251,7 +383,7 @@ final class DwflCoreSession {
     /// `dwfl_frame_pc`, `dwfl_frame_reg` for the loop check). Threads beyond the cap are
     /// counted in `truncated`, not unwound.
     func threads(limits: CoreWalkLimits) throws(CoreDumpError) -> (threads: [CoreThreadStack], truncated: Bool, walkError: String?) {
-        let collector = ThreadCollector(limits: limits, stackPointer: machine.stackPointerDWARFRegister)
+        let collector = ThreadCollector(limits: limits, stackPointer: machine.stackPointerDWARFRegister, memory: threadState?.memory)
         let rc = searchContext.withInstalled {
             dwfl_getthreads(dwfl, { thread, arg in
                 guard let thread, let arg else { return Int32(DWARF_CB_ABORT) }
@@ -261,6 +393,7 @@ final class DwflCoreSession {
                     return Int32(DWARF_CB_ABORT)
                 }
                 collector.begin(tid: Int64(dwfl_thread_tid(thread)))
+                collector.memory?.clearFailure()
                 let rc = dwfl_thread_getframes(thread, { frame, arg in
                     guard let frame, let arg else { return Int32(DWARF_CB_ABORT) }
                     let collector = Unmanaged<ThreadCollector>.fromOpaque(arg).takeUnretainedValue()
@@ -276,10 +409,12 @@ final class DwflCoreSession {
                 }, arg)
                 // -1: libdwfl could not unwind further (normal at many outermost frames); the
                 // frames so far stand, and the reason is kept.
+                // A read devkit's memory reader refused leaves no libdwfl error to tell: its own says why.
+                let message = collector.memory?.lastFailure?.message ?? DwflCoreSession.lastDwflMessage()
                 if rc == -1, collector.current.stopReason == nil, !collector.current.frames.isEmpty {
-                    collector.current.stopReason = DwflCoreSession.lastDwflMessage()
+                    collector.current.stopReason = message
                 } else if rc == -1, collector.current.stopReason == nil {
-                    collector.current.stopReason = "no frames: \(DwflCoreSession.lastDwflMessage())"
+                    collector.current.stopReason = "no frames: \(message)"
                 }
                 collector.end()
                 return Int32(DWARF_CB_OK)
@@ -326,6 +461,8 @@ private final class ModuleCollector {
 private final class ThreadCollector {
     let limits: CoreWalkLimits
     let stackPointer: UInt32?
+    /// devkit's memory reader, when its callbacks attached the threads.
+    let memory: CoreMemory?
     var threads: [CoreThreadStack] = []
     var current = CoreThreadStack(tid: 0, frames: [])
     var truncated = false
@@ -333,9 +470,10 @@ private final class ThreadCollector {
     /// is going round in a loop (corrupt stack or CFI) and would otherwise run to the cap.
     private var previous: (pc: UInt64, stackPointer: UInt64)?
 
-    init(limits: CoreWalkLimits, stackPointer: UInt32?) {
+    init(limits: CoreWalkLimits, stackPointer: UInt32?, memory: CoreMemory?) {
         self.limits = limits
         self.stackPointer = stackPointer
+        self.memory = memory
     }
 
     func begin(tid: Int64) {

@@ -22,7 +22,7 @@ public struct DecodingContext: Sendable {
     /// register names.
     public var architecture: CPUArchitecture {
         let text = (report.architecture ?? report.binaryImages.first?.arch ?? "").lowercased()
-        if text.contains("arm64e") { return .arm64e }
+        if text.containsBytes("arm64e") { return .arm64e }
         if text.hasPrefix("arm-64") || text.hasPrefix("arm64") || text.hasPrefix("aarch64") { return .arm64 }
         if text.hasPrefix("x86-64") || text.hasPrefix("x86_64") || text.hasPrefix("amd64") { return .x86_64 }
         if text.hasPrefix("arm") { return .arm }

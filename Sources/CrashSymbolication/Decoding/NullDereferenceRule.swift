@@ -36,6 +36,6 @@ public struct NullDereferenceRule: CrashDecodingRule {
     static func isBadAccess(_ context: DecodingContext) -> Bool {
         let exception = context.report.exception
         let words = [exception?.type, exception?.signal, exception?.reason].compactMap { $0 }.joined(separator: " ")
-        return ["EXC_BAD_ACCESS", "SIGSEGV", "SIGBUS", "Bad pointer dereference", "KERN_INVALID_ADDRESS", "KERN_PROTECTION_FAILURE"].contains { words.contains($0) }
+        return ["EXC_BAD_ACCESS", "SIGSEGV", "SIGBUS", "Bad pointer dereference", "KERN_INVALID_ADDRESS", "KERN_PROTECTION_FAILURE"].contains { words.containsBytes($0) }
     }
 }

@@ -47,7 +47,7 @@ public struct ObjCSelectorRule: CrashDecodingRule {
         let top = context.topFunction ?? ""
         let inMsgSend = top.hasPrefix("objc_msgSend") || top.hasPrefix("_objc_msgSend") || top.hasPrefix("objc_msgLookup")
         let text = context.exceptionText
-        let unrecognized = text.contains("unrecognized selector")
+        let unrecognized = text.containsBytes("unrecognized selector")
         guard inMsgSend || unrecognized else { return [] }
         let id = Self.description.id
         // An "unrecognized selector" message names the selector (and its receiver's class).
@@ -71,7 +71,7 @@ public struct ObjCSelectorRule: CrashDecodingRule {
                                   message: "objc_msgSend's selector is in \(register) = \(hexValue), which is in no image of the report (a selector registered at run time, or not a selector)")]
         }
         if let name = info.string, info.kind == .selectorName || info.kind == .cString {
-            let sign = text.contains("sent to class") ? "+" : (text.contains("sent to instance") ? "-" : "")
+            let sign = text.containsBytes("sent to class") ? "+" : (text.containsBytes("sent to instance") ? "-" : "")
             return [CrashDecoding(rule: id, register: register, value: value,
                                   message: "sent selector \(sign)\(name) (\(register) = \(hexValue), in \(info.imageName) \(info.section ?? ""))")]
         }

@@ -37,8 +37,8 @@ public struct SwiftRuntimeTrapRule: CrashDecodingRule {
 
     public func decode(_ context: DecodingContext) -> [CrashDecoding] {
         let text = context.exceptionText
-        let isTrap = ["SIGTRAP", "SIGILL", "EXC_BREAKPOINT", "EXC_BAD_INSTRUCTION", "Illegal instruction", "System trap"].contains { text.contains($0) }
-        guard isTrap || text.contains("Fatal error") else { return [] }
+        let isTrap = ["SIGTRAP", "SIGILL", "EXC_BREAKPOINT", "EXC_BAD_INSTRUCTION", "Illegal instruction", "System trap"].contains { text.containsBytes($0) }
+        guard isTrap || text.containsBytes("Fatal error") else { return [] }
         guard let (thread, frames) = context.crash.crashedThread else { return [] }
         // Every function name on the crashed thread, inlined frames included, innermost first.
         var names: [(name: String, position: Int)] = []
@@ -85,7 +85,7 @@ public struct SwiftRuntimeTrapRule: CrashDecodingRule {
     /// Functions of the Swift runtime and standard library, in any of the forms logs use.
     static func isRuntime(_ name: String) -> Bool {
         name.hasPrefix("Swift.") || name.hasPrefix("$ss") || name.hasPrefix("swift_") || name.hasPrefix("_swift_")
-            || name.contains("_assertionFailure") || name.hasPrefix("Swift runtime failure")
+            || name.containsBytes("_assertionFailure") || name.hasPrefix("Swift runtime failure")
             || name.hasPrefix("specialized Swift.") || name.hasPrefix("specialized Array") || name.hasPrefix("closure #1 in closure #1 in _assertionFailure")
             || name.hasPrefix("_fatalErrorMessage") || name == "fatalError" || name.hasPrefix("Swift._")
     }

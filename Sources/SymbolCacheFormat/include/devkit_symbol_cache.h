@@ -18,7 +18,7 @@
 #define DKS_MAGIC "DKSYMIDX"
 /// Bumped whenever a reader of the previous version could misread a file: older or newer
 /// files are rebuilt, never reinterpreted.
-#define DKS_FORMAT_VERSION 7
+#define DKS_FORMAT_VERSION 8
 /// Written at DKS_OFFSET_BYTE_ORDER: a file with other bytes there is not read.
 #define DKS_BYTE_ORDER_MARK 0x01020304u
 
@@ -35,12 +35,31 @@
 /// uint64_t image size, int64_t image mtime (ns), uint64_t debug-file size, int64_t debug-file mtime.
 #define DKS_OFFSET_IDENTITY 88
 /// DKS_SECTION_COUNT × (uint64_t offset, uint64_t count): lines, ranges, depth starts
-/// (uint32_t), subroutines, symbols, string spans, string bytes; each array 8-byte aligned.
+/// (uint32_t), subroutines, symbols, string spans, string bytes, block checksums (uint64_t),
+/// block keys (uint64_t), range carries (uint64_t). Each array starts at the 8-byte aligned
+/// end of the one before it (the first right after the header); the padding bytes are zero
+/// and the file ends at the aligned end of the last.
 #define DKS_OFFSET_SECTIONS 120
-#define DKS_SECTION_COUNT 7
-/// uint64_t checksum of every other byte of the file.
-#define DKS_OFFSET_CHECKSUM 232
-#define DKS_HEADER_SIZE 256
+#define DKS_SECTION_COUNT 10
+/// uint64_t checksum of the header's other bytes and of the small arrays (depth starts,
+/// block checksums, block keys, range carries): checked when the file is opened.
+#define DKS_OFFSET_CHECKSUM 280
+#define DKS_HEADER_SIZE 288
+
+// Blocks (format 8). The large arrays (lines, ranges, subroutines, symbols, string spans,
+// string bytes) are cut into blocks of a fixed number of records; each block has its own
+// checksum, and a block is checked (checksum, references, order) the first time a lookup
+// needs it, so opening a cache reads the header and small arrays only.
+#define DKS_LINES_PER_BLOCK 128
+#define DKS_RANGES_PER_BLOCK 128
+#define DKS_SUBROUTINES_PER_BLOCK 256
+#define DKS_SYMBOLS_PER_BLOCK 128
+#define DKS_SPANS_PER_BLOCK 512
+#define DKS_STRING_BYTES_PER_BLOCK 4096
+/// The block checksums: every block of lines, then ranges, subroutines, symbols, string
+/// spans and string bytes. The block keys: the first key (address or start) of every block
+/// of lines, then ranges, then symbols. The range carries: for each block of ranges, the
+/// max_end of the range before its first one when both are of one depth, else 0.
 
 /// dks_line_record.flags: the row ends a sequence (its address is one past the last).
 #define DKS_LINE_END_SEQUENCE 1u
@@ -115,6 +134,7 @@ _Static_assert(sizeof(dks_symbol_record) == 32, "dks_symbol_record is 32 bytes")
 _Static_assert(offsetof(dks_symbol_record, name) == 16 && offsetof(dks_symbol_record, flags) == 24, "dks_symbol_record layout");
 _Static_assert(sizeof(dks_string_span) == 8, "dks_string_span is 8 bytes");
 _Static_assert(DKS_OFFSET_CHECKSUM + 8 <= DKS_HEADER_SIZE, "the header holds the checksum");
+_Static_assert(DKS_HEADER_SIZE % 8 == 0, "the arrays after the header are aligned");
 _Static_assert(DKS_OFFSET_SECTIONS + DKS_SECTION_COUNT * 16 <= DKS_OFFSET_CHECKSUM, "the sections end before the checksum");
 
 #endif
