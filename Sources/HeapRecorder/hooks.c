@@ -650,6 +650,7 @@ static int begin_recording(int fd) {
     else dkh.last_alloc = last_alloc;
     dkh_stacks_init();
     dkh_buffers_init();
+    dkh_stream_init();
     // DEVKIT_HEAP_UNWIND=libunwind: every stack from unw_backtrace, as before the frame-rule table.
     const char *unwind = getenv("DEVKIT_HEAP_UNWIND");
     dkh.fast_unwind = !(unwind && strcmp(unwind, "libunwind") == 0);
