@@ -26,6 +26,23 @@ public enum RecordingReader {
         }
     }
 
+    /// The recording with its compressed records expanded (version 4; older versions are
+    /// returned as they are): the header, then every record plainly, in file order, up to the
+    /// last complete one. For tools and tests that look at records one by one.
+    public static func plainRecords(_ bytes: [UInt8], path: String) throws(RecordingError) -> [UInt8] {
+        let file = MappedFile(copying: bytes, path: path)
+        var cursor = ByteCursor(file.bytes, section: "recording")
+        do throws(DecodeError) {
+            let header = try readHeader(&cursor)
+            guard header.version >= 4 else { return bytes }
+            let expanded = try CompressedRecords.expand(file.bytes, headerSize: cursor.offset).expanded
+            // The buffer belongs to `expanded`: kept alive until copied.
+            return withExtendedLifetime(expanded) { Array(expanded.bytes) }
+        } catch {
+            throw RecordingError(path: path, offset: error.offset, message: "\(error.section): \(error.reason)")
+        }
+    }
+
     private static func read(_ fileCursor: inout ByteCursor, path: String, storage file: MappedFile,
                              progress: ((Int, Int) -> Void)?) throws(DecodeError) -> HeapRecording {
         let header = try readHeader(&fileCursor)
