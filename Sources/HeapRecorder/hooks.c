@@ -587,12 +587,25 @@ static void before_fork(void) {
     pthread_mutex_lock(&dkh.stack_lock);
 }
 
+static void after_fork_child_inside(void);
+
 static void after_fork_parent(void) {
     pthread_mutex_unlock(&dkh.stack_lock);
     pthread_mutex_unlock(&dkh.module_lock);
 }
 
 static void after_fork_child(void) {
+    // Inside the recorder: claiming a slot for a thread that never allocated asks glibc for
+    // its stack (pthread_getattr_np, which takes the thread's lock and, for the main thread,
+    // reads /proc/self/maps with malloc). Recorded, that malloc claimed the slot again and
+    // waited on that lock for ever (a forking `/usr/bin/time` under the recorder hung).
+    int saved = in_recorder;
+    in_recorder = 1;
+    after_fork_child_inside();
+    in_recorder = saved;
+}
+
+static void after_fork_child_inside(void) {
     pthread_mutex_init(&dkh.stack_lock, NULL);
     pthread_mutex_init(&dkh.module_lock, NULL);
     dkh_threads_after_fork_child(dkh_current_thread());
