@@ -215,6 +215,8 @@ static inline _Atomic uint64_t *dkh_last_alloc_slot(uint64_t ptr) {
 DKH_INTERNAL int dkh_write_all(const void *bytes, size_t count);
 DKH_INTERNAL int dkh_write_plain(const void *bytes, size_t count);
 DKH_INTERNAL void dkh_write_record(uint32_t type, const void *payload, uint32_t length);
+/// The same, allowed to wait for the stream's next write (dkh_write_deferred).
+DKH_INTERNAL void dkh_write_record_deferred(uint32_t type, const void *payload, uint32_t length);
 DKH_INTERNAL void dkh_write_header(void);
 DKH_INTERNAL dkh_thread *dkh_current_thread(void);
 /// The buffer's owner (its thread) around every change it makes to it.
@@ -253,6 +255,9 @@ DKH_INTERNAL int dkh_write_parts(const void *const *parts, const size_t *sizes, 
 /// One whole record that may wait for the stream's next write (a new stack: events naming it
 /// come later, in a write that takes it first); plain when the stream cannot take it now.
 DKH_INTERNAL int dkh_write_deferred(const void *record, size_t size);
+/// Writes the records waiting for the stream now (after a module map: one compressed record
+/// for all of it, written before anything else happens).
+DKH_INTERNAL void dkh_stream_drain(void);
 
 // stacks.c
 DKH_INTERNAL uint32_t dkh_intern_stack(dkh_thread *t, const uint64_t *frames, uint32_t depth);

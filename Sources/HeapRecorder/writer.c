@@ -128,6 +128,19 @@ void dkh_write_record(uint32_t type, const void *payload, uint32_t length) {
     }
 }
 
+void dkh_write_record_deferred(uint32_t type, const void *payload, uint32_t length) {
+    if (dkh.fd < 0) return;
+    uint8_t small[4096];
+    if (length + DKH_RECORD_HEADER_SIZE > sizeof small) {
+        dkh_write_record(type, payload, length);
+        return;
+    }
+    dkh_put_u32(small, type);
+    dkh_put_u32(small + 4, length);
+    memcpy(small + DKH_RECORD_HEADER_SIZE, payload, length);
+    dkh_write_deferred(small, DKH_RECORD_HEADER_SIZE + length);
+}
+
 void dkh_write_header(void) {
     uint8_t h[DKH_HEADER_SIZE] = {0};
     memcpy(h, DKH_MAGIC, DKH_MAGIC_SIZE);
