@@ -157,7 +157,8 @@ static int drain_deferred(void) {
     if (!stream.deferred_used) return 0;
     const void *parts[1] = {stream.deferred};
     size_t sizes[1] = {stream.deferred_used};
-    int result = write_compressed(parts, sizes, 1, stream.deferred_used);
+    // After a zstd failure (enabled 0) the stream takes nothing more: plainly.
+    int result = stream.enabled ? write_compressed(parts, sizes, 1, stream.deferred_used) : 1;
     if (result == 1) result = dkh_write_plain(stream.deferred, stream.deferred_used);
     stream.deferred_used = 0;
     return result;

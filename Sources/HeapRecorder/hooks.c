@@ -396,6 +396,9 @@ static void set_mark_label_path(void) {
 }
 
 static void write_end(uint32_t reason, int32_t status) {
+    // A last clock reading: threads' flushes write one at most once per coarse tick
+    // (writer.c), so the final flush may have had none.
+    dkh_write_clock(atomic_load(&dkh.seq));
     uint8_t payload[16];
     dkh_put_u64(payload, atomic_fetch_add(&dkh.seq, 1));
     dkh_put_u32(payload + 8, reason);
