@@ -44,7 +44,13 @@ let package = Package(
         // call: one forwarder per function devkit calls, with the library header's own signature.
         .target(
             name: "LazyLibraries",
-            dependencies: ["CLibDW", "CLibDebuginfod", "CLibExpat", "CLibYAML"]
+            dependencies: ["CLibDW", "CLibDebuginfod", "CLibExpat", "CLibYAML", "CLibZstd"]
+        ),
+        // zstd's header as a system library (functions from LazyLibraries in devkit; the heap
+        // recorder links libzstd): compressed heap recordings, format version 4.
+        .systemLibrary(
+            name: "CLibZstd",
+            providers: [.apt(["libzstd-dev"])]
         ),
         // Plain-C tokenizer over expat's push parser; its public header names no expat type.
         .target(
@@ -135,7 +141,7 @@ let package = Package(
             // hooks.c for how the Swift runtime is kept out of its dependencies. Nor the
             // toolchain's library directory as RUNPATH: installed (Scripts/install, the .deb),
             // the recorder must not search /opt/swift.
-            linkerSettings: [.linkedLibrary("unwind"), .linkedLibrary("dl"), .unsafeFlags(["-nostartfiles", "-no-toolchain-stdlib-rpath"])]
+            linkerSettings: [.linkedLibrary("unwind"), .linkedLibrary("zstd"), .linkedLibrary("dl"), .unsafeFlags(["-nostartfiles", "-no-toolchain-stdlib-rpath"])]
         ),
         // Reads heap recordings (mapped): generations, live blocks, grouping, diffs, reports,
         // and heapdiff's front end. Symbols come through its HeapSymbolizer protocol: no libdw here.
@@ -143,9 +149,11 @@ let package = Package(
             name: "HeapAnalysis",
             dependencies: [
                 "BinaryReading",
+                "CLibZstd",
                 "Diagnostics",
                 "FrameModel",
                 "HeapRecordFormat",
+                "LazyLibraries",
                 "JSONWriter",
                 "PropertyList",
                 "System",
@@ -327,7 +335,7 @@ let package = Package(
         // (Programs/generations.c).
         .testTarget(
             name: "HeapAnalysisTests",
-            dependencies: ["HeapAnalysis", "PropertyList", "HeapTestSupport"],
+            dependencies: ["HeapAnalysis", "PropertyList", "HeapTestSupport", "CLibZstd", "HeapRecordFormat"],
             exclude: ["Programs"]
         ),
         // libdevkit-heap.so itself, through `devkit heap record`: interposition, stacks, marks,

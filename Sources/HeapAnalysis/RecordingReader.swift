@@ -6,7 +6,8 @@ import System
 ///
 /// Everything after the header is length-prefixed records, so a file cut anywhere (a crash,
 /// a full disk, a copy in progress) reads up to its last complete record, with a warning
-/// naming the offset where it stops. A malformed record also stops reading there, with a
+/// naming the offset where it stops. Version 4's compressed records are expanded first
+/// (`CompressedRecords`); a damaged one is an error at its offset. A malformed record also stops reading there, with a
 /// warning: what came before is kept.
 public enum RecordingReader {
     /// Reads a recording held in memory (tests, fuzzing): the bytes are copied once.
@@ -25,9 +26,40 @@ public enum RecordingReader {
         }
     }
 
-    private static func read(_ cursor: inout ByteCursor, path: String, storage: MappedFile,
+    /// The recording with its compressed records expanded (version 4; older versions are
+    /// returned as they are): the header, then every record plainly, in file order, up to the
+    /// last complete one. For tools and tests that look at records one by one.
+    public static func plainRecords(_ bytes: [UInt8], path: String) throws(RecordingError) -> [UInt8] {
+        let file = MappedFile(copying: bytes, path: path)
+        var cursor = ByteCursor(file.bytes, section: "recording")
+        do throws(DecodeError) {
+            let header = try readHeader(&cursor)
+            guard header.version >= 4 else { return bytes }
+            let expanded = try CompressedRecords.expand(file.bytes, headerSize: cursor.offset).expanded
+            // The buffer belongs to `expanded`: kept alive until copied.
+            return withExtendedLifetime(expanded) { Array(expanded.bytes) }
+        } catch {
+            throw RecordingError(path: path, offset: error.offset, message: "\(error.section): \(error.reason)")
+        }
+    }
+
+    private static func read(_ fileCursor: inout ByteCursor, path: String, storage file: MappedFile,
                              progress: ((Int, Int) -> Void)?) throws(DecodeError) -> HeapRecording {
-        var recording = HeapRecording(path: path, header: try readHeader(&cursor), storage: storage)
+        let header = try readHeader(&fileCursor)
+        // Version 4: COMPRESSED records are expanded first (header and plain records copied),
+        // and the records read from that; offsets in warnings are taken back to the file's.
+        var compressed: CompressedRecords?
+        var storage = file
+        var cursor = fileCursor
+        if header.version >= 4 {
+            let records = try CompressedRecords.expand(file.bytes, headerSize: fileCursor.offset)
+            compressed = records
+            storage = records.expanded
+            cursor = ByteCursor(storage.bytes, section: "recording")
+            try cursor.skip(fileCursor.offset)
+        }
+        var recording = HeapRecording(path: path, header: header, storage: storage)
+        if let compressed { recording.warnings = compressed.warnings }
         var nextProgress = 0
         while cursor.remaining > 0 {
             let recordOffset = cursor.offset
@@ -75,6 +107,22 @@ public enum RecordingReader {
                 offset: cursor.offset,
                 message: "no end record: the program was killed before the recorder finished; the last generation may miss the events still buffered in it"))
         }
+        if let compressed {
+            // The expansion's own warnings are at file offsets already; the end of the
+            // expanded records is the end of the file.
+            for index in compressed.warnings.count..<recording.warnings.count {
+                let expandedOffset = recording.warnings[index].offset
+                guard expandedOffset < storage.bytes.count else {
+                    recording.warnings[index].offset = file.bytes.count
+                    continue
+                }
+                let (offset, inCompressed) = compressed.fileOffset(ofExpanded: expandedOffset)
+                if inCompressed {
+                    recording.warnings[index].message += " (in the compressed record at this offset: byte \(expandedOffset) of the decompressed recording)"
+                }
+                recording.warnings[index].offset = offset
+            }
+        }
         return recording
     }
 
@@ -88,7 +136,7 @@ public enum RecordingReader {
         let version = try header.read(UInt32.self, endian: .little)
         // Invariant: this reader reads versions DKH_FORMAT_VERSION_MIN through DKH_FORMAT_VERSION
         // (version 2 only adds PAIRS records, which version 1 files simply lack; version 3 adds
-        // a type to each PAIRS entry).
+        // a type to each PAIRS entry; version 4 COMPRESSED records, expanded before reading).
         guard version >= DKH_FORMAT_VERSION_MIN, version <= DKH_FORMAT_VERSION else {
             throw header.error("format version \(version) is not supported (this devkit reads versions \(DKH_FORMAT_VERSION_MIN) to \(DKH_FORMAT_VERSION))", at: 8)
         }

@@ -396,6 +396,9 @@ static void set_mark_label_path(void) {
 }
 
 static void write_end(uint32_t reason, int32_t status) {
+    // A last clock reading: threads' flushes write one at most once per coarse tick
+    // (writer.c), so the final flush may have had none.
+    dkh_write_clock(atomic_load(&dkh.seq));
     uint8_t payload[16];
     dkh_put_u64(payload, atomic_fetch_add(&dkh.seq, 1));
     dkh_put_u32(payload + 8, reason);
@@ -587,12 +590,25 @@ static void before_fork(void) {
     pthread_mutex_lock(&dkh.stack_lock);
 }
 
+static void after_fork_child_inside(void);
+
 static void after_fork_parent(void) {
     pthread_mutex_unlock(&dkh.stack_lock);
     pthread_mutex_unlock(&dkh.module_lock);
 }
 
 static void after_fork_child(void) {
+    // Inside the recorder: claiming a slot for a thread that never allocated asks glibc for
+    // its stack (pthread_getattr_np, which takes the thread's lock and, for the main thread,
+    // reads /proc/self/maps with malloc). Recorded, that malloc claimed the slot again and
+    // waited on that lock for ever (a forking `/usr/bin/time` under the recorder hung).
+    int saved = in_recorder;
+    in_recorder = 1;
+    after_fork_child_inside();
+    in_recorder = saved;
+}
+
+static void after_fork_child_inside(void) {
     pthread_mutex_init(&dkh.stack_lock, NULL);
     pthread_mutex_init(&dkh.module_lock, NULL);
     dkh_threads_after_fork_child(dkh_current_thread());
@@ -650,6 +666,7 @@ static int begin_recording(int fd) {
     else dkh.last_alloc = last_alloc;
     dkh_stacks_init();
     dkh_buffers_init();
+    dkh_stream_init();
     // DEVKIT_HEAP_UNWIND=libunwind: every stack from unw_backtrace, as before the frame-rule table.
     const char *unwind = getenv("DEVKIT_HEAP_UNWIND");
     dkh.fast_unwind = !(unwind && strcmp(unwind, "libunwind") == 0);

@@ -89,7 +89,9 @@ static void write_module_record(struct dl_phdr_info *info, uint32_t id) {
         n += dkh_put_u64(payload + n, info->dlpi_addr + ph->p_vaddr + ph->p_memsz);
         written++;
     }
-    dkh_write_record(DKH_RECORD_MODULE, payload, (uint32_t)n);
+    // Gathered: the map's records go out together (dkh_stream_drain after each scan), one
+    // compressed record instead of one per module.
+    dkh_write_record_deferred(DKH_RECORD_MODULE, payload, (uint32_t)n);
 }
 
 static int scan_callback(struct dl_phdr_info *info, size_t size, void *data) {
@@ -128,9 +130,10 @@ void dkh_modules_refresh(void) {
             uint8_t payload[12];
             dkh_put_u64(payload, atomic_fetch_add(&dkh.seq, 1));
             dkh_put_u32(payload + 8, m->id);
-            dkh_write_record(DKH_RECORD_MODULE_UNLOAD, payload, sizeof payload);
+            dkh_write_record_deferred(DKH_RECORD_MODULE_UNLOAD, payload, sizeof payload);
         }
     }
+    dkh_stream_drain();
     pthread_mutex_unlock(&dkh.module_lock);
 }
 
@@ -148,6 +151,7 @@ static int rewrite_callback(struct dl_phdr_info *info, size_t size, void *data) 
 void dkh_modules_rewrite_all(void) {
     pthread_mutex_lock(&dkh.module_lock);
     dl_iterate_phdr(rewrite_callback, NULL);
+    dkh_stream_drain();
     pthread_mutex_unlock(&dkh.module_lock);
 }
 

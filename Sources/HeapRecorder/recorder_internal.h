@@ -47,6 +47,8 @@
 #define DKH_LAST_ALLOC_BITS 16
 /// Largest encoded event: tag + 5 ULEB128 numbers of at most 10 bytes.
 #define DKH_MAX_EVENT_SIZE 64
+/// A thread flush writes a clock record when none was written in this long (writer.c).
+#define DKH_FLUSH_CLOCK_NS 1000000ull
 #define DKH_DEFAULT_STACK_DEPTH 64
 #define DKH_MAX_STACK_DEPTH 256
 #define DKH_STACK_CACHE_SIZE 1024
@@ -209,8 +211,12 @@ static inline _Atomic uint64_t *dkh_last_alloc_slot(uint64_t ptr) {
 }
 
 // writer.c
+/// Whole records (one or more), compressed (compress.c) unless the stream cannot take them.
 DKH_INTERNAL int dkh_write_all(const void *bytes, size_t count);
+DKH_INTERNAL int dkh_write_plain(const void *bytes, size_t count);
 DKH_INTERNAL void dkh_write_record(uint32_t type, const void *payload, uint32_t length);
+/// The same, allowed to wait for the stream's next write (dkh_write_deferred).
+DKH_INTERNAL void dkh_write_record_deferred(uint32_t type, const void *payload, uint32_t length);
 DKH_INTERNAL void dkh_write_header(void);
 DKH_INTERNAL dkh_thread *dkh_current_thread(void);
 /// The buffer's owner (its thread) around every change it makes to it.
@@ -237,6 +243,21 @@ DKH_INTERNAL void dkh_threads_after_fork_child(dkh_thread *self);
 DKH_INTERNAL void dkh_disable_after_write_failure(int error);
 DKH_INTERNAL size_t dkh_put_u32(uint8_t *p, uint32_t v);
 DKH_INTERNAL size_t dkh_put_u64(uint8_t *p, uint64_t v);
+
+// compress.c
+/// Reads DEVKIT_HEAP_ZSTD and makes the compression context (once; memory from mmap).
+DKH_INTERNAL void dkh_stream_init(void);
+/// A new stream for a new file (after its header): at start, after a fork, after an attach.
+DKH_INTERNAL void dkh_stream_begin(void);
+/// Writes the parts (whole records together) as one COMPRESSED record, or plainly part by
+/// part. Returns 0, or -1 when a write failed (recording stopped).
+DKH_INTERNAL int dkh_write_parts(const void *const *parts, const size_t *sizes, int count);
+/// One whole record that may wait for the stream's next write (a new stack: events naming it
+/// come later, in a write that takes it first); plain when the stream cannot take it now.
+DKH_INTERNAL int dkh_write_deferred(const void *record, size_t size);
+/// Writes the records waiting for the stream now (after a module map: one compressed record
+/// for all of it, written before anything else happens).
+DKH_INTERNAL void dkh_stream_drain(void);
 
 // stacks.c
 DKH_INTERNAL uint32_t dkh_intern_stack(dkh_thread *t, const uint64_t *frames, uint32_t depth);

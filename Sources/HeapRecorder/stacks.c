@@ -41,12 +41,18 @@ static uint64_t hash_frames(const uint64_t *frames, uint32_t depth) {
     return dkh_stack_hash_end(h, depth);
 }
 
+/// A STACK record, deferred to the stream's next write (compress.c): the events that name it
+/// are written after it is interned, so in that write or a later one.
 static void write_stack_record(uint32_t id, const uint64_t *frames, uint32_t depth) {
-    uint8_t payload[8 + 8 * DKH_MAX_STACK_DEPTH];
+    if (dkh.fd < 0) return;
+    uint8_t record[DKH_RECORD_HEADER_SIZE + 8 + 8 * DKH_MAX_STACK_DEPTH];
+    dkh_put_u32(record, DKH_RECORD_STACK);
+    dkh_put_u32(record + 4, 8 + 8 * depth);
+    uint8_t *payload = record + DKH_RECORD_HEADER_SIZE;
     dkh_put_u32(payload, id);
     dkh_put_u32(payload + 4, depth);
     for (uint32_t i = 0; i < depth; i++) dkh_put_u64(payload + 8 + 8 * i, frames[i]);
-    dkh_write_record(DKH_RECORD_STACK, payload, 8 + 8 * depth);
+    dkh_write_deferred(record, DKH_RECORD_HEADER_SIZE + 8 + 8 * depth);
 }
 
 /// The id of `frames` (innermost first), interning it on first sight. 0 when the table is

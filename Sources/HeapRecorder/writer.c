@@ -85,8 +85,8 @@ void dkh_disable_after_write_failure(int error) {
 }
 
 /// Writes all bytes with write(2) (async-signal-safe; O_APPEND keeps each call's bytes
-/// together). Returns 0 on success; on failure recording stops.
-int dkh_write_all(const void *bytes, size_t count) {
+/// together), uncompressed. Returns 0 on success; on failure recording stops.
+int dkh_write_plain(const void *bytes, size_t count) {
     const uint8_t *p = bytes;
     while (count > 0) {
         ssize_t n = write(dkh.fd, p, count);
@@ -101,7 +101,14 @@ int dkh_write_all(const void *bytes, size_t count) {
     return 0;
 }
 
-/// One record in one write(2) when it fits in a stack buffer.
+/// Whole records, compressed into the recording's stream (compress.c).
+int dkh_write_all(const void *bytes, size_t count) {
+    const void *parts[1] = {bytes};
+    size_t sizes[1] = {count};
+    return dkh_write_parts(parts, sizes, 1);
+}
+
+/// One record in one write(2) (one compressed record, or plain when it fits in a stack buffer).
 void dkh_write_record(uint32_t type, const void *payload, uint32_t length) {
     if (dkh.fd < 0) return;
     uint8_t small[4096];
@@ -114,9 +121,24 @@ void dkh_write_record(uint32_t type, const void *payload, uint32_t length) {
         uint8_t header[DKH_RECORD_HEADER_SIZE];
         dkh_put_u32(header, type);
         dkh_put_u32(header + 4, length);
-        dkh_write_all(header, sizeof header);  // two writes: a cut between them leaves a truncated last record
-        dkh_write_all(payload, length);
+        // Plain, two writes: a cut between them leaves a truncated last record.
+        const void *parts[2] = {header, payload};
+        size_t sizes[2] = {sizeof header, length};
+        dkh_write_parts(parts, sizes, 2);
     }
+}
+
+void dkh_write_record_deferred(uint32_t type, const void *payload, uint32_t length) {
+    if (dkh.fd < 0) return;
+    uint8_t small[4096];
+    if (length + DKH_RECORD_HEADER_SIZE > sizeof small) {
+        dkh_write_record(type, payload, length);
+        return;
+    }
+    dkh_put_u32(small, type);
+    dkh_put_u32(small + 4, length);
+    memcpy(small + DKH_RECORD_HEADER_SIZE, payload, length);
+    dkh_write_deferred(small, DKH_RECORD_HEADER_SIZE + length);
 }
 
 void dkh_write_header(void) {
@@ -131,7 +153,9 @@ void dkh_write_header(void) {
     dkh_put_u64(h + 24, (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec);
     dkh_put_u32(h + 32, (uint32_t)sizeof(void *));
     dkh_put_u32(h + 36, dkh.attached ? DKH_HEADER_ATTACHED : 0);
-    dkh_write_all(h, sizeof h);
+    dkh_write_plain(h, sizeof h);
+    // Every file (a forked child's too) starts a new zstd stream after its header.
+    dkh_stream_begin();
 }
 
 uint64_t dkh_monotonic_ns(int coarse) {
@@ -147,6 +171,17 @@ static size_t put_clock(uint8_t *p, uint64_t seq) {
     dkh_put_u64(p + 8, seq);
     dkh_put_u64(p + 16, dkh_monotonic_ns(0));
     return DKH_CLOCK_RECORD_SIZE;
+}
+
+/// A flush's clock record, unless another flush wrote one less than DKH_FLUSH_CLOCK_NS ago:
+/// 2,000 short-lived threads ending within 50 ms need no 2,000 readings (each 16 bytes of
+/// new entropy to a compressor). Returns the bytes written at `p`.
+static size_t put_flush_clock(uint8_t *p) {
+    static _Atomic uint64_t last_ns;
+    uint64_t now = dkh_monotonic_ns(1), last = atomic_load_explicit(&last_ns, memory_order_relaxed);
+    if (now - last < DKH_FLUSH_CLOCK_NS && now >= last) return 0;
+    atomic_store_explicit(&last_ns, now, memory_order_relaxed);
+    return put_clock(p, atomic_load_explicit(&dkh.seq, memory_order_relaxed));
 }
 
 void dkh_write_clock(uint64_t seq) {
@@ -324,11 +359,10 @@ static void index_rebuild(dkh_thread *t) {
 
 // ---- cancelled pairs ------------------------------------------------------------------
 
-/// Writes the pair counters as one DKH_RECORD_PAIRS record (encoded in the scratch buffer,
-/// which holds nothing between flushes) and clears them.
-static void flush_pairs_locked(dkh_thread *t) {
-    if (!t->pair_count) return;
-    uint8_t *b = t->buffer;
+/// Encodes the pair counters as one DKH_RECORD_PAIRS record at `b` and clears them; returns
+/// its size (0 without counters).
+static size_t encode_pairs(dkh_thread *t, uint8_t *b) {
+    if (!t->pair_count) return 0;
     size_t n = DKH_RECORD_HEADER_SIZE;
     n += dkh_put_u32(b + n, (uint32_t)t->tid);
     n += dkh_put_u32(b + n, 0);
@@ -344,10 +378,26 @@ static void flush_pairs_locked(dkh_thread *t) {
     }
     dkh_put_u32(b, DKH_RECORD_PAIRS);
     dkh_put_u32(b + 4, (uint32_t)(n - DKH_RECORD_HEADER_SIZE));
-    if (dkh.fd >= 0) dkh_write_all(b, n);
     memset(t->pairs, 0, sizeof(dkh_pair_entry) * DKH_PAIR_TABLE_SIZE);
     t->pair_count = 0;
     t->pairs_counted = 0;
+    return n;
+}
+
+/// The most bytes encode_pairs writes.
+static inline size_t pairs_bound(const dkh_thread *t) { return DKH_RECORD_HEADER_SIZE + 16 + (size_t)t->pair_count * 40; }
+
+/// Writes the pair counters as one DKH_RECORD_PAIRS record (encoded in the scratch buffer,
+/// which holds nothing between flushes) and clears them.
+static void flush_pairs_locked(dkh_thread *t) {
+    size_t n = encode_pairs(t, t->buffer);
+    if (n && dkh.fd >= 0) dkh_write_all(t->buffer, n);
+}
+
+/// The same at a thread's end: the records may wait for the stream's next write (below).
+static void flush_pairs_at_exit(dkh_thread *t) {
+    size_t n = encode_pairs(t, t->buffer);
+    if (n && dkh.fd >= 0) dkh_write_deferred(t->buffer, n);
 }
 
 /// Counts a cancelled allocation/free pair. Every pair counted together shares `marks`
@@ -383,8 +433,12 @@ static void count_pair(dkh_thread *t, const dkh_pending_event *e) {
 // ---- flushing ---------------------------------------------------------------------------
 
 /// Writes the events record encoded in the scratch buffer; the last of a flush is followed,
-/// in the same write, by a clock record (room for it is kept free).
-static void write_events_record(dkh_thread *t, size_t used, uint64_t base_seq, int with_clock) {
+/// in the same write, by a clock record (room for it is kept free) and, when they fit, the
+/// pair counters (one write, one compressed record). `last` 2: the thread's final flush, whose
+/// records may wait for the stream's next write (compress.c): 2,000 short-lived threads are
+/// then a few compressed records, not 2,000 with 20 bytes of framing each, and what a SIGKILL
+/// can lose grows by at most DKH_DEFERRED_SIZE of ended threads' records.
+static void write_events_record(dkh_thread *t, size_t used, uint64_t base_seq, int last) {
     uint8_t *b = t->buffer;
     dkh_put_u32(b, DKH_RECORD_EVENTS);
     dkh_put_u32(b + 4, (uint32_t)(used - DKH_RECORD_HEADER_SIZE));
@@ -392,8 +446,13 @@ static void write_events_record(dkh_thread *t, size_t used, uint64_t base_seq, i
     dkh_put_u32(b + 12, 0);
     dkh_put_u64(b + 16, base_seq);
     size_t total = used;
-    if (with_clock) total += put_clock(b + used, atomic_load_explicit(&dkh.seq, memory_order_relaxed));
-    if (dkh.fd >= 0) dkh_write_all(b, total);
+    if (last) {
+        total += put_flush_clock(b + used);
+        if (t->pair_count && total + pairs_bound(t) <= DKH_THREAD_BUFFER_SIZE) total += encode_pairs(t, b + total);
+    }
+    if (dkh.fd < 0) return;
+    if (last == 2) dkh_write_deferred(b, total);
+    else dkh_write_all(b, total);
 }
 
 // ---- short-lived blocks: the level that cancelled pairs reached --------------------------
@@ -458,7 +517,7 @@ typedef struct dkh_encoder {
     uint64_t base_seq, last_seq, last_ptr;
 } dkh_encoder;
 
-static void write_events_record(dkh_thread *t, size_t used, uint64_t base_seq, int with_clock);
+static void write_events_record(dkh_thread *t, size_t used, uint64_t base_seq, int last);
 
 static void encode(dkh_thread *t, dkh_encoder *c, uint8_t tag, uint64_t seq, uint64_t ptr, uint64_t a, uint64_t b, uint64_t d) {
     if (c->used + DKH_MAX_EVENT_SIZE + DKH_CLOCK_RECORD_SIZE > DKH_THREAD_BUFFER_SIZE) {
@@ -494,8 +553,8 @@ static inline void encode_short_lived(dkh_thread *t, dkh_encoder *c, uint64_t ru
 
 /// Encodes the thread's pending events (skipping cancelled ones) as DKH_RECORD_EVENTS records,
 /// as many as the scratch buffer needs, each run's short-lived level after its event, then
-/// writes the pair counters. Caller holds t->lock.
-void dkh_thread_flush_locked(dkh_thread *t) {
+/// writes the pair counters. Caller holds t->lock. `at_exit`: the thread's final flush.
+static void thread_flush(dkh_thread *t, int at_exit) {
     if (!t->buffer) return;
     dkh_encoder c = {.used = DKH_EVENTS_HEADER_SIZE};
     uint64_t written_bytes = 0;
@@ -511,10 +570,13 @@ void dkh_thread_flush_locked(dkh_thread *t) {
         }
         encode_short_lived(t, &c, e->run_bytes, e->run_blocks, e->run_seq, written_bytes, written_blocks);
     }
-    if (c.used > DKH_EVENTS_HEADER_SIZE) write_events_record(t, c.used, c.base_seq, 1);
-    flush_pairs_locked(t);
+    if (c.used > DKH_EVENTS_HEADER_SIZE) write_events_record(t, c.used, c.base_seq, at_exit ? 2 : 1);
+    if (at_exit) flush_pairs_at_exit(t);
+    else flush_pairs_locked(t);
     dkh_reset_thread(t);
 }
+
+void dkh_thread_flush_locked(dkh_thread *t) { thread_flush(t, 0); }
 
 /// Room for one more pending event: squeezes out cancelled events when they are a quarter
 /// of the buffer or more, else flushes.
@@ -647,7 +709,7 @@ void dkh_thread_destructor(void *value) {
     dkh_thread *t = value;
     if (!t) return;
     dkh_owner_enter(t);
-    dkh_thread_flush_locked(t);
+    thread_flush(t, 1);
     dkh_owner_leave(t);
     current = NULL;
     memset(t->cache, 0, sizeof t->cache);

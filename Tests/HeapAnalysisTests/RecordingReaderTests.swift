@@ -112,8 +112,8 @@ struct RecordingReaderTests {
         #expect(three.clock.offset(of: 0) == 0)
         #expect(three.clock.offset(of: 5) == 1_000_000_000)
         #expect(three.clock.offset(of: 20) == 2_000_000_000)
-        let future = Self.handMade(version: 4, records: [])
-        #expect(throws: RecordingError.self) { try RecordingReader.read(future, path: "v4") }
+        let future = Self.handMade(version: 5, records: [])
+        #expect(throws: RecordingError.self) { try RecordingReader.read(future, path: "v5") }
     }
 
     @Test func notARecording() {

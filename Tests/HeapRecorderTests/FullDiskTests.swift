@@ -20,15 +20,20 @@ import Testing
         }
         let out = try HeapFixture.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        // 200,000 blocks kept alive (so no pair is cancelled in the recorder's buffers): some
-        // megabytes of events for a 64 KiB disk; the program says it finished.
+        // 200,000 blocks kept alive (so no pair is cancelled in the recorder's buffers), of
+        // pseudo-random sizes (compressed, regular sizes would fit the disk): hundreds of
+        // kilobytes of events for a 64 KiB disk; the program says it finished.
         let source = out.appendingPathComponent("keeper.c")
         try """
             #include <stdio.h>
             #include <stdlib.h>
             int main(void) {
                 static void *kept[200000];
-                for (int i = 0; i < 200000; i++) kept[i] = malloc(16 + i % 64);
+                unsigned long x = 42;
+                for (int i = 0; i < 200000; i++) {
+                    x = x * 6364136223846793005ul + 1442695040888963407ul;
+                    kept[i] = malloc(16 + (x >> 33) % 256);
+                }
                 long sum = 0;
                 for (int i = 0; i < 200000; i++) sum += kept[i] != NULL;
                 printf("done %ld\\n", sum);

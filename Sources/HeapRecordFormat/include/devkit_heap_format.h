@@ -9,8 +9,9 @@
 #define DKH_MAGIC "DKITHEAP"
 #define DKH_MAGIC_SIZE 8
 /// Bumped when a reader of the previous version could misread a file. New record types do
-/// not bump it: readers skip record types they do not know.
-#define DKH_FORMAT_VERSION 3
+/// not bump it: readers skip record types they do not know (version 4's COMPRESSED records
+/// did: a version-3 reader would have skipped nearly everything silently).
+#define DKH_FORMAT_VERSION 4
 /// The oldest version this reader still reads (version 1 has no PAIRS records, version 2's
 /// PAIRS entries have no type).
 #define DKH_FORMAT_VERSION_MIN 1
@@ -88,7 +89,25 @@ enum dkh_record_type {
     /// Several records for one scan, all before its DKH_RECORD_SCAN. A new record type, not a
     /// new version: older readers skip it and read UNREACHABLE as before.
     DKH_RECORD_LEAK_KIND = 12,
+    /// Payload: u32 length of the bytes this record decompresses to (1 to
+    /// DKH_MAX_COMPRESSED_INPUT), then the next piece of the recording's one zstd stream,
+    /// ending at a flush: what it decompresses to is whole records (never a header, never a
+    /// COMPRESSED record). Concatenated in file order, the pieces are one zstd stream. Plain
+    /// records may lie between them (a write the stream could not take at that moment); all
+    /// records, plain or decompressed, are read in file order. Since version 4.
+    DKH_RECORD_COMPRESSED = 13,
 };
+
+/// The most bytes one COMPRESSED record decompresses to; a reader refuses larger claims.
+#define DKH_MAX_COMPRESSED_INPUT (1u << 20)
+/// The largest zstd window (log2 bytes) a recorder uses and a reader accepts: bounds the
+/// decoder's memory whatever a frame header claims.
+#define DKH_ZSTD_WINDOW_LOG_MAX 23
+/// A reader refuses a recording whose records would decompress to more than
+/// DKH_MAX_EXPANSION_BASE + DKH_MAX_EXPANSION_RATIO times its compressed bytes (a hostile
+/// file claiming gigabytes): real recordings compress 10 to 150 times.
+#define DKH_MAX_EXPANSION_BASE (64ull << 20)
+#define DKH_MAX_EXPANSION_RATIO 1024ull
 
 /// The payload size of a DKH_RECORD_SCAN with the leak-kind counts.
 #define DKH_SCAN_PAYLOAD_SIZE 112
