@@ -254,34 +254,28 @@ final class DwflCoreSession {
                 noteData = data
             }
         }
-        guard let noteData, let base = noteData.pointee.d_buf else { return nil }
+        guard let noteData else { return nil }
         var pid: Int32?
         var threads: [CoreThreadState.Thread] = []
-        var position = 0
-        while position < noteData.pointee.d_size {
-            var note = GElf_Nhdr()
-            var nameOffset = 0
-            var descriptorOffset = 0
-            let next = gelf_getnote(noteData, position, &note, &nameOffset, &descriptorOffset)
-            guard next > position else { break }
-            position = next
-            guard note.n_type == UInt32(NT_PRSTATUS) || note.n_type == UInt32(NT_PRPSINFO) else { continue }
-            guard note.n_namesz == 5, memcmp(base + nameOffset, "CORE", 5) == 0 else { return nil }
-            let descriptor = UnsafeRawBufferPointer(start: base + descriptorOffset, count: Int(note.n_descsz))
+        var odd = false
+        Self.forEachNote(in: noteData) { note, name, descriptor in
+            guard note.n_type == UInt32(NT_PRSTATUS) || note.n_type == UInt32(NT_PRPSINFO) else { return true }
+            guard note.n_namesz == 5, memcmp(name, "CORE", 5) == 0 else { odd = true; return false }
             if note.n_type == UInt32(NT_PRPSINFO) {
-                guard descriptor.count == CoreThreadState.prpsinfoSize else { return nil }
+                guard descriptor.count == CoreThreadState.prpsinfoSize else { odd = true; return false }
                 if pid == nil { pid = Int32(littleEndian: descriptor.loadUnaligned(fromByteOffset: CoreThreadState.prpsinfoPidOffset, as: Int32.self)) }
-                continue
+                return true
             }
-            guard descriptor.count == CoreThreadState.x86_64PrstatusSize else { return nil }
+            guard descriptor.count == CoreThreadState.x86_64PrstatusSize else { odd = true; return false }
             let tid = Int32(littleEndian: descriptor.loadUnaligned(fromByteOffset: CoreThreadState.prstatusPidOffset, as: Int32.self))
             let registers = CoreThreadState.x86_64Registers.map {
                 UInt64(littleEndian: descriptor.loadUnaligned(fromByteOffset: CoreThreadState.prstatusRegistersOffset + 8 * $0, as: UInt64.self))
             }
             threads.append(CoreThreadState.Thread(tid: tid, registers: registers))
+            return true
         }
         // Without NT_PRPSINFO libdwfl refuses the core: its error stands.
-        guard let pid else { return nil }
+        guard !odd, let pid else { return nil }
         return CoreThreadState(pid: pid, threads: threads,
                                memory: CoreMemory(file: UnsafeRawBufferPointer(start: raw, count: size), loads: loads))
     }
@@ -302,25 +296,37 @@ final class DwflCoreSession {
             guard header.p_type == UInt32(PT_NOTE), header.p_filesz > 0 else { continue }
             guard let offset = Int64(exactly: header.p_offset), let size = Int(exactly: header.p_filesz),
                   let data = elf_getdata_rawchunk(elf, offset, size, header.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR),
-                  let base = data.pointee.d_buf else { skipped += 1; continue }
-            var position = 0
-            while notes.count < limits.maxNotes {
-                var note = GElf_Nhdr()
-                var nameOffset = 0
-                var descriptorOffset = 0
-                let next = gelf_getnote(data, position, &note, &nameOffset, &descriptorOffset)
-                // Invariant: gelf_getnote returns 0 at the end or on a note that overruns the
-                // segment, and moves strictly forward otherwise.
-                guard next > position else { break }
-                position = next
-                guard types.contains(note.n_type), note.n_namesz == 5,
-                      memcmp(base + nameOffset, "CORE", 4) == 0,
-                      Int(note.n_descsz) <= limits.maxNoteDescriptor else { continue }
-                let bytes = UnsafeRawBufferPointer(start: base + descriptorOffset, count: Int(note.n_descsz))
-                notes.append(CoreNote(type: note.n_type, descriptor: Array(bytes)))
+                  data.pointee.d_buf != nil else { skipped += 1; continue }
+            Self.forEachNote(in: data) { note, name, descriptor in
+                guard notes.count < limits.maxNotes else { return false }
+                if types.contains(note.n_type), note.n_namesz == 5, memcmp(name, "CORE", 4) == 0,
+                   descriptor.count <= limits.maxNoteDescriptor {
+                    notes.append(CoreNote(type: note.n_type, descriptor: Array(descriptor)))
+                }
+                return true
             }
         }
         return (notes, skipped)
+    }
+
+    /// The notes of one `PT_NOTE` segment's data, in order, until `body` returns false:
+    /// each note's header, name and descriptor (`gelf_getnote`).
+    private static func forEachNote(in data: UnsafeMutablePointer<Elf_Data>,
+                                    _ body: (GElf_Nhdr, UnsafeRawPointer, UnsafeRawBufferPointer) -> Bool) {
+        guard let base = data.pointee.d_buf else { return }
+        var position = 0
+        while position < data.pointee.d_size {
+            var note = GElf_Nhdr()
+            var nameOffset = 0
+            var descriptorOffset = 0
+            let next = gelf_getnote(data, position, &note, &nameOffset, &descriptorOffset)
+            // Invariant: gelf_getnote returns 0 at the end or on a note that overruns the
+            // segment, and moves strictly forward otherwise.
+            guard next > position else { return }
+            position = next
+            let descriptor = UnsafeRawBufferPointer(start: base + descriptorOffset, count: Int(note.n_descsz))
+            guard body(note, UnsafeRawPointer(base + nameOffset), descriptor) else { return }
+        }
     }
 
     // MARK: modules
