@@ -27,6 +27,20 @@ import Testing
         }
     }
 
+    /// ASCII runs of every length from 0 to 40 (the transcoder takes eight and four units at a
+    /// time) between non-ASCII scalars, at every alignment.
+    @Test func asciiRunsOfEveryLengthDecode() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...6, using: &generator) {
+                text += String((0..<Int.random(in: 0...40, using: &generator)).map { _ in Character(Unicode.Scalar(UInt8.random(in: 0x20...0x7E, using: &generator))) })
+                text += ["é", "Ω", "🚀", "中", "\u{7F}", ""].randomElement(using: &generator)!
+            }
+            #expect(Self.decode(Array(text.utf16)) == text)
+        }
+    }
+
     @Test func boundariesDecode() {
         #expect(Self.decode([]) == "")
         #expect(Self.decode([0x7F, 0x80, 0x7FF, 0x800, 0xFFFF]) == "\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}")
