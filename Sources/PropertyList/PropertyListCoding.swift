@@ -77,8 +77,10 @@ public enum PropertyListCoding {
     /// then `write`), which is also what words any error. The output is byte for byte what the
     /// tree gives. With a `drain`, most of it goes there in pieces as it is made and the rest
     /// is returned; after nil the drain has had a partial document.
+    /// `compactJSON` writes JSON on one line without spaces, as `writeStrictJSON(pretty: false)`.
     package static func stream(_ bytes: UnsafeRawBufferPointer, from source: PlistFormat, to format: PlistFormat,
-                               xmlIndent: XMLIndent = .tabs, lossyJSON: Bool, drain: OutputDrain? = nil) -> [UInt8]? {
+                               xmlIndent: XMLIndent = .tabs, lossyJSON: Bool, compactJSON: Bool = false,
+                               drain: OutputDrain? = nil) -> [UInt8]? {
         func transcode<Sink: PlistEventSink>(into sink: inout Sink) -> Bool {
             switch source {
             case .binary: BinaryPlistTranscoder.transcode(bytes, into: &sink)
@@ -96,7 +98,7 @@ public enum PropertyListCoding {
             guard transcode(into: &writer) else { return nil }
             return writer.finish()
         case .json:
-            var emitter = JSONEmitter(nonJSONValues: lossyJSON ? .asStrings : .reject)
+            var emitter = JSONEmitter(nonJSONValues: lossyJSON ? .asStrings : .reject, compact: compactJSON)
             emitter.drain = drain
             emitter.out.bytes.reserveCapacity(capacity)
             guard transcode(into: &emitter) else { return nil }

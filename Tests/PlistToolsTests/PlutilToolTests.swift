@@ -2,6 +2,7 @@ import DevKitTestSupport
 import Foundation
 import PlistTools
 import PropertyList
+import PropertyListTestSupport
 import Testing
 
 /// `devkit plutil` against swift-corelibs-foundation's plutil (in the toolchain): the same
@@ -75,6 +76,35 @@ import Testing
         let devkit = Self.devkit(arguments + [mine])
         #expect(devkit.status == 0 && apple.status == 0, "\(arguments): \(devkit.errors) / \(apple.errors)")
         #expect(try Self.value(mine).sortingKeys() == (try Self.value(theirs)).sortingKeys(), "\(arguments)")
+    }
+
+    /// `-convert xml1|json` of binary and XML files streams them without a value tree: the
+    /// bytes are the tree's (`PropertyListCoding.write`, strict JSON, compact unless `-r`),
+    /// and a date refused by JSON is still refused with the tree's words.
+    @Test(arguments: Array(UInt64(1)...40))
+    func convertingStreamsWhatTheTreeWrites(seed: UInt64) throws {
+        // Half of them JSON can hold (no dates, data, UIDs or non-finite reals).
+        var generator = ValueGenerator(rng: SeededGenerator(seed: seed), capabilities: seed % 2 == 0 ? .json : .xml)
+        let value = PlistValue.array((0..<8).map { _ in generator.value() })
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devkit-plutil-stream-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for input in [PlistFormat.binary, .xml] {
+            let path = directory.appendingPathComponent("in.\(input)").path
+            try Data(try PropertyListCoding.write(value, as: input)).write(to: URL(fileURLWithPath: path))
+            let xml = Self.devkit(["-convert", "xml1", "-o", "-", path])
+            let expectedXML = try PropertyListCoding.write(value, as: .xml)
+            #expect(xml.status == 0 && xml.output == expectedXML, "seed \(seed) from \(input): \(xml.errors)")
+            for readable in [false, true] {
+                let json = Self.devkit(["-convert", "json"] + (readable ? ["-r"] : []) + ["-o", "-", path])
+                if var expected = try? PropertyListCoding.writeStrictJSON(value, pretty: readable) {
+                    if expected.last == 0x0A { expected.removeLast() }
+                    #expect(json.status == 0 && json.output == expected, "seed \(seed) from \(input), readable \(readable): \(json.errors)")
+                } else {
+                    #expect(json.status == 1 && json.errors.contains("invalid object in plist for destination format"), "seed \(seed): \(json.errors)")
+                }
+            }
+        }
     }
 
     @Test func anInsertChangesOnlyTheInsertedLines() throws {

@@ -61,7 +61,14 @@ public enum PlutilTool {
             }
             try emit(Array(source.utf8), for: file, options, inPlace: false, write: write)
         case .convert(let format):
-            let value = try read(file).document.value
+            let bytes: [UInt8]
+            do { bytes = try FileIO.read(file, kind: .propertyList) } catch { throw Failure(error.reason) }
+            if let streamed = streamed(bytes, as: format, readable: commandLine.readable) {
+                try emit(streamed, for: file, commandLine, inPlace: true, write: write)
+                return
+            }
+            let value: PlistValue
+            do { value = try PropertyListCoding.read(bytes).value } catch { throw Failure(error.description) }
             try emit(try encode(value, as: format, readable: commandLine.readable), for: file, commandLine, inPlace: true, write: write)
         case .extract(let keyPath, let format):
             let value = try self.value(at: keyPath, in: try read(file).document.value, expecting: commandLine.expectedType)
@@ -113,6 +120,20 @@ public enum PlutilTool {
             throw Failure("Value at [\(keyPath)] is of type \(typeName(value)); raw extraction needs a string, number, bool, date or data")
         }
         return Array((text + "\n").utf8)
+    }
+
+    /// A binary or XML file as XML or JSON without a value tree, as `encode` would write it;
+    /// nil when the tree must do it (`PropertyListCoding.stream`), which also words any error.
+    private static func streamed(_ bytes: [UInt8], as format: PlutilCommandLine.Format, readable: Bool) -> [UInt8]? {
+        guard !bytes.isEmpty, format == .xml1 || format == .json else { return nil }
+        let source = PlistFormat.detect(bytes)
+        guard source == .binary || source == .xml else { return nil }
+        guard var out = bytes.withUnsafeBytes({
+            PropertyListCoding.stream($0, from: source, to: format == .json ? .json : .xml, lossyJSON: false, compactJSON: !readable)
+        }) else { return nil }
+        // No final newline, as plutil writes JSON (see `encode`).
+        if format == .json, out.last == 0x0A { out.removeLast() }
+        return out
     }
 
     private static func encode(_ value: PlistValue, as format: PlutilCommandLine.Format, readable: Bool) throws(Failure) -> [UInt8] {
