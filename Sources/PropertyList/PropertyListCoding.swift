@@ -71,6 +71,14 @@ public enum PropertyListCoding {
         }
     }
 
+    /// The format `stream` would read `bytes` as (`declared`, else detected) when it can turn
+    /// them into `format` at all: binary or XML into XML or JSON; nil sends them to the tree.
+    package static func streamableSource(_ bytes: [UInt8], declared: PlistFormat?, to format: PlistFormat) -> PlistFormat? {
+        guard format == .xml || format == .json, !bytes.isEmpty else { return nil }
+        let source = declared ?? PlistFormat.detect(bytes)
+        return source == .binary || source == .xml ? source : nil
+    }
+
     /// A binary or XML plist as XML or JSON (`lossyJSON`: dates and data as strings, else
     /// refused), streamed without building its value tree (`BinaryPlistTranscoder`,
     /// `XMLPlistTranscoder`); nil when the file has to go through the tree instead (`read`

@@ -102,7 +102,7 @@ public enum PlistFile {
         }
         let original: [UInt8]
         do { original = try FileIO.read(file, kind: .propertyList) } catch { throw .io(error) }
-        if let source = streamedSource(original, from: inputFormat, to: format),
+        if let source = PropertyListCoding.streamableSource(original, declared: inputFormat, to: format),
            let bytes = original.withUnsafeBytes({ PropertyListCoding.stream($0, from: source, to: format, lossyJSON: lossyJSON) }) {
             return try finishConversion(file, original: original, bytes: bytes, output: output, inPlace: inPlace, backup: backup, force: force)
         }
@@ -126,7 +126,7 @@ public enum PlistFile {
         let parsed: PlistDocument? = try {() throws(PlistFileError) -> PlistDocument? in
             let original: [UInt8]
             do throws(FileIOError) { original = try FileIO.read(file, kind: .propertyList) } catch { throw .io(error) }
-            if let source = streamedSource(original, from: inputFormat, to: format) {
+            if let source = PropertyListCoding.streamableSource(original, declared: inputFormat, to: format) {
                 let piece = try PiecewiseOutput(target)
                 if let rest = original.withUnsafeBytes({ PropertyListCoding.stream($0, from: source, to: format, lossyJSON: lossyJSON, drain: piece.drain) }) {
                     try piece.finish(rest)
@@ -143,14 +143,6 @@ public enum PlistFile {
             throw conversionError(error, file: file, format: format, lossyJSON: lossyJSON)
         }
         try piece.finish(rest)
-    }
-
-    /// The input's format when `convert` tries `PropertyListCoding.stream` first: binary or
-    /// XML to XML or JSON.
-    private static func streamedSource(_ bytes: [UInt8], from inputFormat: PlistFormat?, to format: PlistFormat) -> PlistFormat? {
-        guard format == .xml || format == .json, !bytes.isEmpty else { return nil }
-        let source = inputFormat ?? PlistFormat.detect(bytes)
-        return source == .binary || source == .xml ? source : nil
     }
 
     private static func conversionError(_ error: PlistError, file: String, format: PlistFormat, lossyJSON: Bool) -> PlistFileError {

@@ -125,12 +125,15 @@ public enum PlutilTool {
     /// A binary or XML file as XML or JSON without a value tree, as `encode` would write it;
     /// nil when the tree must do it (`PropertyListCoding.stream`), which also words any error.
     private static func streamed(_ bytes: [UInt8], as format: PlutilCommandLine.Format, readable: Bool) -> [UInt8]? {
-        guard !bytes.isEmpty, format == .xml1 || format == .json else { return nil }
-        let source = PlistFormat.detect(bytes)
-        guard source == .binary || source == .xml else { return nil }
-        guard var out = bytes.withUnsafeBytes({
-            PropertyListCoding.stream($0, from: source, to: format == .json ? .json : .xml, lossyJSON: false, compactJSON: !readable)
-        }) else { return nil }
+        let target: PlistFormat? = switch format {
+        case .xml1: .xml
+        case .json: .json
+        case .binary1, .raw, .swift, .objc: nil
+        }
+        guard let target, let source = PropertyListCoding.streamableSource(bytes, declared: nil, to: target),
+              var out = bytes.withUnsafeBytes({
+                  PropertyListCoding.stream($0, from: source, to: target, lossyJSON: false, compactJSON: !readable)
+              }) else { return nil }
         // No final newline, as plutil writes JSON (see `encode`).
         if format == .json, out.last == 0x0A { out.removeLast() }
         return out

@@ -12,50 +12,14 @@ struct JSONEmitter {
         self.nonJSONValues = nonJSONValues
         self.out = JSONOutput(compact: compact)
     }
-
-    mutating func write(_ value: PlistValue, depth: Int) throws(UnwritableValue) {
-        switch value {
-        case .string(var s):
-            s.withUTF8 { utf8 in out.string(utf8: utf8) }
-        case .data(let bytes):
-            // withUnsafeBufferPointer rethrows untyped errors: carry the typed one out.
-            var failure: UnwritableValue?
-            bytes.withUnsafeBufferPointer { buffer in
-                do throws(UnwritableValue) { try data(buffer, depth: depth) } catch { failure = error }
-            }
-            if let failure { throw failure }
-        case .array(let items):
-            beginArray(isEmpty: items.isEmpty, depth: depth)
-            for (index, item) in items.enumerated() {
-                arrayItem(index, depth: depth)
-                do {
-                    try write(item, depth: depth + 1)
-                } catch {
-                    throw error.adding(.index(index))
-                }
-            }
-            endArray(isEmpty: items.isEmpty, depth: depth)
-        case .dictionary(let dict):
-            beginDictionary(isEmpty: dict.isEmpty, depth: depth)
-            for (index, (key, item)) in dict.enumerated() {
-                drain?.takeIfFull(&out.bytes)
-                out.beginItem(index, depth: depth)
-                out.key(key)
-                do {
-                    try write(item, depth: depth + 1)
-                } catch {
-                    throw error.adding(.key(key))
-                }
-            }
-            endDictionary(isEmpty: dict.isEmpty, depth: depth)
-        case .integer, .real, .bool, .date, .uid:
-            try scalar(value, depth: depth)
-        }
-    }
 }
 
 extension JSONEmitter: PlistEventSink {
     typealias Failure = UnwritableValue
+
+    func failure(_ error: UnwritableValue, inKey key: String?, index: Int) -> UnwritableValue {
+        error.adding(key.map { .key($0) } ?? .index(index))
+    }
 
     mutating func beginArray(isEmpty: Bool, depth: Int) {
         out.bytes.append(contentsOf: (isEmpty ? "[]" : "[").utf8)

@@ -1,12 +1,13 @@
 /// A writer fed one value at a time in document order, so a reader can stream a file into
-/// another format without building its `PlistValue` tree (binary → XML and JSON:
-/// `BinaryPlistTranscoder`). The tree writers walk a `PlistValue` through the same calls, so
+/// another format without building its `PlistValue` tree (`BinaryPlistTranscoder`,
+/// `XMLPlistTranscoder`). A `PlistValue` goes through the same calls (`write(_:depth:)`), so
 /// each format's layout lives once.
 ///
 /// `depth` is the value's nesting level (the top object is 0); a container's items are at
 /// `depth + 1`. A container says only whether it is empty (`<dict/>`, `{}`): a streaming
-/// reader of XML knows that at its start tag, not how many items follow. Every item of an array is announced by `arrayItem`, every member of a
-/// dictionary by `dictionaryKey`, before its value. Text arrives as valid UTF-8.
+/// reader of XML knows that at its start tag, not how many items follow. Every item of an
+/// array is announced by `arrayItem`, every member of a dictionary by `dictionaryKey`, before
+/// its value. Text arrives as valid UTF-8.
 package protocol PlistEventSink {
     associatedtype Failure: Error
 
@@ -20,4 +21,49 @@ package protocol PlistEventSink {
     mutating func data(_ bytes: UnsafeBufferPointer<UInt8>, depth: Int) throws(Failure)
     /// Integers, reals, booleans, dates and UIDs: values with no storage to stream.
     mutating func scalar(_ value: PlistValue, depth: Int) throws(Failure)
+    /// `error`, raised inside the member `key` of a dictionary or the item `index` of an array,
+    /// as it leaves that container (a sink that names where a value it refused sits adds the
+    /// step; the default passes the error on unchanged).
+    func failure(_ error: Failure, inKey key: String?, index: Int) -> Failure
+}
+
+extension PlistEventSink {
+    package func failure(_ error: Failure, inKey key: String?, index: Int) -> Failure { error }
+
+    /// Writes a value tree through the calls a streaming reader makes.
+    mutating func write(_ value: PlistValue, depth: Int) throws(Failure) {
+        // withUTF8 and withUnsafeBufferPointer rethrow untyped errors: the typed one is carried out.
+        var failure: Failure?
+        switch value {
+        case .string(var s):
+            s.withUTF8 { utf8 in
+                do throws(Failure) { try string(utf8, depth: depth) } catch { failure = error }
+            }
+        case .data(let bytes):
+            bytes.withUnsafeBufferPointer { buffer in
+                do throws(Failure) { try data(buffer, depth: depth) } catch { failure = error }
+            }
+        case .array(let items):
+            beginArray(isEmpty: items.isEmpty, depth: depth)
+            for (index, item) in items.enumerated() {
+                arrayItem(index, depth: depth)
+                do { try write(item, depth: depth + 1) } catch { throw self.failure(error, inKey: nil, index: index) }
+            }
+            endArray(isEmpty: items.isEmpty, depth: depth)
+        case .dictionary(let dict):
+            beginDictionary(isEmpty: dict.isEmpty, depth: depth)
+            for (index, (key, item)) in dict.enumerated() {
+                var key = key
+                key.withUTF8 { utf8 in
+                    do throws(Failure) { try dictionaryKey(utf8, index: index, depth: depth) } catch { failure = error }
+                }
+                if let failure { throw failure }
+                do { try write(item, depth: depth + 1) } catch { throw self.failure(error, inKey: key, index: index) }
+            }
+            endDictionary(isEmpty: dict.isEmpty, depth: depth)
+        case .integer, .real, .bool, .date, .uid:
+            try scalar(value, depth: depth)
+        }
+        if let failure { throw failure }
+    }
 }

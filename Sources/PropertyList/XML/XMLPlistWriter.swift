@@ -137,41 +137,6 @@ package struct XMLPlistWriter {
         let below20 = (x &- ones &* 0x20) & ~x & highs
         return below20 | zeroByte(x ^ (ones &* 0x26)) | zeroByte(x ^ (ones &* 0x3C)) | zeroByte(x ^ (ones &* 0x3E)) != 0
     }
-
-    private mutating func write(_ value: PlistValue, depth: Int) throws(PlistError) {
-        switch value {
-        case .string(var s):
-            // withUTF8 rethrows untyped errors: carry the typed one out.
-            var failure: PlistError?
-            s.withUTF8 { utf8 in
-                do throws(PlistError) { try string(utf8, depth: depth) } catch { failure = error }
-            }
-            if let failure { throw failure }
-        case .data(let bytes):
-            bytes.withUnsafeBufferPointer { buffer in data(buffer, depth: depth) }
-        case .array(let items):
-            beginArray(isEmpty: items.isEmpty, depth: depth)
-            for (index, item) in items.enumerated() {
-                arrayItem(index, depth: depth)
-                try write(item, depth: depth + 1)
-            }
-            endArray(isEmpty: items.isEmpty, depth: depth)
-        case .dictionary(let dict):
-            beginDictionary(isEmpty: dict.isEmpty, depth: depth)
-            for (index, (key, item)) in dict.enumerated() {
-                var key = key
-                var failure: PlistError?
-                key.withUTF8 { utf8 in
-                    do throws(PlistError) { try dictionaryKey(utf8, index: index, depth: depth) } catch { failure = error }
-                }
-                if let failure { throw failure }
-                try write(item, depth: depth + 1)
-            }
-            endDictionary(isEmpty: dict.isEmpty, depth: depth)
-        case .integer, .real, .bool, .date, .uid:
-            try scalar(value, depth: depth)
-        }
-    }
 }
 
 extension XMLPlistWriter: PlistEventSink {
