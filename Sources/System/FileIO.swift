@@ -63,19 +63,25 @@ public enum FileIO {
     /// Up to `count` bytes from `fd`'s position, fewer at the end of the file.
     private static func readPrefix(fd: Int32, path: String, count: Int) throws(FileIOError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: max(count, 0))
+        let (filled, error) = bytes.withUnsafeMutableBytes { fill(fd: fd, $0) }
+        if error != 0 { throw FileIOError(path: path, errno: error) }
+        bytes.removeLast(bytes.count - filled)
+        return bytes
+    }
+
+    /// Reads from `fd` into `buffer` until it is full or the file ends (EINTR retried): how
+    /// many bytes came, and the errno that stopped it (0 when none did).
+    private static func fill(fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> (filled: Int, error: Int32) {
+        guard let base = buffer.baseAddress else { return (0, 0) }
         var filled = 0
-        while filled < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return Glibc.read(fd, base + filled, buffer.count - filled)
-            }
+        while filled < buffer.count {
+            let n = Glibc.read(fd, base + filled, buffer.count - filled)
             if n < 0, errno == EINTR { continue }
-            if n < 0 { throw FileIOError.lastError(path: path) }
+            if n < 0 { return (filled, errno) }
             if n == 0 { break }
             filled += n
         }
-        bytes.removeLast(bytes.count - filled)
-        return bytes
+        return (filled, 0)
     }
 
     /// Every byte from `fd`'s position to the end of the file, read straight into the array.
@@ -86,19 +92,12 @@ public enum FileIO {
             // The size is known: read into uninitialised memory (zero-filling it first was a
             // pass over every page), one byte more than expected to see the end.
             let capacity = min(sizeHint, limit) + 1
-            var failure: Int32 = 0
+            var error: Int32 = 0
             bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                guard let base = buffer.baseAddress else { return }
                 if capacity >= hugePageThreshold { adviseHugePages(UnsafeMutableRawBufferPointer(buffer)) }
-                while initialized < capacity {
-                    let n = Glibc.read(fd, base + initialized, capacity - initialized)
-                    if n < 0, errno == EINTR { continue }
-                    if n < 0 { failure = errno }
-                    if n <= 0 { return }
-                    initialized += n
-                }
+                (initialized, error) = fill(fd: fd, UnsafeMutableRawBufferPointer(buffer))
             }
-            if failure != 0 { throw FileIOError(path: path, errno: failure) }
+            if error != 0 { throw FileIOError(path: path, errno: error) }
             if bytes.count < capacity { return bytes }
             // The file grew since its fstat: read on.
         } else {
@@ -113,15 +112,13 @@ public enum FileIO {
             }
             if bytes.count == bytes.capacity { bytes.reserveCapacity(bytes.capacity * 2) }
             let spare = bytes.capacity - bytes.count
-            var failure: Int32 = 0
-            var eof = false
+            var error: Int32 = 0
             bytes.withUnsafeMutableBufferPointerToSpare(spare) { buffer, appended in
-                let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
-                if n < 0 { failure = errno } else if n == 0 { eof = true } else { appended = n }
+                (appended, error) = fill(fd: fd, UnsafeMutableRawBufferPointer(buffer))
             }
-            if failure == EINTR { continue }
-            if failure != 0 { throw FileIOError(path: path, errno: failure) }
-            if eof { return bytes }
+            if error != 0 { throw FileIOError(path: path, errno: error) }
+            // Less than the spare room: the end of the file (or of the stream).
+            if bytes.count < bytes.capacity { return bytes }
         }
     }
 
