@@ -22,6 +22,14 @@ import Testing
             try addresses.map { try image.frames(at: $0) }
         }
 
+        /// An image opened once to write the cache, its answers, and the cache file's path and
+        /// bytes as written.
+        func pristineCache() throws -> (reference: ImageSymbolizer, expected: [[SymbolicatedFrame]], path: String, pristine: Data) {
+            let reference = try ImageSymbolizer(path: binary, options: options)
+            let path = "\(cache)/\(try #require(reference.identifier))"
+            return (reference, try answers(reference), path, try Data(contentsOf: URL(fileURLWithPath: path)))
+        }
+
         /// The symbol-table answers (`symbol + offset`), which read the symbol blocks.
         func symbols(_ image: ImageSymbolizer) -> [String?] {
             addresses.map { image.symbol(at: $0).map { "\($0.name)+\($0.start)" } }
@@ -63,10 +71,7 @@ import Testing
     @Test func damagedHeaderIsRebuiltAtOpen() throws {
         guard let fixture = try makeFixture() else { return }
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
-        let reference = try ImageSymbolizer(path: fixture.binary, options: fixture.options)
-        let expected = try fixture.answers(reference)
-        let path = "\(fixture.cache)/\(try #require(reference.identifier))"
-        let pristine = try Data(contentsOf: URL(fileURLWithPath: path))
+        let (_, expected, path, pristine) = try fixture.pristineCache()
         let arrays = sections(pristine)
         var damaged: [Data] = [pristine.prefix(pristine.count / 2), pristine.prefix(100), Data(), pristine.dropLast(8), pristine + Data(count: 8)]
         // The header (magic, version, identity, array table, checksum), one byte of each small
@@ -98,10 +103,8 @@ import Testing
     @Test func damagedBlockIsRebuiltWhenRead() throws {
         guard let fixture = try makeFixture() else { return }
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
-        let reference = try ImageSymbolizer(path: fixture.binary, options: fixture.options)
-        let expected = try fixture.answers(reference), expectedSymbols = fixture.symbols(reference)
-        let path = "\(fixture.cache)/\(try #require(reference.identifier))"
-        let pristine = try Data(contentsOf: URL(fileURLWithPath: path))
+        let (reference, expected, path, pristine) = try fixture.pristineCache()
+        let expectedSymbols = fixture.symbols(reference)
         let arrays = sections(pristine)
         let strides = [24, 32, 4, 16, 32, 8, 1]
         for section in [0, 1, 3, 4, 5, 6] where arrays[section].count > 0 {
@@ -132,10 +135,7 @@ import Testing
     @Test func damageUsedLateIsFoundThenAndUnusedDamageIsNeverRead() throws {
         guard let fixture = try makeFixture() else { return }
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
-        let reference = try ImageSymbolizer(path: fixture.binary, options: fixture.options)
-        let expected = try fixture.answers(reference)
-        let path = "\(fixture.cache)/\(try #require(reference.identifier))"
-        let pristine = try Data(contentsOf: URL(fileURLWithPath: path))
+        let (_, expected, path, pristine) = try fixture.pristineCache()
         let lines = sections(pristine)[0]
         // Blocks of 128 rows: damage the last row's line number (the last block), which the
         // last addresses read and the first ones do not.
