@@ -11,16 +11,7 @@ import Testing
 struct CompressedRecordingTests {
     static func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] { RecordingReaderTests.le(value) }
 
-    static func uleb(_ value: UInt64) -> [UInt8] {
-        var value = value, bytes: [UInt8] = []
-        repeat {
-            var byte = UInt8(value & 0x7f)
-            value >>= 7
-            if value != 0 { byte |= 0x80 }
-            bytes.append(byte)
-        } while value != 0
-        return bytes
-    }
+    static func uleb(_ value: UInt64) -> [UInt8] { HeapPeakTests.uleb(value) }
 
     static func record(_ type: UInt32, _ payload: [UInt8]) -> [UInt8] { le(type) + le(UInt32(payload.count)) + payload }
 
