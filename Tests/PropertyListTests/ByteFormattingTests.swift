@@ -59,9 +59,9 @@ import PropertyListTestSupport
         return out
     }
 
-    /// The encoder takes two groups from one eight-byte load where eight bytes are left: every
-    /// length around that edge, at every line length the XML writer uses (76 columns less 8
-    /// per tab level, at least 16) and none, after a prefix already in the buffer.
+    /// The encoder writes through a pointer into space reserved for the exact size: every
+    /// length up to 80 and some larger, at the line lengths the XML writer uses (76 columns
+    /// less 8 per tab level, at least 16), odd ones and none, after bytes already in the buffer.
     @Test func base64MatchesThePlainEncoding() {
         var rng = SeededGenerator(seed: 4648)
         for count in Array(0...80) + [255, 256, 257, 1_000, 4_097] {

@@ -153,7 +153,6 @@ package enum Base64 {
                         return
                     }
                     var left = bytes.count
-                    let end = i + bytes.count
                     repeat {
                         if lines > 0, let p = prefix.baseAddress, prefix.count > 0 {
                             o.update(from: p, count: prefix.count)
@@ -162,19 +161,6 @@ package enum Base64 {
                         // Whole groups on this line (wrapping arithmetic: the counts are bounded above).
                         let groups = min(wrap / 4, left / 3)
                         let stop = i + groups &* 3
-                        // Two groups per step from one eight-byte load (the input has eight
-                        // bytes left), their eight characters in one store: half the loads
-                        // and stores of a group at a time.
-                        while stop - i >= 6, end - i >= 8 {
-                            let w = UInt64(bigEndian: UnsafeRawPointer(i).loadUnaligned(as: UInt64.self))
-                            func pair(_ shift: UInt64) -> UInt64 {
-                                UInt64(UInt16(littleEndian: pairs.loadUnaligned(fromByteOffset: Int(truncatingIfNeeded: w &>> shift & 0xFFF) &<< 1, as: UInt16.self)))
-                            }
-                            let v = pair(52) | pair(40) &<< 16 | pair(28) &<< 32 | pair(16) &<< 48
-                            UnsafeMutableRawPointer(o).storeBytes(of: v.littleEndian, as: UInt64.self)
-                            o += 8
-                            i += 6
-                        }
                         while i < stop {
                             let n = Int(i[0]) &<< 16 | Int(i[1]) &<< 8 | Int(i[2])
                             let high = pairs.loadUnaligned(fromByteOffset: (n &>> 12) &<< 1, as: UInt16.self)
