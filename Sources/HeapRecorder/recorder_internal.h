@@ -84,21 +84,39 @@ typedef struct dkh_stack_cache_entry {
 } dkh_stack_cache_entry;
 
 /// Words a remembered stack walk may have read (unwind.c); a walk that read more is not kept.
-#define DKH_WALK_READS 160
-/// Stack walks remembered per thread.
-#define DKH_WALK_CACHE_SIZE 16
+#define DKH_WALK_READS 96
+/// Walk shapes remembered per thread, in sets of DKH_WALK_CACHE_WAYS by first state.
+#define DKH_WALK_CACHE_SIZE 64
+#define DKH_WALK_CACHE_WAYS 4
+/// Stacks remembered per thread by the words their walk read (unwind.c): slots of the table,
+/// and words of the arena that holds those words.
+#define DKH_WALK_VECTOR_BITS 12
+#define DKH_WALK_VECTOR_SIZE (1u << DKH_WALK_VECTOR_BITS)
+#define DKH_WALK_ARENA_WORDS (1u << 17)
 
-/// A stack walk remembered (unwind.c): the state at the program's first frame, every word the
-/// walk read after it with the value it found, and the stack's id.
+/// The shape of a stack walk (unwind.c): the state at the program's first frame and where the
+/// walk read the stack. Every walk from that state that finds the same words there is the same
+/// walk; the words of each such walk seen before, and its stack, are in the thread's vector
+/// table under the shape's `gen`.
 typedef struct dkh_walk_entry {
     uint64_t pc, sp, rbp;
     uint32_t epoch;      // the frame rules' epoch + 1; 0: empty
-    uint32_t stack;
+    uint32_t gen;        // names the shape in the vector table (unique in the thread slot)
     uint32_t reads;
     uint32_t needs_rbp;  // the walk depended on rbp at the first frame
+    uint32_t last;       // the vector table slot of the shape's last walk found or stored
     uint64_t read_at[DKH_WALK_READS];
-    uint64_t read_value[DKH_WALK_READS];
 } dkh_walk_entry;
+
+/// One remembered walk: its shape's gen, a hash of the words it read (kept in the thread's
+/// arena from `offset` on) and its stack's id.
+typedef struct dkh_walk_vector {
+    uint64_t hash;
+    uint32_t gen;        // 0: empty
+    uint32_t stack;
+    uint32_t offset;
+    uint32_t reads;
+} dkh_walk_vector;
 
 /// A buffered event, kept decoded until the flush encodes it.
 typedef struct dkh_pending_event {
@@ -160,8 +178,13 @@ typedef struct dkh_thread {
     /// The thread's stack (pthread_getattr_np), which bounds what the stack walk reads; 0 when
     /// unknown (then libunwind walks it).
     uintptr_t stack_low, stack_high;
-    /// Stacks walked before, by the state at their first frame outside the recorder.
+    /// Stacks walked before: shapes by the state at their first frame outside the recorder,
+    /// and the words each walk read (mmap'd once per slot, kept when the slot is reused).
     dkh_walk_entry walks[DKH_WALK_CACHE_SIZE];
+    uint32_t walk_gen;          // the last gen given to a shape (never reset: old vectors stay stale)
+    uint32_t walk_arena_used;   // words of walk_arena in use
+    dkh_walk_vector *walk_vectors;  // DKH_WALK_VECTOR_SIZE
+    uint64_t *walk_arena;           // DKH_WALK_ARENA_WORDS
     dkh_stack_cache_entry cache[DKH_STACK_CACHE_SIZE];
 } dkh_thread;
 
