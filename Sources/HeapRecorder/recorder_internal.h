@@ -88,8 +88,8 @@ typedef struct dkh_stack_cache_entry {
 /// Walk shapes remembered per thread, in sets of DKH_WALK_CACHE_WAYS by first state.
 #define DKH_WALK_CACHE_SIZE 64
 #define DKH_WALK_CACHE_WAYS 4
-/// Stacks remembered per thread by the words their walk read (unwind.c): slots of the table,
-/// and words of the arena that holds those words.
+/// Walks remembered per thread by the words they read (unwind.c): slots of the table that
+/// finds them, and words of the arena that holds them.
 #define DKH_WALK_VECTOR_BITS 12
 #define DKH_WALK_VECTOR_SIZE (1u << DKH_WALK_VECTOR_BITS)
 #define DKH_WALK_ARENA_WORDS (1u << 17)
@@ -104,19 +104,9 @@ typedef struct dkh_walk_entry {
     uint32_t gen;        // names the shape in the vector table (unique in the thread slot)
     uint32_t reads;
     uint32_t needs_rbp;  // the walk depended on rbp at the first frame
-    uint32_t last;       // the vector table slot of the shape's last walk found or stored
+    uint32_t last;       // the arena record (offset + 1) of the shape's last walk found or stored; 0: none
     uint64_t read_at[DKH_WALK_READS];
 } dkh_walk_entry;
-
-/// One remembered walk: its shape's gen, a hash of the words it read (kept in the thread's
-/// arena from `offset` on) and its stack's id.
-typedef struct dkh_walk_vector {
-    uint64_t hash;
-    uint32_t gen;        // 0: empty
-    uint32_t stack;
-    uint32_t offset;
-    uint32_t reads;
-} dkh_walk_vector;
 
 /// A buffered event, kept decoded until the flush encodes it.
 typedef struct dkh_pending_event {
@@ -183,8 +173,8 @@ typedef struct dkh_thread {
     dkh_walk_entry walks[DKH_WALK_CACHE_SIZE];
     uint32_t walk_gen;          // the last gen given to a shape (never reset: old vectors stay stale)
     uint32_t walk_arena_used;   // words of walk_arena in use
-    dkh_walk_vector *walk_vectors;  // DKH_WALK_VECTOR_SIZE
-    uint64_t *walk_arena;           // DKH_WALK_ARENA_WORDS
+    uint32_t *walk_vectors;     // DKH_WALK_VECTOR_SIZE arena records (offset + 1; 0: empty)
+    uint64_t *walk_arena;       // DKH_WALK_ARENA_WORDS
     dkh_stack_cache_entry cache[DKH_STACK_CACHE_SIZE];
 } dkh_thread;
 

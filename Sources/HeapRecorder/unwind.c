@@ -59,11 +59,11 @@ void dkh_unwind_thread_init(dkh_thread *t) {
     // unmapped now or lie partly outside this one's.
     for (int i = 0; i < DKH_WALK_CACHE_SIZE; i++) t->walks[i].epoch = 0;
     if (!t->walk_vectors) {
-        size_t bytes = sizeof(dkh_walk_vector) * DKH_WALK_VECTOR_SIZE + sizeof(uint64_t) * DKH_WALK_ARENA_WORDS;
+        size_t bytes = sizeof(uint32_t) * DKH_WALK_VECTOR_SIZE + sizeof(uint64_t) * DKH_WALK_ARENA_WORDS;
         void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (p != MAP_FAILED) {
             t->walk_vectors = p;
-            t->walk_arena = (uint64_t *)((uint8_t *)p + sizeof(dkh_walk_vector) * DKH_WALK_VECTOR_SIZE);
+            t->walk_arena = (uint64_t *)((uint8_t *)p + sizeof(uint32_t) * DKH_WALK_VECTOR_SIZE);
             t->walk_arena_used = 0;
         }
     }
@@ -260,45 +260,60 @@ static inline int words_equal(const uint64_t *a, const uint64_t *b, uint32_t cou
 
 /// Probes per lookup in the vector table (linear).
 #define WALK_VECTOR_PROBES 4
+/// A remembered walk in the arena: its words' hash, its shape's gen and its stack (one word),
+/// the count of words, then the words. The table holds only where records start: it stays
+/// small (16 KiB), mostly in the first-level cache.
+#define WALK_RECORD_HEADER 3
 
-/// The vector table slot of a remembered walk of shape `gen` that read `words`, or -1.
-static inline int vector_find(const dkh_thread *t, uint32_t gen, uint64_t hash, const uint64_t *words, uint32_t count) {
+static inline const uint64_t *walk_record(const dkh_thread *t, uint32_t ref) { return t->walk_arena + ref - 1; }
+
+/// Whether the record at `ref` (0: none) is a walk of shape `gen` that read `words`.
+static inline int record_matches(const dkh_thread *t, uint32_t ref, uint32_t gen, uint64_t hash, const uint64_t *words,
+                                 uint32_t count) {
+    if (!ref) return 0;
+    const uint64_t *r = walk_record(t, ref);
+    return r[0] == hash && (uint32_t)r[1] == gen && r[2] == count && words_equal(r + WALK_RECORD_HEADER, words, count);
+}
+
+/// The record of a remembered walk of shape `gen` that read `words`, or 0.
+static inline uint32_t vector_find(const dkh_thread *t, uint32_t gen, uint64_t hash, const uint64_t *words, uint32_t count) {
     for (uint32_t p = 0; p < WALK_VECTOR_PROBES; p++) {
-        uint32_t slot = (uint32_t)(hash + p) & (DKH_WALK_VECTOR_SIZE - 1);
-        const dkh_walk_vector *v = &t->walk_vectors[slot];
-        if (v->gen == gen && v->hash == hash && v->reads == count && words_equal(t->walk_arena + v->offset, words, count))
-            return (int)slot;
+        uint32_t ref = t->walk_vectors[(hash + p) & (DKH_WALK_VECTOR_SIZE - 1)];
+        if (record_matches(t, ref, gen, hash, words, count)) return ref;
     }
-    return -1;
+    return 0;
 }
 
+/// Forgets every remembered walk (the shapes' last records too, which now point at nothing).
 static void vectors_clear(dkh_thread *t) {
-    memset(t->walk_vectors, 0, sizeof(dkh_walk_vector) * DKH_WALK_VECTOR_SIZE);
+    memset(t->walk_vectors, 0, sizeof(uint32_t) * DKH_WALK_VECTOR_SIZE);
     t->walk_arena_used = 0;
+    for (int i = 0; i < DKH_WALK_CACHE_SIZE; i++) t->walks[i].last = 0;
 }
 
-/// Returns the slot taken.
+/// Returns the new record.
 static uint32_t vector_store(dkh_thread *t, uint32_t gen, const uint64_t *words, uint32_t count, uint32_t stack) {
     // A full arena starts again (stale shapes' words pile up in it; a program with many
     // distinct stacks fills it).
-    if (t->walk_arena_used + count > DKH_WALK_ARENA_WORDS) vectors_clear(t);
+    if (t->walk_arena_used + WALK_RECORD_HEADER + count > DKH_WALK_ARENA_WORDS) vectors_clear(t);
     uint64_t hash = words_hash(gen, words, count);
-    dkh_walk_vector *slot = &t->walk_vectors[hash & (DKH_WALK_VECTOR_SIZE - 1)];
+    uint32_t *slot = &t->walk_vectors[hash & (DKH_WALK_VECTOR_SIZE - 1)];
+    // The first empty slot of the probes, else the first (its walk is forgotten).
     for (uint32_t p = 0; p < WALK_VECTOR_PROBES; p++) {
-        dkh_walk_vector *v = &t->walk_vectors[(hash + p) & (DKH_WALK_VECTOR_SIZE - 1)];
-        if (v->gen == 0) {
-            slot = v;
+        uint32_t *s = &t->walk_vectors[(hash + p) & (DKH_WALK_VECTOR_SIZE - 1)];
+        if (!*s) {
+            slot = s;
             break;
         }
     }
-    memcpy(t->walk_arena + t->walk_arena_used, words, count * sizeof(uint64_t));
-    slot->hash = hash;
-    slot->gen = gen;
-    slot->stack = stack;
-    slot->offset = t->walk_arena_used;
-    slot->reads = count;
-    t->walk_arena_used += count;
-    return (uint32_t)(slot - t->walk_vectors);
+    uint64_t *r = t->walk_arena + t->walk_arena_used;
+    r[0] = hash;
+    r[1] = gen | (uint64_t)stack << 32;
+    r[2] = count;
+    memcpy(r + WALK_RECORD_HEADER, words, count * sizeof(uint64_t));
+    *slot = t->walk_arena_used + 1;
+    t->walk_arena_used += WALK_RECORD_HEADER + count;
+    return *slot;
 }
 
 /// Remembers a complete walk from the state (pc, sp, rbp) that read `words` at `at` and gave
@@ -380,22 +395,22 @@ uint32_t dkh_current_stack(dkh_thread *t, const void *hook_frame) {
                     if (e->epoch != epoch + 1 || e->pc != pc || e->sp != sp || (e->needs_rbp && e->rbp != rbp)) continue;
                     const uint32_t n = e->reads;
                     // The shape's last walk first (a loop allocating at one place: no hashing).
-                    const dkh_walk_vector *last = &t->walk_vectors[e->last];
-                    if (last->gen == e->gen && last->reads == n) {
-                        const uint64_t *seen = t->walk_arena + last->offset;
+                    const uint64_t *last = e->last ? walk_record(t, e->last) : NULL;
+                    if (last && (uint32_t)last[1] == e->gen && last[2] == n) {
+                        const uint64_t *seen = last + WALK_RECORD_HEADER;
                         uint64_t diff = 0;
                         for (uint32_t i = 0; i < n; i++) {
                             words[i] = *(const uint64_t *)e->read_at[i];
                             diff |= words[i] ^ seen[i];
                         }
-                        if (!diff) return last->stack;
+                        if (!diff) return (uint32_t)(last[1] >> 32);
                     } else {
                         for (uint32_t i = 0; i < n; i++) words[i] = *(const uint64_t *)e->read_at[i];
                     }
-                    int slot = vector_find(t, e->gen, words_hash(e->gen, words, n), words, n);
-                    if (slot >= 0) {
-                        e->last = (uint32_t)slot;
-                        return t->walk_vectors[slot].stack;
+                    uint32_t ref = vector_find(t, e->gen, words_hash(e->gen, words, n), words, n);
+                    if (ref) {
+                        e->last = ref;
+                        return (uint32_t)(walk_record(t, ref)[1] >> 32);
                     }
                 }
             }
