@@ -89,10 +89,11 @@ typedef struct dkh_stack_cache_entry {
 #define DKH_WALK_CACHE_SIZE 64
 #define DKH_WALK_CACHE_WAYS 4
 /// Walks remembered per thread by the words they read (unwind.c): slots of the table that
-/// finds them, and words of the arena that holds them.
+/// finds them, and words of the arena that holds them (256 KiB, touched as it fills: about
+/// 1,500 walks of 20 frames; a full arena starts again). Scripts/bench/heap `swift` fills 80 KiB.
 #define DKH_WALK_VECTOR_BITS 12
 #define DKH_WALK_VECTOR_SIZE (1u << DKH_WALK_VECTOR_BITS)
-#define DKH_WALK_ARENA_WORDS (1u << 17)
+#define DKH_WALK_ARENA_WORDS (1u << 15)
 
 /// The shape of a stack walk (unwind.c): the state at the program's first frame and where the
 /// walk read the stack. Every walk from that state that finds the same words there is the same
