@@ -334,9 +334,10 @@ static void walk_remember(dkh_thread *t, dkh_walk_entry *set, uint64_t epoch, ui
     if (!entry) {
         entry = victim;
         // A new gen: vectors of the shape this one replaces are never found again. After 2^32
-        // shapes the gens start over, so the old vectors go.
+        // shapes the gens start over, so the old vectors and shapes go.
         if (++t->walk_gen == 0) {
             vectors_clear(t);
+            for (int i = 0; i < DKH_WALK_CACHE_SIZE; i++) t->walks[i].epoch = 0;
             t->walk_gen = 1;
         }
         entry->pc = pc, entry->sp = sp, entry->rbp = rbp;
