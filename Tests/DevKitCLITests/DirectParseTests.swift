@@ -13,6 +13,7 @@ import Testing
         switch try? DevKit.parseAsRoot(arguments) {
         case let command as Plist.PlistGet: command.invocation
         case let command as Plist.PlistLint: command.invocation
+        case let command as Plist.PlistConvert: command.invocation
         case let command as Lint: command.invocation
         case let command as Symbolicate: command.invocation
         default: nil
@@ -39,6 +40,12 @@ import Testing
         ["plist", "lint", "Samples/Info.plist"],
         ["plist", "lint", "--format", "json", "a.plist", "b.plist", "-"],
         ["plist", "lint", "a.plist", "--input-format=binary"],
+        ["plist", "convert", "Samples/Info.plist", "--to", "json"],
+        ["plist", "convert", "a.plist", "--to", "binary1", "-o", "a.bplist"],
+        ["plist", "convert", "--to=xml", "-o", "-", "-"],
+        ["plist", "convert", "a.bplist", "--to", "json", "--lossy", "--output", "a.json", "--input-format", "binary"],
+        ["plist", "convert", "a.plist", "--to", "xml1", "--in-place", "--backup", "--force"],
+        ["plist", "convert", "-o", "out.plist", "--to", "openstep", "--", "-odd.plist"],
         ["lint"],
         ["lint", "Samples/lint/Clean"],
         ["lint", "--config", "devkit.yml", "--format", "sarif", "App/Info.plist", "App/App.entitlements"],
@@ -81,6 +88,20 @@ import Testing
         ["plist", "get", "a", "b", "--format"],
         ["plist", "get", "a", "b", "--fromat", "json"],
         ["plist", "lint"],
+        ["plist", "convert", "a.plist"],
+        ["plist", "convert", "a.plist", "b.plist", "--to", "json"],
+        ["plist", "convert", "a.plist", "--to", "yaml"],
+        ["plist", "convert", "a.plist", "--to"],
+        ["plist", "convert", "a.plist", "--to", "json", "-h"],
+        ["plist", "convert", "a.plist", "--to", "json", "-o"],
+        ["plist", "convert", "a.plist", "--to", "json", "-o=out"],
+        ["plist", "convert", "a.plist", "--to", "json", "-x"],
+        ["plist", "convert", "a.plist", "--to", "json", "-io", "out"],
+        ["plist", "convert", "a.plist", "--to", "json", "--lossy=yes"],
+        ["plist", "convert", "a.plist", "--to", "json", "--in-place", "-o", "b"],  // refused by validate()
+        ["plist", "convert", "-", "--to", "json", "--in-place"],  // refused by validate()
+        ["plist", "convert", "a.plist", "--to", "json", "--backup"],  // refused by validate()
+        ["plist", "convert", "a.plist", "--to", "json", "--force"],  // refused by validate()
         ["plist", "lint", "--format", "sarif", "a.plist"],
         ["lint", "--jobs", "0"],
         ["lint", "--jobs", "many"],
@@ -170,11 +191,12 @@ import Testing
         var result: [[String]] = []
         var index = 0
         let flags: Set = ["--raw", "--strict", "--fix", "--list-rules", "--no-config", "--built-product", "--force",
-                          "--no-demangle", "--no-inlines", "--stats", "--no-cache", "--group", "--offline"]
+                          "--no-demangle", "--no-inlines", "--stats", "--no-cache", "--group", "--offline",
+                          "--lossy", "--in-place", "--backup"]
         while index < words.count {
             let word = words[index]
             if word == "--" { return result + [Array(words[index...])] }
-            if word.hasPrefix("--"), !word.contains("="), !flags.contains(word), index + 1 < words.count {
+            if word.hasPrefix("--") || word == "-o", !word.contains("="), !flags.contains(word), index + 1 < words.count {
                 result.append([word, words[index + 1]])
                 index += 2
             } else {

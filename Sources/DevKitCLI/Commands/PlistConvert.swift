@@ -41,19 +41,13 @@ extension Plist {
 
         @OptionGroup var writeOptions: WriteOptions
 
-        func validate() throws {
-            if inPlace && output != nil { throw ValidationError("--in-place and -o cannot be used together.") }
-            if inPlace && file == "-" { throw ValidationError("--in-place needs a file, not standard input.") }
-            if writeOptions.backup && !inPlace { throw ValidationError("--backup goes with --in-place.") }
-            if writeOptions.force && !inPlace { throw ValidationError("--force goes with --in-place.") }
+        var invocation: PlistConvertInvocation {
+            PlistConvertInvocation(file: file, format: to, output: output, inPlace: inPlace, lossy: lossy,
+                                   inputFormat: input.format, backup: writeOptions.backup, force: writeOptions.force)
         }
 
-        func run() throws {
-            do {
-                try PlistFile.convert(file, from: input.format, to: to, output: output, inPlace: inPlace,
-                                      backup: writeOptions.backup, force: writeOptions.force, lossyJSON: lossy,
-                                      warning: FileHandleOutput.standardError)
-            } catch { throw CommandFailure.diagnostic(error) }
-        }
+        func validate() throws { try invocation.validate() }
+
+        func run() throws { try invocation.run() }
     }
 }

@@ -1,9 +1,10 @@
 import ArgumentParser
 
 /// A command line read without ArgumentParser's reflection, for `DirectlyParsed` commands:
-/// long options (`--name value`, `--name=value`), flags, positionals (`-` among them) and `--`,
-/// after which everything is positional. Every other shape — a short option, `--help`, a
-/// value that looks like an option — is not read here: the command's reader gives up and
+/// long options (`--name value`, `--name=value`), single short options (`-o value`), flags,
+/// positionals (`-` among them) and `--`, after which everything is positional. Every other
+/// shape — combined short options, `-o=value`, `--help` and `-h`, a value that looks like an
+/// option — is not read here, and a reader gives up on any option it does not know: then
 /// ArgumentParser reads the whole line, with its own messages.
 struct DirectArguments {
     private var remaining: ArraySlice<String>
@@ -33,6 +34,8 @@ struct DirectArguments {
                 guard let equals = argument.firstIndex(of: "=") else { return argument }
                 attachedValue = String(argument[argument.index(after: equals)...])
                 return String(argument[..<equals])
+            } else if argument.utf8.count == 2, argument != "-h" {
+                return argument
             } else {
                 isUnreadable = true
                 return nil
