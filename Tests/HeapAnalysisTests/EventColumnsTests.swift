@@ -94,12 +94,12 @@ struct EventColumnsTests {
 
     /// Two threads' seeded events (allocations plain and typed, frees of either thread's
     /// blocks, short-lived levels), in records of at most 40 events, and their pairs.
-    static func recording(version: UInt32, seed: UInt64) -> [UInt8] {
+    static func recording(version: UInt32, seed: UInt64, events: UInt64 = 600) -> [UInt8] {
         var random = SplitMix(state: seed)
         var threads: [[Event]] = [[], []]
         var live: [UInt64] = []
         var pairs: [[Pair]] = [[], []]
-        for seq in UInt64(1)...600 {
+        for seq in UInt64(1)...events {
             let thread = Int(random.next() % 2)
             switch random.next() % 7 {
             case 0, 1, 2:
@@ -134,7 +134,7 @@ struct EventColumnsTests {
             let tid = UInt32(100 + thread)
             records.append((10, version >= 5 ? pairColumns(thread: tid, seq: 1, sorted) : pairRows(thread: tid, seq: 1, sorted)))
         }
-        records.append((7, le(UInt64(601)) + le(UInt32(1)) + le(Int32(0))))
+        records.append((7, le(events + 1) + le(UInt32(1)) + le(Int32(0))))
         return RecordingReaderTests.handMade(version: version, records: records)
     }
 
@@ -232,7 +232,7 @@ struct EventColumnsTests {
 
     /// Every byte of a column recording set to a few values: reads or stops with warnings, never traps.
     @Test func mutatedBytesNeverCrash() throws {
-        let bytes = Self.recording(version: 5, seed: 5)
+        let bytes = Self.recording(version: 5, seed: 5, events: 120)
         for index in 40..<bytes.count {
             for value: UInt8 in [0, 0x7f, 0x80, 0xff] {
                 var copy = bytes
