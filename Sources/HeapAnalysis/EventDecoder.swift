@@ -135,31 +135,38 @@ struct EventDecoder {
         }
     }
 
-    /// A ULEB128 number from `column`.
+    /// A ULEB128 number from `column` of `bytes`. Static, with the bytes passed in: a method
+    /// reading `self` while a column of `self` is inout made the compiler copy the decoder on
+    /// every call (`heapdiff`'s profile: a memcpy of the decoder per field).
     @inline(__always)
-    private func varint(_ column: inout Column, _ name: String) throws(DecodeError) -> UInt64 {
-        guard column.at < column.end else { throw error("truncated: the \(name) column ends early", at: column.at) }
+    private static func varint(_ bytes: UnsafeRawBufferPointer, _ column: inout Column, _ base: Int) throws(DecodeError) -> UInt64 {
+        guard column.at < column.end else { throw columnError(base, column.at) }
         let first = bytes[column.at]
         column.at += 1
         if first < 0x80 { return UInt64(first) }
-        return try varintTail(first, &column, name)
+        return try varintTail(bytes, first, &column, base)
     }
 
-    private func varintTail(_ first: UInt8, _ column: inout Column, _ name: String) throws(DecodeError) -> UInt64 {
+    private static func varintTail(_ bytes: UnsafeRawBufferPointer, _ first: UInt8, _ column: inout Column,
+                                   _ base: Int) throws(DecodeError) -> UInt64 {
         let start = column.at - 1
         var result = UInt64(first & 0x7f)
         var shift: UInt64 = 7
         while true {
-            guard column.at < column.end else { throw error("truncated: the \(name) column ends early", at: column.at) }
+            guard column.at < column.end else { throw columnError(base, column.at) }
             let byte = bytes[column.at]
             column.at += 1
             guard shift < 63 || (shift == 63 && byte & 0x7e == 0) else {
-                throw error("ULEB128 number does not fit in 64 bits", at: start)
+                throw DecodeError(section: "events", offset: base + start, reason: "ULEB128 number does not fit in 64 bits")
             }
             result |= UInt64(byte & 0x7f) << shift
             if byte & 0x80 == 0 { return result }
             shift += 7
         }
+    }
+
+    private static func columnError(_ base: Int, _ at: Int) -> DecodeError {
+        DecodeError(section: "events", offset: base + at, reason: "truncated: a column ends before its events' fields")
     }
 
     @inline(__always)
@@ -172,23 +179,24 @@ struct EventDecoder {
         let tagOffset = tags.at
         let tag = bytes[tags.at]
         tags.at += 1
-        seq &+= try varint(&seqs, "sequence")
+        let bytes = bytes, base = baseOffset
+        seq &+= try Self.varint(bytes, &seqs, base)
         switch tag {
         case UInt8(DKH_EVENT_ALLOC.rawValue), UInt8(DKH_EVENT_ALLOC_TYPED.rawValue):
-            address &+= Self.unzigzag(try varint(&allocAddresses, "allocation address"))
-            let size = try varint(&sizes, "size")
-            stack &+= Self.unzigzag(try varint(&stacks, "stack"))
+            address &+= Self.unzigzag(try Self.varint(bytes, &allocAddresses, base))
+            let size = try Self.varint(bytes, &sizes, base)
+            stack &+= Self.unzigzag(try Self.varint(bytes, &stacks, base))
             // Invariant: stack ids are 32-bit.
             guard stack <= UInt32.max else { throw error("stack id \(stack) is out of range", at: stacks.at - 1) }
-            let type = tag == UInt8(DKH_EVENT_ALLOC_TYPED.rawValue) ? try varint(&types, "type") : 0
+            let type = tag == UInt8(DKH_EVENT_ALLOC_TYPED.rawValue) ? try Self.varint(bytes, &types, base) : 0
             return HeapEvent(seq: seq, kind: .allocation, address: address, size: size, stack: UInt32(stack),
                              typeMetadata: type, thread: thread)
         case UInt8(DKH_EVENT_FREE.rawValue):
-            freeAddress &+= Self.unzigzag(try varint(&freeAddresses, "free address"))
+            freeAddress &+= Self.unzigzag(try Self.varint(bytes, &freeAddresses, base))
             return HeapEvent(seq: seq, kind: .free, address: freeAddress, size: 0, stack: 0, typeMetadata: 0, thread: thread)
         case UInt8(DKH_EVENT_SHORT_LIVED.rawValue):
-            shortLivedBytes &+= Self.unzigzag(try varint(&shortBytes, "short-lived bytes"))
-            let blocks = try varint(&shortBlocks, "short-lived blocks")
+            shortLivedBytes &+= Self.unzigzag(try Self.varint(bytes, &shortBytes, base))
+            let blocks = try Self.varint(bytes, &shortBlocks, base)
             // Invariant: block counts are 32-bit, like stack ids.
             guard blocks <= UInt32.max else { throw error("short-lived block count \(blocks) is out of range", at: shortBlocks.at - 1) }
             return HeapEvent(seq: seq, kind: .shortLived, address: 0, size: shortLivedBytes, stack: UInt32(blocks),
