@@ -144,14 +144,20 @@ struct EventDecoder {
         let first = bytes[column.at]
         column.at += 1
         if first < 0x80 { return UInt64(first) }
-        return try varintTail(bytes, first, &column, base)
+        // Two bytes inline too: most address and seq deltas of a column are one or two bytes.
+        guard column.at < column.end else { throw columnError(base, column.at) }
+        let second = bytes[column.at]
+        column.at += 1
+        if second < 0x80 { return UInt64(first & 0x7f) | UInt64(second) << 7 }
+        return try varintTail(bytes, UInt64(first & 0x7f) | UInt64(second & 0x7f) << 7, &column, base)
     }
 
-    private static func varintTail(_ bytes: UnsafeRawBufferPointer, _ first: UInt8, _ column: inout Column,
+    /// The rest of a ULEB128 number whose first two bytes gave `low`.
+    private static func varintTail(_ bytes: UnsafeRawBufferPointer, _ low: UInt64, _ column: inout Column,
                                    _ base: Int) throws(DecodeError) -> UInt64 {
-        let start = column.at - 1
-        var result = UInt64(first & 0x7f)
-        var shift: UInt64 = 7
+        let start = column.at - 2
+        var result = low
+        var shift: UInt64 = 14
         while true {
             guard column.at < column.end else { throw columnError(base, column.at) }
             let byte = bytes[column.at]
