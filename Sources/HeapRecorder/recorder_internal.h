@@ -84,20 +84,29 @@ typedef struct dkh_stack_cache_entry {
 } dkh_stack_cache_entry;
 
 /// Words a remembered stack walk may have read (unwind.c); a walk that read more is not kept.
-#define DKH_WALK_READS 160
-/// Stack walks remembered per thread.
-#define DKH_WALK_CACHE_SIZE 16
+#define DKH_WALK_READS 96
+/// Walk shapes remembered per thread, in sets of DKH_WALK_CACHE_WAYS by first state.
+#define DKH_WALK_CACHE_SIZE 64
+#define DKH_WALK_CACHE_WAYS 4
+/// Walks remembered per thread by the words they read (unwind.c): slots of the table that
+/// finds them, and words of the arena that holds them (256 KiB, touched as it fills: about
+/// 1,500 walks of 20 frames; a full arena starts again). Scripts/bench/heap `swift` fills 80 KiB.
+#define DKH_WALK_VECTOR_BITS 12
+#define DKH_WALK_VECTOR_SIZE (1u << DKH_WALK_VECTOR_BITS)
+#define DKH_WALK_ARENA_WORDS (1u << 15)
 
-/// A stack walk remembered (unwind.c): the state at the program's first frame, every word the
-/// walk read after it with the value it found, and the stack's id.
+/// The shape of a stack walk (unwind.c): the state at the program's first frame and where the
+/// walk read the stack. Every walk from that state that finds the same words there is the same
+/// walk; the words of each such walk seen before, and its stack, are in the thread's vector
+/// table under the shape's `gen`.
 typedef struct dkh_walk_entry {
     uint64_t pc, sp, rbp;
     uint32_t epoch;      // the frame rules' epoch + 1; 0: empty
-    uint32_t stack;
+    uint32_t gen;        // names the shape in the vector table (unique in the thread slot)
     uint32_t reads;
     uint32_t needs_rbp;  // the walk depended on rbp at the first frame
+    uint32_t last;       // the arena record (offset + 1) of the shape's last walk found or stored; 0: none
     uint64_t read_at[DKH_WALK_READS];
-    uint64_t read_value[DKH_WALK_READS];
 } dkh_walk_entry;
 
 /// A buffered event, kept decoded until the flush encodes it.
@@ -160,8 +169,13 @@ typedef struct dkh_thread {
     /// The thread's stack (pthread_getattr_np), which bounds what the stack walk reads; 0 when
     /// unknown (then libunwind walks it).
     uintptr_t stack_low, stack_high;
-    /// Stacks walked before, by the state at their first frame outside the recorder.
+    /// Stacks walked before: shapes by the state at their first frame outside the recorder,
+    /// and the words each walk read (mmap'd once per slot, kept when the slot is reused).
     dkh_walk_entry walks[DKH_WALK_CACHE_SIZE];
+    uint32_t walk_gen;          // the last gen given to a shape (never reset: old vectors stay stale)
+    uint32_t walk_arena_used;   // words of walk_arena in use
+    uint32_t *walk_vectors;     // DKH_WALK_VECTOR_SIZE arena records (offset + 1; 0: empty)
+    uint64_t *walk_arena;       // DKH_WALK_ARENA_WORDS
     dkh_stack_cache_entry cache[DKH_STACK_CACHE_SIZE];
 } dkh_thread;
 
@@ -199,15 +213,23 @@ typedef struct dkh_state {
     pthread_key_t thread_key;
     uintptr_t self_start, self_end;  // our own mapped range: frames there are dropped
     dkh_thread *threads;             // DKH_MAX_THREADS slots
+    /// Slots [0, thread_slots) have been claimed at some time, the others never: loops over the
+    /// slots stop here. A slot spans pages of its own; a loop over all 1,024 faulted each one
+    /// in (a mark at start-up: 1,024 of a recorded program's 2,000 page faults).
+    atomic_int thread_slots;
     pthread_mutex_t stack_lock;
     pthread_mutex_t module_lock;
 } dkh_state;
 
 extern dkh_state dkh DKH_INTERNAL;
 
-/// The last-allocation slot of an address (blocks are 16-byte aligned: drop those bits).
+/// The last-allocation slot of an address (blocks are 16-byte aligned: drop those bits). The
+/// 16 KiB region picks a random place in the table, the block's place in its region the slot
+/// from there: blocks allocated one after another share cache lines of the table, as they
+/// share the heap's (a random slot per block was a cache miss on every allocation and free).
 static inline _Atomic uint64_t *dkh_last_alloc_slot(uint64_t ptr) {
-    return &dkh.last_alloc[((ptr >> 4) * 0x9E3779B97F4A7C15ull) >> (64 - DKH_LAST_ALLOC_BITS)];
+    uint64_t region = ((ptr >> 14) * 0x9E3779B97F4A7C15ull) >> (64 - DKH_LAST_ALLOC_BITS);
+    return &dkh.last_alloc[(region + ((ptr >> 4) & 1023)) & ((1u << DKH_LAST_ALLOC_BITS) - 1)];
 }
 
 // writer.c

@@ -58,6 +58,15 @@ void dkh_unwind_thread_init(dkh_thread *t) {
     // Walks a previous thread of this slot remembered read its own stack, which may be
     // unmapped now or lie partly outside this one's.
     for (int i = 0; i < DKH_WALK_CACHE_SIZE; i++) t->walks[i].epoch = 0;
+    if (!t->walk_vectors) {
+        size_t bytes = sizeof(uint32_t) * DKH_WALK_VECTOR_SIZE + sizeof(uint64_t) * DKH_WALK_ARENA_WORDS;
+        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p != MAP_FAILED) {
+            t->walk_vectors = p;
+            t->walk_arena = (uint64_t *)((uint8_t *)p + sizeof(uint32_t) * DKH_WALK_VECTOR_SIZE);
+            t->walk_arena_used = 0;
+        }
+    }
     t->stack_low = t->stack_high = 0;
     pthread_attr_t attr;
     if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
@@ -205,18 +214,145 @@ __attribute__((noinline)) static int slow_backtrace(uint64_t *frames, int max) {
     return n;
 }
 
-/// Where a walk being remembered read the stack, and what it found there; `*reads` becomes
-/// DKH_WALK_READS + 1 when there was more than the entry holds (then it is not kept).
-static inline void note_read(dkh_walk_entry *entry, uint32_t *reads, uint64_t at, uint64_t value) {
-    if (*reads < DKH_WALK_READS) {
-        entry->read_at[*reads] = at;
-        entry->read_value[*reads] = value;
+// ---- remembered walks -------------------------------------------------------------------
+// A walk is a function of its state at the program's first frame (pc, sp, and rbp when a
+// frame-pointer rule uses it before any rbp is read from the stack) and of the words it reads
+// on the way, with the rules of one epoch. Each thread remembers the shape of its walks (where
+// they read, by first state) and, per shape, the words each walk found and its stack's id: a
+// walk from a remembered state reads those places (loads that do not wait on one another, not
+// a chain of rule lookups), and the same words are the same stack. A recursive program's
+// walks from one depth share a shape and differ in a few words (Scripts/bench/heap `swift`:
+// 511 stacks from 9 shapes).
+
+/// Multipliers of the words' hash, one per place read: independent products, summed.
+static uint64_t word_keys[DKH_WALK_READS];
+
+__attribute__((constructor)) static void word_keys_init(void) {
+    uint64_t x = 0x243F6A8885A308D3ull;
+    for (int i = 0; i < DKH_WALK_READS; i++) {
+        // splitmix64
+        uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        word_keys[i] = (z ^ (z >> 31)) | 1;
     }
-    if (*reads <= DKH_WALK_READS) ++*reads;
 }
 
+static inline uint64_t words_hash(uint32_t gen, const uint64_t *words, uint32_t count) {
+    uint64_t a = (uint64_t)gen * 0x9E3779B97F4A7C15ull, b = count;
+    uint32_t i = 0;
+    for (; i + 1 < count; i += 2) {
+        a += words[i] * word_keys[i];
+        b += words[i + 1] * word_keys[i + 1];
+    }
+    if (i < count) a += words[i] * word_keys[i];
+    uint64_t h = a ^ (b * 0xD6E8FEB86659FD93ull);
+    h ^= h >> 32;
+    h *= 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 29);
+}
+
+static inline int words_equal(const uint64_t *a, const uint64_t *b, uint32_t count) {
+    uint64_t diff = 0;
+    for (uint32_t i = 0; i < count; i++) diff |= a[i] ^ b[i];
+    return diff == 0;
+}
+
+/// Probes per lookup in the vector table (linear).
+#define WALK_VECTOR_PROBES 4
+/// A remembered walk in the arena: its words' hash, its shape's gen and its stack (one word),
+/// the count of words, then the words. The table holds only where records start: it stays
+/// small (16 KiB), mostly in the first-level cache.
+#define WALK_RECORD_HEADER 3
+
+static inline const uint64_t *walk_record(const dkh_thread *t, uint32_t ref) { return t->walk_arena + ref - 1; }
+
+/// Whether the record at `ref` (0: none) is a walk of shape `gen` that read `words`.
+static inline int record_matches(const dkh_thread *t, uint32_t ref, uint32_t gen, uint64_t hash, const uint64_t *words,
+                                 uint32_t count) {
+    if (!ref) return 0;
+    const uint64_t *r = walk_record(t, ref);
+    return r[0] == hash && (uint32_t)r[1] == gen && r[2] == count && words_equal(r + WALK_RECORD_HEADER, words, count);
+}
+
+/// The record of a remembered walk of shape `gen` that read `words`, or 0.
+static inline uint32_t vector_find(const dkh_thread *t, uint32_t gen, uint64_t hash, const uint64_t *words, uint32_t count) {
+    for (uint32_t p = 0; p < WALK_VECTOR_PROBES; p++) {
+        uint32_t ref = t->walk_vectors[(hash + p) & (DKH_WALK_VECTOR_SIZE - 1)];
+        if (record_matches(t, ref, gen, hash, words, count)) return ref;
+    }
+    return 0;
+}
+
+/// Forgets every remembered walk (the shapes' last records too, which now point at nothing).
+static void vectors_clear(dkh_thread *t) {
+    memset(t->walk_vectors, 0, sizeof(uint32_t) * DKH_WALK_VECTOR_SIZE);
+    t->walk_arena_used = 0;
+    for (int i = 0; i < DKH_WALK_CACHE_SIZE; i++) t->walks[i].last = 0;
+}
+
+/// Returns the new record.
+static uint32_t vector_store(dkh_thread *t, uint32_t gen, const uint64_t *words, uint32_t count, uint32_t stack) {
+    // A full arena starts again (stale shapes' words pile up in it; a program with many
+    // distinct stacks fills it).
+    if (t->walk_arena_used + WALK_RECORD_HEADER + count > DKH_WALK_ARENA_WORDS) vectors_clear(t);
+    uint64_t hash = words_hash(gen, words, count);
+    uint32_t *slot = &t->walk_vectors[hash & (DKH_WALK_VECTOR_SIZE - 1)];
+    // The first empty slot of the probes, else the first (its walk is forgotten).
+    for (uint32_t p = 0; p < WALK_VECTOR_PROBES; p++) {
+        uint32_t *s = &t->walk_vectors[(hash + p) & (DKH_WALK_VECTOR_SIZE - 1)];
+        if (!*s) {
+            slot = s;
+            break;
+        }
+    }
+    uint64_t *r = t->walk_arena + t->walk_arena_used;
+    r[0] = hash;
+    r[1] = gen | (uint64_t)stack << 32;
+    r[2] = count;
+    memcpy(r + WALK_RECORD_HEADER, words, count * sizeof(uint64_t));
+    *slot = t->walk_arena_used + 1;
+    t->walk_arena_used += WALK_RECORD_HEADER + count;
+    return *slot;
+}
+
+/// Remembers a complete walk from the state (pc, sp, rbp) that read `words` at `at` and gave
+/// `stack`: under its shape in the set at `set` when it is there, else under a new shape that
+/// takes the set's empty or oldest entry.
+static void walk_remember(dkh_thread *t, dkh_walk_entry *set, uint64_t epoch, uint64_t pc, uint64_t sp, uint64_t rbp,
+                          uint32_t needs_rbp, const uint64_t *at, const uint64_t *words, uint32_t count, uint32_t stack) {
+    dkh_walk_entry *entry = NULL, *victim = set;
+    for (int way = 0; way < DKH_WALK_CACHE_WAYS; way++) {
+        dkh_walk_entry *e = &set[way];
+        if (e->epoch == epoch + 1 && e->pc == pc && e->sp == sp && e->needs_rbp == needs_rbp && (!needs_rbp || e->rbp == rbp) &&
+            e->reads == count && words_equal(e->read_at, at, count)) {
+            entry = e;
+            break;
+        }
+        if (victim->epoch != 0 && (e->epoch == 0 || e->gen < victim->gen)) victim = e;
+    }
+    if (!entry) {
+        entry = victim;
+        // A new gen: vectors of the shape this one replaces are never found again. After 2^32
+        // shapes the gens start over, so the old vectors and shapes go.
+        if (++t->walk_gen == 0) {
+            vectors_clear(t);
+            for (int i = 0; i < DKH_WALK_CACHE_SIZE; i++) t->walks[i].epoch = 0;
+            t->walk_gen = 1;
+        }
+        entry->pc = pc, entry->sp = sp, entry->rbp = rbp;
+        entry->needs_rbp = needs_rbp;
+        entry->reads = count;
+        memcpy(entry->read_at, at, count * sizeof(uint64_t));
+        entry->gen = t->walk_gen;
+        entry->epoch = (uint32_t)epoch + 1;
+    }
+    entry->last = vector_store(t, entry->gen, words, count, stack);
+}
+
+/// The first entry of the set of shapes that start at (pc, sp).
 static inline uint32_t walk_home(uint64_t pc, uint64_t sp) {
-    return (uint32_t)(((pc ^ (sp << 17)) * 0x9E3779B97F4A7C15ull) >> 60) & (DKH_WALK_CACHE_SIZE - 1);
+    return (uint32_t)(((pc ^ (sp << 17)) * 0x9E3779B97F4A7C15ull) >> 58) & (DKH_WALK_CACHE_SIZE - DKH_WALK_CACHE_WAYS);
 }
 
 uint32_t dkh_current_stack(dkh_thread *t, const void *hook_frame) {
@@ -235,25 +371,49 @@ uint32_t dkh_current_stack(dkh_thread *t, const void *hook_frame) {
     if (sp < t->stack_low || sp >= t->stack_high) return dkh_intern_stack(t, frames, (uint32_t)slow_backtrace(frames, max));
     const uint64_t epoch = atomic_load_explicit(&rule_epoch, memory_order_relaxed) & RULE_EPOCH_MASK;
     frame_rule_slot *const table = rule_table;
-    // The walk is remembered from the program's first frame on: every word it reads, so that
-    // the same walk later can be recognised by reading them again.
+    // From the program's first frame on, where the walk reads and what it finds (to remember
+    // it); `reads` becomes DKH_WALK_READS + 1 when there is more (then it is not remembered).
+    uint64_t read_at[DKH_WALK_READS], words[DKH_WALK_READS];
     dkh_walk_entry *entry = NULL;
+    uint64_t first_pc = 0, first_sp = 0, first_rbp = 0;
     uint32_t reads = 0;
     int needs_rbp = 0, rbp_from_memory = 0, count = 0, complete = 0;
+    // The read that gave rbp its value, while no rule has used that value: a word read for
+    // rbp matters only when a frame-pointer rule uses it before the next read replaces it
+    // (code without frame pointers keeps data in rbp, which differs from call to call). Until
+    // then its place is marked (bit 0) and left out of what is remembered.
+    int rbp_read = -1;
     uint64_t hash = DKH_STACK_HASH_START;
     for (int step = 0; step < max + 64 && count < max; step++) {
         if (!in_self(pc)) {
             if (!entry) {
-                // The first frame of the program. A stack walked from this very state before,
-                // whose every word read is unchanged, is that stack again: its id, no walk.
+                // The program's first frame. A shape remembered from this state: read where it
+                // reads; the same words as a remembered walk are its stack.
                 entry = &t->walks[walk_home(pc, sp)];
-                if (entry->epoch == epoch + 1 && entry->pc == pc && entry->sp == sp && (!entry->needs_rbp || entry->rbp == rbp)) {
-                    uint32_t i = 0;
-                    while (i < entry->reads && *(const uint64_t *)entry->read_at[i] == entry->read_value[i]) i++;
-                    if (i == entry->reads) return entry->stack;
+                first_pc = pc, first_sp = sp, first_rbp = rbp;
+                for (int way = 0; way < DKH_WALK_CACHE_WAYS && t->walk_vectors; way++) {
+                    dkh_walk_entry *e = &entry[way];
+                    if (e->epoch != epoch + 1 || e->pc != pc || e->sp != sp || (e->needs_rbp && e->rbp != rbp)) continue;
+                    const uint32_t n = e->reads;
+                    // The shape's last walk first (a loop allocating at one place: no hashing).
+                    const uint64_t *last = e->last ? walk_record(t, e->last) : NULL;
+                    if (last && (uint32_t)last[1] == e->gen && last[2] == n) {
+                        const uint64_t *seen = last + WALK_RECORD_HEADER;
+                        uint64_t diff = 0;
+                        for (uint32_t i = 0; i < n; i++) {
+                            words[i] = *(const uint64_t *)e->read_at[i];
+                            diff |= words[i] ^ seen[i];
+                        }
+                        if (!diff) return (uint32_t)(last[1] >> 32);
+                    } else {
+                        for (uint32_t i = 0; i < n; i++) words[i] = *(const uint64_t *)e->read_at[i];
+                    }
+                    uint32_t ref = vector_find(t, e->gen, words_hash(e->gen, words, n), words, n);
+                    if (ref) {
+                        e->last = ref;
+                        return (uint32_t)(walk_record(t, ref)[1] >> 32);
+                    }
                 }
-                entry->epoch = 0;
-                entry->pc = pc, entry->sp = sp, entry->rbp = rbp;
             }
             frames[count++] = pc;
             hash = dkh_stack_hash_step(hash, pc);
@@ -267,8 +427,12 @@ uint32_t dkh_current_stack(dkh_thread *t, const void *hook_frame) {
         uint64_t cfa;
         if (kind == RULE_STANDARD) {
             cfa = rbp + 16;
-            // rbp as it was at the first frame decides where this walk goes.
-            if (entry && !rbp_from_memory) needs_rbp = 1;
+            if (entry) {
+                // rbp as it was at the first frame, or as read, decides where this walk goes.
+                if (!rbp_from_memory) needs_rbp = 1;
+                else if (rbp_read >= 0) read_at[rbp_read] &= ~(uint64_t)1;
+                rbp_read = -1;
+            }
         } else if (kind == RULE_SP) {
             cfa = sp + ((rule >> 16) & (RULE_WORDS_LIMIT - 1)) * 8;
         } else {
@@ -277,11 +441,16 @@ uint32_t dkh_current_stack(dkh_thread *t, const void *hook_frame) {
         uint64_t rbp_slot = kind == RULE_STANDARD ? 16 : (rule >> 40) * 8;
         if (cfa < sp + 8 || cfa < sp + rbp_slot || cfa > t->stack_high) break;
         pc = *(const uint64_t *)(cfa - 8);
-        if (entry) note_read(entry, &reads, cfa - 8, pc);
+        if (entry) {
+            if (reads < DKH_WALK_READS) read_at[reads] = cfa - 8, words[reads] = pc;
+            if (reads <= DKH_WALK_READS) reads++;
+        }
         if (rbp_slot) {
             rbp = *(const uint64_t *)(cfa - rbp_slot);
             if (entry) {
-                note_read(entry, &reads, cfa - rbp_slot, rbp);
+                rbp_read = -1;
+                if (reads < DKH_WALK_READS) read_at[reads] = (cfa - rbp_slot) | 1, words[reads] = rbp, rbp_read = (int)reads;
+                if (reads <= DKH_WALK_READS) reads++;
                 rbp_from_memory = 1;
             }
         }
@@ -290,11 +459,16 @@ uint32_t dkh_current_stack(dkh_thread *t, const void *hook_frame) {
     }
     if (!complete) return dkh_intern_stack(t, frames, (uint32_t)slow_backtrace(frames, max));
     uint32_t id = dkh_intern_stack_hashed(t, frames, (uint32_t)count, dkh_stack_hash_end(hash, (uint32_t)count));
-    if (entry && id && reads <= DKH_WALK_READS) {
-        entry->reads = reads;
-        entry->needs_rbp = (uint32_t)needs_rbp;
-        entry->stack = id;
-        entry->epoch = (uint32_t)epoch + 1;
+    if (entry && id && reads <= DKH_WALK_READS && t->walk_vectors) {
+        // Only the reads the walk depended on.
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < reads; i++) {
+            if (read_at[i] & 1) continue;
+            read_at[kept] = read_at[i], words[kept] = words[i];
+            kept++;
+        }
+        reads = kept;
+        walk_remember(t, entry, epoch, first_pc, first_sp, first_rbp, (uint32_t)needs_rbp, read_at, words, reads, id);
     }
     return id;
 }

@@ -234,9 +234,12 @@ dkh_thread *dkh_current_thread(void) {
     for (int i = 0; i < DKH_MAX_THREADS; i++) {
         dkh_thread *t = &dkh.threads[i];
         int expected = 0;
-        if (atomic_load_explicit(&t->in_use, memory_order_relaxed) ||
-            !atomic_compare_exchange_strong(&t->in_use, &expected, 1))
-            continue;
+        if (atomic_load_explicit(&t->in_use, memory_order_relaxed)) continue;
+        // Counted before it is claimed, so loops over the slots may stop at dkh.thread_slots.
+        int counted = atomic_load(&dkh.thread_slots);
+        while (counted < i + 1 && !atomic_compare_exchange_weak(&dkh.thread_slots, &counted, i + 1)) {
+        }
+        if (!atomic_compare_exchange_strong(&t->in_use, &expected, 1)) continue;
         if (!t->buffer && map_thread_memory(t) != 0) {
             atomic_store(&t->in_use, 0);
             return NULL;
@@ -827,7 +830,7 @@ void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable) {
 /// is held (the crash happened while appending) is skipped rather than waited for.
 void dkh_flush_all(int trylock_only) {
     if (!dkh.threads) return;
-    for (int i = 0; i < DKH_MAX_THREADS; i++) {
+    for (int i = 0, slots = atomic_load(&dkh.thread_slots); i < slots; i++) {
         dkh_thread *t = &dkh.threads[i];
         if (!atomic_load(&t->in_use)) continue;
         // trylock_only 2: other threads are stopped for the exit scan, outside the recorder:
@@ -844,7 +847,7 @@ void dkh_flush_all(int trylock_only) {
 /// this very thread) and writes its counters itself soon.
 void dkh_flush_all_pairs(void) {
     if (!dkh.threads) return;
-    for (int i = 0; i < DKH_MAX_THREADS; i++) {
+    for (int i = 0, slots = atomic_load(&dkh.thread_slots); i < slots; i++) {
         dkh_thread *t = &dkh.threads[i];
         if (!atomic_load(&t->in_use) || !t->buffer || !t->pair_count) continue;
         if (!dkh_flusher_enter(t, 1)) continue;
@@ -857,7 +860,7 @@ void dkh_flush_all_pairs(void) {
 /// which the parent writes itself. Drop them all and free the other threads' slots.
 void dkh_threads_after_fork_child(dkh_thread *self) {
     if (!dkh.threads) return;
-    for (int i = 0; i < DKH_MAX_THREADS; i++) {
+    for (int i = 0, slots = atomic_load(&dkh.thread_slots); i < slots; i++) {
         dkh_thread *t = &dkh.threads[i];
         atomic_store(&t->lock, 0);
         atomic_store(&t->busy, 0);

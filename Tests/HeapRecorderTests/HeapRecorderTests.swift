@@ -186,8 +186,10 @@ import Testing
     /// The recorder's stack walk (frame rules learned from libunwind, unwind.c) against
     /// unw_backtrace itself (DEVKIT_HEAP_UNWIND=libunwind): every block of the same program has
     /// the same stack, module by module and offset by offset. Every event kept, so every block
-    /// has its stack; a C program on one and eight threads, and a Swift one (swift_allocObject).
-    @Test(arguments: ["leaks", "threads", "swift"]) func stacksEqualLibunwinds(program name: String) throws {
+    /// has its stack; a C program on one and eight threads, a recursive one (`tree`: 127 stacks
+    /// of 7 shapes, each walked again 19 times, which the remembered walks answer), and a Swift
+    /// one (swift_allocObject).
+    @Test(arguments: ["leaks", "threads", "tree", "swift"]) func stacksEqualLibunwinds(program name: String) throws {
         var program = try HeapFixture.built.get().appendingPathComponent("workload").path
         var arguments = [name]
         if name == "swift" {

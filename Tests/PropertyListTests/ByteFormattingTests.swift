@@ -34,4 +34,45 @@ import PropertyListTestSupport
             #expect(bytes == Array(value.description.utf8))
         }
     }
+
+    /// RFC 4648 base64 written the plain way, a character at a time, wrapped every
+    /// `lineLength` characters (rounded down to whole groups) with `prefix` before each line
+    /// and a newline after it.
+    static func referenceBase64(_ bytes: [UInt8], lineLength: Int?, prefix: [UInt8]) -> [UInt8] {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var text: [UInt8] = []
+        for start in stride(from: 0, to: bytes.count, by: 3) {
+            let chunk = Array(bytes[start..<min(start + 3, bytes.count)])
+            let n = (Int(chunk[0]) << 16) | (chunk.count > 1 ? Int(chunk[1]) << 8 : 0) | (chunk.count > 2 ? Int(chunk[2]) : 0)
+            text += [alphabet[n >> 18 & 63], alphabet[n >> 12 & 63]]
+            text.append(chunk.count > 1 ? alphabet[n >> 6 & 63] : UInt8(ascii: "="))
+            text.append(chunk.count > 2 ? alphabet[n & 63] : UInt8(ascii: "="))
+        }
+        guard let lineLength else { return text }
+        let wrap = max(4, lineLength / 4 * 4)
+        var out: [UInt8] = []
+        var start = 0
+        repeat {
+            out += prefix + text[start..<min(start + wrap, text.count)] + [0x0A]
+            start += wrap
+        } while start < text.count
+        return out
+    }
+
+    /// The encoder writes through a pointer into space reserved for the exact size: every
+    /// length up to 80 and some larger, at the line lengths the XML writer uses (76 columns
+    /// less 8 per tab level, at least 16), odd ones and none, after bytes already in the buffer.
+    @Test func base64MatchesThePlainEncoding() {
+        var rng = SeededGenerator(seed: 4648)
+        for count in Array(0...80) + [255, 256, 257, 1_000, 4_097] {
+            let bytes = (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            for lineLength in [nil, 76, 68, 60, 16, 17, 30] as [Int?] {
+                let prefix: [UInt8] = lineLength == 68 ? [0x09] : lineLength == 60 ? [0x09, 0x09] : []
+                var out: [UInt8] = Array("<data>".utf8)
+                Base64.encode(bytes, into: &out, lineLength: lineLength, linePrefix: prefix)
+                let expected = Array("<data>".utf8) + Self.referenceBase64(bytes, lineLength: lineLength, prefix: prefix)
+                #expect(out == expected, "\(count) bytes, lines of \(lineLength.map(String.init) ?? "any")")
+            }
+        }
+    }
 }

@@ -71,7 +71,15 @@ struct BinaryPlistTranscoder {
                 let count = try layout.count(&c, info: info, unit: 1)
                 let bytes = try c.readBytes(count)
                 do { try sink.data(bytes.assumingMemoryBound(to: UInt8.self), depth: depth) } catch { throw GaveUp() }
-            case 0x5, 0x6:
+            case 0x6:
+                // Converted and escaped in one pass (a key is kept unescaped: the duplicate
+                // check compares keys).
+                let count = try layout.count(&c, info: info, unit: 2)
+                let bytes = try c.readBytes(count * 2)
+                let out = text.reserve(UTF16BigEndian.maxEscapedCount(byteCount: bytes.count))
+                guard let written = UTF16BigEndian.transcode(bytes, to: out, escaping: sink.stringEscapes) else { throw GaveUp() }
+                sink.escapedString(UnsafeBufferPointer(start: out, count: written), depth: depth)
+            case 0x5:
                 let utf8 = try utf8(marker: marker, &c)
                 do { try sink.string(utf8, depth: depth) } catch { throw GaveUp() }
             case 0xA:

@@ -36,33 +36,82 @@ enum UTF16BigEndian {
                 o += 1
                 continue
             }
-            var scalar = unit
-            if unit & 0xF800 == 0xD800 {
-                guard unit < 0xDC00, i < units else { return nil }
-                let low = UInt32(UInt16(bigEndian: base.loadUnaligned(fromByteOffset: i &<< 1, as: UInt16.self)))
-                guard low & 0xFC00 == 0xDC00 else { return nil }
-                i &+= 1
-                scalar = 0x10000 &+ ((unit &- 0xD800) &<< 10) &+ (low &- 0xDC00)
-            }
-            switch scalar {
-            case ..<0x800:
-                o[0] = UInt8(truncatingIfNeeded: 0xC0 | scalar &>> 6)
-                o[1] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
-                o += 2
-            case ..<0x10000:
-                o[0] = UInt8(truncatingIfNeeded: 0xE0 | scalar &>> 12)
-                o[1] = UInt8(truncatingIfNeeded: 0x80 | scalar &>> 6 & 0x3F)
-                o[2] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
-                o += 3
-            default:
-                o[0] = UInt8(truncatingIfNeeded: 0xF0 | scalar &>> 18)
-                o[1] = UInt8(truncatingIfNeeded: 0x80 | scalar &>> 12 & 0x3F)
-                o[2] = UInt8(truncatingIfNeeded: 0x80 | scalar &>> 6 & 0x3F)
-                o[3] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
-                o += 4
-            }
+            guard writeNonASCII(unit, base, units, &i, &o) else { return nil }
         }
         return o - out
+    }
+
+    /// The most bytes `transcode(_:to:escaping:)` writes for `byteCount` bytes of UTF-16,
+    /// with room for its whole-word stores of replacements.
+    static func maxEscapedCount(byteCount: Int) -> Int {
+        byteCount / 2 * max(ASCIIEscapes.maxReplacement, 3) + 8
+    }
+
+    /// `transcode(_:to:)` writing each ASCII character as `escapes` spells it, in the same
+    /// pass: long non-ASCII text is mostly short runs between escapes and accented letters,
+    /// where transcoding and then escaping walked it twice. `out` must hold
+    /// `maxEscapedCount(byteCount: bytes.count)` bytes. Returns the count written, or nil at an
+    /// unpaired surrogate or a character the escapes refuse.
+    static func transcode(_ bytes: UnsafeRawBufferPointer, to out: UnsafeMutablePointer<UInt8>, escaping escapes: ASCIIEscapes) -> Int? {
+        let units = bytes.count / 2
+        guard units > 0, let base = bytes.baseAddress else { return 0 }
+        return escapes.entries.withUnsafeBufferPointer { entries -> Int? in
+            guard let table = entries.baseAddress, entries.count == 0x80 else { return nil }
+            var o = out
+            var i = 0
+            while i < units {
+                let unit = UInt32(UInt16(bigEndian: base.loadUnaligned(fromByteOffset: i &<< 1, as: UInt16.self)))
+                i &+= 1
+                if unit < 0x80 {
+                    let entry = table[Int(unit)]
+                    if entry == 0 {
+                        o[0] = UInt8(truncatingIfNeeded: unit)
+                        o += 1
+                        continue
+                    }
+                    if entry == ASCIIEscapes.refused { return nil }
+                    // The replacement's bytes sit above its length: one store, then the
+                    // pointer moves by the length (the store's tail is overwritten next).
+                    UnsafeMutableRawPointer(o).storeBytes(of: (entry &>> 8).littleEndian, as: UInt64.self)
+                    o += Int(truncatingIfNeeded: entry & 0xFF)
+                    continue
+                }
+                guard writeNonASCII(unit, base, units, &i, &o) else { return nil }
+            }
+            return o - out
+        }
+    }
+
+    /// Writes the UTF-8 of the non-ASCII `unit` just read (with its low surrogate, read from
+    /// `base` at unit `i`, which then moves past it). False at an unpaired surrogate.
+    @inline(__always)
+    private static func writeNonASCII(_ unit: UInt32, _ base: UnsafeRawPointer, _ units: Int, _ i: inout Int, _ o: inout UnsafeMutablePointer<UInt8>) -> Bool {
+        var scalar = unit
+        if unit & 0xF800 == 0xD800 {
+            guard unit < 0xDC00, i < units else { return false }
+            let low = UInt32(UInt16(bigEndian: base.loadUnaligned(fromByteOffset: i &<< 1, as: UInt16.self)))
+            guard low & 0xFC00 == 0xDC00 else { return false }
+            i &+= 1
+            scalar = 0x10000 &+ ((unit &- 0xD800) &<< 10) &+ (low &- 0xDC00)
+        }
+        switch scalar {
+        case ..<0x800:
+            o[0] = UInt8(truncatingIfNeeded: 0xC0 | scalar &>> 6)
+            o[1] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+            o += 2
+        case ..<0x10000:
+            o[0] = UInt8(truncatingIfNeeded: 0xE0 | scalar &>> 12)
+            o[1] = UInt8(truncatingIfNeeded: 0x80 | scalar &>> 6 & 0x3F)
+            o[2] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+            o += 3
+        default:
+            o[0] = UInt8(truncatingIfNeeded: 0xF0 | scalar &>> 18)
+            o[1] = UInt8(truncatingIfNeeded: 0x80 | scalar &>> 12 & 0x3F)
+            o[2] = UInt8(truncatingIfNeeded: 0x80 | scalar &>> 6 & 0x3F)
+            o[3] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+            o += 4
+        }
+        return true
     }
 
     /// The UTF-16 code units of valid UTF-8 text: one per scalar, two for those above U+FFFF

@@ -52,6 +52,21 @@ extension JSONEmitter: PlistEventSink {
         out.string(utf8: utf8)
     }
 
+    var stringEscapes: ASCIIEscapes { Self.escapes }
+
+    /// `JSONOutput.string(utf8:)`'s spelling of each ASCII byte, without the quotes.
+    private static let escapes = ASCIIEscapes { byte in
+        var output = JSONOutput()
+        withUnsafePointer(to: byte) { output.string(utf8: UnsafeBufferPointer(start: $0, count: 1)) }
+        return Array(output.bytes.dropFirst().dropLast())
+    }
+
+    mutating func escapedString(_ escaped: UnsafeBufferPointer<UInt8>, depth: Int) {
+        out.bytes.append(UInt8(ascii: "\""))
+        out.bytes.append(contentsOf: escaped)
+        out.bytes.append(UInt8(ascii: "\""))
+    }
+
     mutating func data(_ bytes: UnsafeBufferPointer<UInt8>, depth: Int) throws(UnwritableValue) {
         guard nonJSONValues == .asStrings else {
             throw UnwritableValue(reason: "JSON cannot hold data (\(bytes.count) bytes)")

@@ -18,6 +18,12 @@ package protocol PlistEventSink {
     mutating func dictionaryKey(_ utf8: UnsafeBufferPointer<UInt8>, index: Int, depth: Int) throws(Failure)
     mutating func endDictionary(isEmpty: Bool, depth: Int)
     mutating func string(_ utf8: UnsafeBufferPointer<UInt8>, depth: Int) throws(Failure)
+    /// How the sink escapes the ASCII characters of a string value, so a reader that converts
+    /// the text anyway (binary plists' UTF-16) escapes it in the same pass and hands it over
+    /// through `escapedString`.
+    var stringEscapes: ASCIIEscapes { get }
+    /// A string value already escaped as `stringEscapes` spells it (UTF-8 otherwise).
+    mutating func escapedString(_ escaped: UnsafeBufferPointer<UInt8>, depth: Int)
     mutating func data(_ bytes: UnsafeBufferPointer<UInt8>, depth: Int) throws(Failure)
     /// Integers, reals, booleans, dates and UIDs: values with no storage to stream.
     mutating func scalar(_ value: PlistValue, depth: Int) throws(Failure)

@@ -192,6 +192,22 @@ extension XMLPlistWriter: PlistEventSink {
         try escaped("<string>", utf8, "</string>\n")
     }
 
+    package var stringEscapes: ASCIIEscapes { Self.escapes }
+
+    /// `appendEscaped`'s spelling of each ASCII byte.
+    private static let escapes = ASCIIEscapes { byte in
+        var writer = XMLPlistWriter()
+        let escaped: Void? = try? withUnsafePointer(to: byte) { b throws(PlistError) in
+            try writer.appendEscaped(UnsafeBufferPointer(start: b, count: 1))
+        }
+        return escaped == nil ? nil : writer.out
+    }
+
+    package mutating func escapedString(_ escaped: UnsafeBufferPointer<UInt8>, depth: Int) {
+        indent(depth)
+        element("<string>", escaped, "</string>\n")
+    }
+
     package mutating func data(_ bytes: UnsafeBufferPointer<UInt8>, depth: Int) {
         indent(depth)
         put("<data>\n")
