@@ -1,12 +1,19 @@
 import BinaryReading
 import HeapRecordFormat
 
-/// Decodes the events of one record (format: FORMAT.md, "Events").
+/// Decodes the events of one record (format: FORMAT.md, "Events"): one after the other
+/// (versions 1 to 4) or in columns (version 5).
 ///
 /// Works on the raw bytes with its own bounds checks rather than through `ByteCursor`: a
 /// recording of every event decodes millions of tags and varints, twice (validation, then the
 /// replay), and the per-byte calls dominated `heapdiff`'s profile.
 struct EventDecoder {
+    /// One column's unread bytes, relative to `bytes`.
+    struct Column {
+        var at: Int
+        let end: Int
+    }
+
     let bytes: UnsafeRawBufferPointer
     /// Offset of `bytes` in the whole recording, for error messages.
     let baseOffset: Int
@@ -14,18 +21,53 @@ struct EventDecoder {
     let thread: UInt32
     var seq: UInt64
     var address: UInt64 = 0
+    /// Version 5: the columns (`position` is unused), each field predicted from the previous
+    /// event's that has it.
+    let columnar: Bool
+    var tags = Column(at: 0, end: 0), seqs = Column(at: 0, end: 0), allocAddresses = Column(at: 0, end: 0),
+        freeAddresses = Column(at: 0, end: 0), sizes = Column(at: 0, end: 0), stacks = Column(at: 0, end: 0),
+        types = Column(at: 0, end: 0), shortBytes = Column(at: 0, end: 0), shortBlocks = Column(at: 0, end: 0)
+    var freeAddress: UInt64 = 0
+    var stack: UInt64 = 0
+    var shortLivedBytes: UInt64 = 0
 
     init(_ bytes: UnsafeRawBufferPointer, baseOffset: Int, thread: UInt32, baseSeq: UInt64) {
         self.bytes = bytes
         self.baseOffset = baseOffset
         self.thread = thread
         self.seq = baseSeq
+        columnar = false
+    }
+
+    /// A version-5 record's columns: `bounds` as in `EventColumns`, relative to `bytes`.
+    init(_ bytes: UnsafeRawBufferPointer, baseOffset: Int, thread: UInt32, baseSeq: UInt64, columnBounds bounds: [Int]) {
+        self.bytes = bytes
+        self.baseOffset = baseOffset
+        self.thread = thread
+        self.seq = baseSeq
+        columnar = true
+        func column(_ c: dkh_event_column) -> Column { Column(at: bounds[Int(c.rawValue)], end: bounds[Int(c.rawValue) + 1]) }
+        tags = column(DKH_COLUMN_TAG)
+        seqs = column(DKH_COLUMN_SEQ)
+        allocAddresses = column(DKH_COLUMN_ALLOC_ADDRESS)
+        freeAddresses = column(DKH_COLUMN_FREE_ADDRESS)
+        sizes = column(DKH_COLUMN_SIZE)
+        stacks = column(DKH_COLUMN_STACK)
+        types = column(DKH_COLUMN_TYPE)
+        shortBytes = column(DKH_COLUMN_SHORT_BYTES)
+        shortBlocks = column(DKH_COLUMN_SHORT_BLOCKS)
     }
 
     /// The events of a validated record, in the recording's bytes.
     init(_ record: EventRecord, in buffer: UnsafeRawBufferPointer) {
-        self.init(UnsafeRawBufferPointer(rebasing: buffer[record.events]), baseOffset: record.events.lowerBound,
-                  thread: record.thread, baseSeq: record.baseSeq)
+        let bytes = UnsafeRawBufferPointer(rebasing: buffer[record.events])
+        let base = record.events.lowerBound
+        if let columns = record.columns {
+            self.init(bytes, baseOffset: base, thread: record.thread, baseSeq: record.baseSeq,
+                      columnBounds: columns.bounds.map { $0 - base })
+        } else {
+            self.init(bytes, baseOffset: base, thread: record.thread, baseSeq: record.baseSeq)
+        }
     }
 
     func error(_ reason: String, at relative: Int? = nil) -> DecodeError {
@@ -62,6 +104,7 @@ struct EventDecoder {
     /// The next event, nil at the end of the record.
     @inline(__always)
     mutating func next() throws(DecodeError) -> HeapEvent? {
+        if columnar { return try nextInColumns() }
         guard position < bytes.count else { return nil }
         let tagOffset = position
         let tag = bytes[position]
@@ -92,14 +135,117 @@ struct EventDecoder {
         }
     }
 
+    /// A ULEB128 number from `column` of `bytes`. Static, with the bytes passed in: a method
+    /// reading `self` while a column of `self` is inout made the compiler copy the decoder on
+    /// every call (`heapdiff`'s profile: a memcpy of the decoder per field).
+    @inline(__always)
+    private static func varint(_ bytes: UnsafeRawBufferPointer, _ column: inout Column, _ base: Int) throws(DecodeError) -> UInt64 {
+        guard column.at < column.end else { throw columnError(base, column.at) }
+        let first = bytes[column.at]
+        column.at += 1
+        if first < 0x80 { return UInt64(first) }
+        // Two bytes inline too: most address and seq deltas of a column are one or two bytes.
+        guard column.at < column.end else { throw columnError(base, column.at) }
+        let second = bytes[column.at]
+        column.at += 1
+        if second < 0x80 { return UInt64(first & 0x7f) | UInt64(second) << 7 }
+        return try varintTail(bytes, UInt64(first & 0x7f) | UInt64(second & 0x7f) << 7, &column, base)
+    }
+
+    /// The rest of a ULEB128 number whose first two bytes gave `low`.
+    private static func varintTail(_ bytes: UnsafeRawBufferPointer, _ low: UInt64, _ column: inout Column,
+                                   _ base: Int) throws(DecodeError) -> UInt64 {
+        let start = column.at - 2
+        var result = low
+        var shift: UInt64 = 14
+        while true {
+            guard column.at < column.end else { throw columnError(base, column.at) }
+            let byte = bytes[column.at]
+            column.at += 1
+            guard shift < 63 || (shift == 63 && byte & 0x7e == 0) else {
+                throw DecodeError(section: "events", offset: base + start, reason: "ULEB128 number does not fit in 64 bits")
+            }
+            result |= UInt64(byte & 0x7f) << shift
+            if byte & 0x80 == 0 { return result }
+            shift += 7
+        }
+    }
+
+    private static func columnError(_ base: Int, _ at: Int) -> DecodeError {
+        DecodeError(section: "events", offset: base + at, reason: "truncated: a column ends before its events' fields")
+    }
+
+    @inline(__always)
+    private static func unzigzag(_ value: UInt64) -> UInt64 { (value >> 1) ^ (0 &- (value & 1)) }
+
+    /// The next event of a version-5 record: its tag, then its fields from their columns.
+    @inline(__always)
+    private mutating func nextInColumns() throws(DecodeError) -> HeapEvent? {
+        guard tags.at < tags.end else { return nil }
+        let tagOffset = tags.at
+        let tag = bytes[tags.at]
+        tags.at += 1
+        let bytes = bytes, base = baseOffset
+        seq &+= try Self.varint(bytes, &seqs, base)
+        switch tag {
+        case UInt8(DKH_EVENT_ALLOC.rawValue), UInt8(DKH_EVENT_ALLOC_TYPED.rawValue):
+            address &+= Self.unzigzag(try Self.varint(bytes, &allocAddresses, base))
+            let size = try Self.varint(bytes, &sizes, base)
+            stack &+= Self.unzigzag(try Self.varint(bytes, &stacks, base))
+            // Invariant: stack ids are 32-bit.
+            guard stack <= UInt32.max else { throw error("stack id \(stack) is out of range", at: stacks.at - 1) }
+            let type = tag == UInt8(DKH_EVENT_ALLOC_TYPED.rawValue) ? try Self.varint(bytes, &types, base) : 0
+            return HeapEvent(seq: seq, kind: .allocation, address: address, size: size, stack: UInt32(stack),
+                             typeMetadata: type, thread: thread)
+        case UInt8(DKH_EVENT_FREE.rawValue):
+            freeAddress &+= Self.unzigzag(try Self.varint(bytes, &freeAddresses, base))
+            return HeapEvent(seq: seq, kind: .free, address: freeAddress, size: 0, stack: 0, typeMetadata: 0, thread: thread)
+        case UInt8(DKH_EVENT_SHORT_LIVED.rawValue):
+            shortLivedBytes &+= Self.unzigzag(try Self.varint(bytes, &shortBytes, base))
+            let blocks = try Self.varint(bytes, &shortBlocks, base)
+            // Invariant: block counts are 32-bit, like stack ids.
+            guard blocks <= UInt32.max else { throw error("short-lived block count \(blocks) is out of range", at: shortBlocks.at - 1) }
+            return HeapEvent(seq: seq, kind: .shortLived, address: 0, size: shortLivedBytes, stack: UInt32(blocks),
+                             typeMetadata: 0, thread: thread)
+        default:
+            throw error("unknown event tag \(tag)", at: tagOffset)
+        }
+    }
+
     /// Reads a record's events header and checks every event once, so that replaying it
-    /// later cannot fail.
-    static func validate(_ payload: inout ByteCursor) throws(DecodeError) -> EventRecord {
+    /// later cannot fail. `columns`: a version-5 record.
+    static func validate(_ payload: inout ByteCursor, columns: Bool) throws(DecodeError) -> EventRecord {
         let thread = try payload.read(UInt32.self, endian: .little)
         _ = try payload.read(UInt32.self, endian: .little)
         let baseSeq = try payload.read(UInt64.self, endian: .little)
+        var bounds: [Int]? = nil
+        if columns {
+            // DKH_EVENT_COLUMNS - 1 lengths; the last column takes the rest of the payload.
+            var lengths: [Int] = []
+            for _ in 1..<DKH_EVENT_COLUMNS {
+                let length = try payload.readULEB128()
+                guard length <= UInt64(payload.remaining) else {
+                    throw payload.error("column \(lengths.count) announces \(length) bytes, more than the record holds")
+                }
+                lengths.append(Int(length))
+            }
+            let total = lengths.reduce(0, +)
+            guard total <= payload.remaining else {
+                throw payload.error("columns announce \(total) bytes, more than the record's \(payload.remaining)")
+            }
+            var offset = payload.offset
+            bounds = [offset]
+            for length in lengths {
+                offset += length
+                bounds!.append(offset)
+            }
+            bounds!.append(payload.offset + payload.remaining)
+        }
         let start = payload.offset
-        var decoder = EventDecoder(try payload.readBytes(payload.remaining), baseOffset: start, thread: thread, baseSeq: baseSeq)
+        let bytes = try payload.readBytes(payload.remaining)
+        var decoder = bounds.map {
+            EventDecoder(bytes, baseOffset: start, thread: thread, baseSeq: baseSeq, columnBounds: $0.map { $0 - start })
+        } ?? EventDecoder(bytes, baseOffset: start, thread: thread, baseSeq: baseSeq)
         var count = 0
         var previous = baseSeq
         while let event = try decoder.next() {
@@ -109,6 +255,18 @@ struct EventDecoder {
             // Allocations and frees: what `HeapRecording.eventCount` counts.
             if event.kind != .shortLived { count += 1 }
         }
-        return EventRecord(thread: thread, baseSeq: baseSeq, lastSeq: previous, events: start..<payload.offset, count: count)
+        if let bounds {
+            // Invariant: every column is read to its end (its length is exactly its fields').
+            for (column, at) in decoder.columnPositions.enumerated() where at != bounds[column + 1] - start {
+                throw decoder.error("column \(column) has \(bounds[column + 1] - start - at) bytes no event uses", at: at)
+            }
+        }
+        return EventRecord(thread: thread, baseSeq: baseSeq, lastSeq: previous, events: start..<payload.offset, count: count,
+                           columns: bounds.map { EventColumns(bounds: $0) })
+    }
+
+    /// Each column's read position, in column order (validation checks they reached the ends).
+    private var columnPositions: [Int] {
+        [tags.at, seqs.at, allocAddresses.at, freeAddresses.at, sizes.at, stacks.at, types.at, shortBytes.at, shortBlocks.at]
     }
 }

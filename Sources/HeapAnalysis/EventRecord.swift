@@ -6,4 +6,6 @@ struct EventRecord: Sendable {
     /// Absolute byte range of the events (after the record's 16-byte events header).
     var events: Range<Int>
     var count: Int
+    /// Version 5: the events are in columns (`events` spans all of them).
+    var columns: EventColumns?
 }

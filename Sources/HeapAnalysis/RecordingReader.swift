@@ -156,12 +156,53 @@ public enum RecordingReader {
                                     attached: flags & DKH_HEADER_ATTACHED.rawValue != 0)
     }
 
+    /// A version-5 PAIRS record's entries (after its thread and seq): an entry count, the byte
+    /// lengths of the stack, size and count columns, then the columns, the type column to the
+    /// end; stacks and types are zigzag deltas to the previous entry's.
+    private static func readPairColumns(
+        _ payload: inout ByteCursor,
+        _ append: (_ stack: UInt64, _ size: UInt64, _ count: UInt64, _ type: UInt64, ByteCursor) throws(DecodeError) -> Void
+    ) throws(DecodeError) {
+        let entries = try payload.readULEB128()
+        var columns: [ByteCursor] = []
+        var lengths: [Int] = []
+        for _ in 0..<3 {
+            let length = try payload.readULEB128()
+            guard length <= UInt64(payload.remaining) else {
+                throw payload.error("pair column announces \(length) bytes, more than the record holds")
+            }
+            lengths.append(Int(length))
+        }
+        // Invariant: every entry takes at least one byte in each of the four columns.
+        guard lengths.reduce(0, +) <= payload.remaining, entries <= UInt64(lengths.min() ?? 0) else {
+            throw payload.error("pair columns announce more than the record holds")
+        }
+        for (index, length) in lengths.enumerated() {
+            columns.append(try payload.subCursor(count: length, section: "record type \(DKH_RECORD_PAIRS.rawValue) column \(index)"))
+        }
+        columns.append(try payload.subCursor(count: payload.remaining, section: "record type \(DKH_RECORD_PAIRS.rawValue) column 3"))
+        var stack: UInt64 = 0, type: UInt64 = 0
+        for _ in 0..<entries {
+            stack &+= unzigzag(try columns[0].readULEB128())
+            let size = try columns[1].readULEB128()
+            let count = try columns[2].readULEB128()
+            type &+= unzigzag(try columns[3].readULEB128())
+            try append(stack, size, count, type, columns[2])
+        }
+        // Invariant: the columns hold exactly `entries` entries.
+        for column in columns where column.remaining > 0 {
+            throw column.error("\(column.remaining) bytes after the record's \(entries) pair entries")
+        }
+    }
+
+    private static func unzigzag(_ value: UInt64) -> UInt64 { (value >> 1) ^ (0 &- (value & 1)) }
+
     private static func readRecord(
         type: UInt32, _ payload: inout ByteCursor, into recording: inout HeapRecording
     ) throws(DecodeError) {
         switch type {
         case DKH_RECORD_EVENTS.rawValue:
-            let record = try EventDecoder.validate(&payload)
+            let record = try EventDecoder.validate(&payload, columns: recording.header.version >= 5)
             recording.eventRecords.append(record)
             recording.eventCount += record.count
         case DKH_RECORD_PAIRS.rawValue:
@@ -171,19 +212,26 @@ public enum RecordingReader {
             // Decoded into a local array first: a malformed entry drops the whole record, so
             // totals never count half of one.
             var pairs: [CancelledPairs] = []
-            while payload.remaining > 0 {
-                let stack = try payload.readULEB128()
-                let size = try payload.readULEB128()
-                let count = try payload.readULEB128()
-                // Version 2 entries have no type: their Swift instances show as malloc blocks.
-                let type = recording.header.version >= 3 ? try payload.readULEB128() : 0
+            func append(stack: UInt64, size: UInt64, count: UInt64, type: UInt64, _ cursor: ByteCursor) throws(DecodeError) {
                 // Invariant: stack ids are 32-bit; count × size fits 64 bits (bytes are exact).
-                guard stack <= UInt32.max else { throw payload.error("stack id \(stack) is out of range") }
+                guard stack <= UInt32.max else { throw cursor.error("stack id \(stack) is out of range") }
                 guard count > 0, count <= UInt64(Int32.max), !size.multipliedReportingOverflow(by: count).overflow else {
-                    throw payload.error("pair count \(count) of size \(size) is out of range")
+                    throw cursor.error("pair count \(count) of size \(size) is out of range")
                 }
                 pairs.append(CancelledPairs(seq: seq, thread: thread, stack: UInt32(stack), size: size, count: Int(count),
                                             typeMetadata: type))
+            }
+            if recording.header.version >= 5 {
+                try readPairColumns(&payload, append)
+            } else {
+                while payload.remaining > 0 {
+                    let stack = try payload.readULEB128()
+                    let size = try payload.readULEB128()
+                    let count = try payload.readULEB128()
+                    // Version 2 entries have no type: their Swift instances show as malloc blocks.
+                    let type = recording.header.version >= 3 ? try payload.readULEB128() : 0
+                    try append(stack: stack, size: size, count: count, type: type, payload)
+                }
             }
             recording.cancelledPairs.append(contentsOf: pairs)
             recording.cancelledPairCount += pairs.reduce(0) { $0 + $1.count }

@@ -30,7 +30,8 @@ struct StreamMerge {
     private mutating func advance(_ i: Int) -> Bool {
         while true {
             // Records were validated when the recording was read: decoding cannot fail here.
-            if let event = try? decoders[i].next() {
+            // Through the element's address: the decoder is mutated in place, not copied out and back.
+            if let event = try? (decoders.baseAddress! + i).pointee.next() {
                 current[i] = event
                 return true
             }

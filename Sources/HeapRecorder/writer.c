@@ -362,23 +362,88 @@ static void index_rebuild(dkh_thread *t) {
 
 // ---- cancelled pairs ------------------------------------------------------------------
 
+static inline size_t uleb_size(uint64_t v) {
+    size_t n = 1;
+    while (v >= 0x80) {
+        v >>= 7;
+        n++;
+    }
+    return n;
+}
+
+/// Pair entries in (stack, size, type) order: the same keys come out in the same order in
+/// every record, so a record's columns repeat the one before it where the counts do.
+static inline int pair_before(const dkh_pair_entry *a, const dkh_pair_entry *b) {
+    if (a->stack != b->stack) return a->stack < b->stack;
+    if (a->size != b->size) return a->size < b->size;
+    return a->type < b->type;
+}
+
+static void sift_pairs(dkh_pair_entry *e, uint32_t i, uint32_t end) {
+    for (;;) {
+        uint32_t child = 2 * i + 1;
+        if (child >= end) return;
+        if (child + 1 < end && pair_before(&e[child], &e[child + 1])) child++;
+        if (!pair_before(&e[i], &e[child])) return;
+        dkh_pair_entry x = e[i];
+        e[i] = e[child];
+        e[child] = x;
+        i = child;
+    }
+}
+
+/// Heap sort: no allocation, async-signal-safe (a crash handler writes pairs too).
+static void sort_pairs(dkh_pair_entry *e, uint32_t n) {
+    for (uint32_t i = n / 2; i-- > 0;) sift_pairs(e, i, n);
+    for (uint32_t end = n; end > 1;) {
+        end--;
+        dkh_pair_entry top = e[0];
+        e[0] = e[end];
+        e[end] = top;
+        sift_pairs(e, 0, end);
+    }
+}
+
 /// Encodes the pair counters as one DKH_RECORD_PAIRS record at `b` and clears them; returns
 /// its size (0 without counters).
 static size_t encode_pairs(dkh_thread *t, uint8_t *b) {
     if (!t->pair_count) return 0;
+    // The used slots to the front, in key order (the table is cleared below).
+    dkh_pair_entry *e = t->pairs;
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < DKH_PAIR_TABLE_SIZE; i++) {
+        if (e[i].count) e[count++] = e[i];
+    }
+    sort_pairs(e, count);
+    // Columns (FORMAT.md, "Cancelled pairs"): stacks as deltas, sizes, counts, types as deltas.
+    size_t length[3] = {0, 0, 0};
+    uint64_t stack = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        length[0] += uleb_size(zigzag((int64_t)(e[i].stack - stack)));
+        length[1] += uleb_size(e[i].size);
+        length[2] += uleb_size(e[i].count);
+        stack = e[i].stack;
+    }
     size_t n = DKH_RECORD_HEADER_SIZE;
     n += dkh_put_u32(b + n, (uint32_t)t->tid);
     n += dkh_put_u32(b + n, 0);
     n += dkh_put_u64(b + n, t->pair_seq);
-    // DKH_PAIR_TABLE_LIMIT entries of at most 4 x 10 bytes fit the 64 KiB buffer.
-    for (uint32_t i = 0; i < DKH_PAIR_TABLE_SIZE; i++) {
-        dkh_pair_entry *e = &t->pairs[i];
-        if (!e->count) continue;
-        n += put_uleb(b + n, e->stack);
-        n += put_uleb(b + n, e->size);
-        n += put_uleb(b + n, e->count);
-        n += put_uleb(b + n, e->type);
+    n += put_uleb(b + n, count);
+    for (int c = 0; c < 3; c++) n += put_uleb(b + n, length[c]);
+    // DKH_PAIR_TABLE_LIMIT entries of at most 5 + 3 x 10 bytes fit the 64 KiB buffer.
+    uint8_t *column[4] = {b + n, b + n + length[0], b + n + length[0] + length[1],
+                          b + n + length[0] + length[1] + length[2]};
+    uint64_t type = 0;
+    stack = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        column[0] += put_uleb(column[0], zigzag((int64_t)(e[i].stack - stack)));
+        column[1] += put_uleb(column[1], e[i].size);
+        column[2] += put_uleb(column[2], e[i].count);
+        column[3] += put_uleb(column[3], zigzag((int64_t)(e[i].type - type)));
+        stack = e[i].stack;
+        type = e[i].type;
     }
+    n = (size_t)(column[3] - b);
     dkh_put_u32(b, DKH_RECORD_PAIRS);
     dkh_put_u32(b + 4, (uint32_t)(n - DKH_RECORD_HEADER_SIZE));
     memset(t->pairs, 0, sizeof(dkh_pair_entry) * DKH_PAIR_TABLE_SIZE);
@@ -387,8 +452,11 @@ static size_t encode_pairs(dkh_thread *t, uint8_t *b) {
     return n;
 }
 
-/// The most bytes encode_pairs writes.
-static inline size_t pairs_bound(const dkh_thread *t) { return DKH_RECORD_HEADER_SIZE + 16 + (size_t)t->pair_count * 40; }
+/// The most bytes encode_pairs writes: the headers (a count and three lengths of at most 5
+/// bytes each) and 5 + 3 x 10 bytes an entry.
+static inline size_t pairs_bound(const dkh_thread *t) {
+    return DKH_RECORD_HEADER_SIZE + 16 + 20 + (size_t)t->pair_count * 35;
+}
 
 /// Writes the pair counters as one DKH_RECORD_PAIRS record (encoded in the scratch buffer,
 /// which holds nothing between flushes) and clears them.
@@ -514,44 +582,109 @@ static void run_merge_cancelled(dkh_thread *t, uint32_t i) {
     e->link = (uint16_t)owner;
 }
 
-/// The flush's encoder: EVENTS records in the scratch buffer, written when full.
-typedef struct dkh_encoder {
-    size_t used;
-    uint64_t base_seq, last_seq, last_ptr;
-} dkh_encoder;
+// ---- encoding: events in columns (FORMAT.md, "Events") ------------------------------------
+// A record holds its events column by column, each column one field of every event that has
+// it, predicted from the same field of the event before: zstd then sees runs of small equal
+// numbers (sequence deltas of 1, the same stack, the allocator's strides) instead of rows where
+// every field breaks the pattern of the one before.
 
-static void write_events_record(dkh_thread *t, size_t used, uint64_t base_seq, int last);
+enum {
+    COL_TAG = DKH_COLUMN_TAG,
+    COL_SEQ = DKH_COLUMN_SEQ,
+    COL_ALLOC = DKH_COLUMN_ALLOC_ADDRESS,
+    COL_FREE = DKH_COLUMN_FREE_ADDRESS,
+    COL_SIZE = DKH_COLUMN_SIZE,
+    COL_STACK = DKH_COLUMN_STACK,
+    COL_TYPE = DKH_COLUMN_TYPE,
+    COL_SHORT_BYTES = DKH_COLUMN_SHORT_BYTES,
+    COL_SHORT_BLOCKS = DKH_COLUMN_SHORT_BLOCKS,
+    DKH_COLUMNS = DKH_EVENT_COLUMNS
+};
+/// Bytes after the events header: DKH_COLUMNS - 1 column lengths, each a ULEB128 number
+/// below 2^21 (3 bytes). The tag column's length is the event count (a tag is one byte).
+#define DKH_COLUMNS_HEADER_MAX (3 * (DKH_COLUMNS - 1))
 
-static void encode(dkh_thread *t, dkh_encoder *c, uint8_t tag, uint64_t seq, uint64_t ptr, uint64_t a, uint64_t b, uint64_t d) {
-    if (c->used + DKH_MAX_EVENT_SIZE + DKH_CLOCK_RECORD_SIZE > DKH_THREAD_BUFFER_SIZE) {
-        write_events_record(t, c->used, c->base_seq, 0);
-        c->used = DKH_EVENTS_HEADER_SIZE;
-    }
-    if (c->used == DKH_EVENTS_HEADER_SIZE) {
-        c->base_seq = c->last_seq = seq;
-        c->last_ptr = 0;
-    }
-    uint8_t *p = t->buffer + c->used;
-    size_t n = 0;
-    p[n++] = tag;
-    n += put_uleb(p + n, seq - c->last_seq);
-    n += put_uleb(p + n, zigzag((int64_t)(ptr - c->last_ptr)));
-    if (tag != DKH_EVENT_FREE) {
-        n += put_uleb(p + n, a);
-        n += put_uleb(p + n, b);
-        if (tag == DKH_EVENT_ALLOC_TYPED) n += put_uleb(p + n, d);
-    }
-    c->used += n;
-    c->last_seq = seq;
-    c->last_ptr = ptr;
-}
+/// One event as written: a pending event, or a run's short-lived level (a = bytes, b = blocks).
+typedef struct dkh_out_event {
+    uint8_t tag;
+    uint64_t seq, ptr, a, b, type;
+} dkh_out_event;
+
+/// Walks the pending events in write order, skipping cancelled ones, with each run's
+/// short-lived level after its event (the head run's first). Copyable: a record's events
+/// are walked twice, once to size its columns and once to write them.
+typedef struct dkh_walk {
+    uint32_t next;   // the pending event to look at next
+    uint8_t phase;   // 0: the head run's level is due; 1: the next event; 2: its run's level
+    uint64_t written_bytes;
+    uint32_t written_blocks;
+} dkh_walk;
 
 /// A SHORT_LIVED event when the run's highest level is above what written allocations hold.
-static inline void encode_short_lived(dkh_thread *t, dkh_encoder *c, uint64_t run_bytes, uint32_t run_blocks, uint64_t seq,
-                                      uint64_t written_bytes, uint32_t written_blocks) {
-    if (run_bytes <= written_bytes) return;
-    uint32_t blocks = run_blocks > written_blocks ? run_blocks - written_blocks : 0;
-    encode(t, c, DKH_EVENT_SHORT_LIVED, seq, c->last_ptr, run_bytes - written_bytes, blocks, 0);
+static inline int short_lived(uint64_t run_bytes, uint32_t run_blocks, uint64_t seq, const dkh_walk *w, dkh_out_event *o) {
+    if (run_bytes <= w->written_bytes) return 0;
+    uint32_t blocks = run_blocks > w->written_blocks ? run_blocks - w->written_blocks : 0;
+    *o = (dkh_out_event){.tag = DKH_EVENT_SHORT_LIVED, .seq = seq, .a = run_bytes - w->written_bytes, .b = blocks};
+    return 1;
+}
+
+/// The next event to write into `o`; 0 at the end.
+static int walk_next(const dkh_thread *t, dkh_walk *w, dkh_out_event *o) {
+    if (w->phase == 0) {
+        w->phase = 1;
+        if (short_lived(t->head_run_bytes, t->head_run_blocks, t->head_run_seq, w, o)) return 1;
+    } else if (w->phase == 2) {
+        w->phase = 1;
+        const dkh_pending_event *e = &t->events[w->next - 1];
+        if (short_lived(e->run_bytes, e->run_blocks, e->run_seq, w, o)) return 1;
+    }
+    while (w->next < t->event_count) {
+        const dkh_pending_event *e = &t->events[w->next++];
+        if (!e->tag) continue;
+        *o = (dkh_out_event){.tag = e->tag, .seq = e->seq, .ptr = e->ptr, .a = e->size, .b = e->stack, .type = e->type};
+        if (e->tag != DKH_EVENT_FREE) {
+            w->written_bytes += e->size;
+            w->written_blocks++;
+        }
+        w->phase = 2;
+        return 1;
+    }
+    return 0;
+}
+
+/// What the fields of the next event are predicted from: the previous event's.
+typedef struct dkh_predictor {
+    uint64_t seq;         // the previous event's (the record's base seq at first)
+    // Addresses: allocations and frees apart, so that a thread freeing blocks in the order
+    // another made them (a queue) repeats that thread's column of allocation deltas.
+    uint64_t alloc_ptr, free_ptr, stack, short_bytes;
+} dkh_predictor;
+
+/// The event's value in each column it has (bit c of the result: column c); advances `p`.
+static inline unsigned event_fields(dkh_predictor *p, const dkh_out_event *o, uint64_t v[DKH_COLUMNS]) {
+    v[COL_TAG] = o->tag;  // below 0x80: one byte
+    v[COL_SEQ] = o->seq - p->seq;
+    p->seq = o->seq;
+    switch (o->tag) {
+    case DKH_EVENT_FREE:
+        v[COL_FREE] = zigzag((int64_t)(o->ptr - p->free_ptr));
+        p->free_ptr = o->ptr;
+        return 1u << COL_TAG | 1u << COL_SEQ | 1u << COL_FREE;
+    case DKH_EVENT_SHORT_LIVED:
+        v[COL_SHORT_BYTES] = zigzag((int64_t)(o->a - p->short_bytes));
+        v[COL_SHORT_BLOCKS] = o->b;
+        p->short_bytes = o->a;
+        return 1u << COL_TAG | 1u << COL_SEQ | 1u << COL_SHORT_BYTES | 1u << COL_SHORT_BLOCKS;
+    default:
+        v[COL_ALLOC] = zigzag((int64_t)(o->ptr - p->alloc_ptr));
+        v[COL_SIZE] = o->a;
+        v[COL_STACK] = zigzag((int64_t)(o->b - p->stack));
+        v[COL_TYPE] = o->type;
+        p->alloc_ptr = o->ptr;
+        p->stack = o->b;
+        return 1u << COL_TAG | 1u << COL_SEQ | 1u << COL_ALLOC | 1u << COL_SIZE | 1u << COL_STACK |
+               (o->tag == DKH_EVENT_ALLOC_TYPED ? 1u << COL_TYPE : 0);
+    }
 }
 
 /// Encodes the thread's pending events (skipping cancelled ones) as DKH_RECORD_EVENTS records,
@@ -559,21 +692,53 @@ static inline void encode_short_lived(dkh_thread *t, dkh_encoder *c, uint64_t ru
 /// writes the pair counters. Caller holds t->lock. `at_exit`: the thread's final flush.
 static void thread_flush(dkh_thread *t, int at_exit) {
     if (!t->buffer) return;
-    dkh_encoder c = {.used = DKH_EVENTS_HEADER_SIZE};
-    uint64_t written_bytes = 0;
-    uint32_t written_blocks = 0;
-    encode_short_lived(t, &c, t->head_run_bytes, t->head_run_blocks, t->head_run_seq, 0, 0);
-    for (uint32_t i = 0; i < t->event_count; i++) {
-        const dkh_pending_event *e = &t->events[i];
-        if (!e->tag) continue;
-        encode(t, &c, e->tag, e->seq, e->ptr, e->size, e->stack, e->type);
-        if (e->tag != DKH_EVENT_FREE) {
-            written_bytes += e->size;
-            written_blocks++;
+    // Room for a record's columns: the buffer less the headers and the clock record after it.
+    const size_t room = DKH_THREAD_BUFFER_SIZE - DKH_EVENTS_HEADER_SIZE - DKH_COLUMNS_HEADER_MAX - DKH_CLOCK_RECORD_SIZE;
+    dkh_walk walk = {0};
+    dkh_out_event event;
+    int more = walk_next(t, &walk, &event);
+    while (more) {
+        // First pass: how many events fit, and each column's length.
+        const dkh_walk first_walk = walk;
+        const dkh_out_event first = event;
+        const uint64_t base_seq = event.seq;
+        dkh_predictor p = {.seq = base_seq};
+        size_t length[DKH_COLUMNS] = {0};
+        size_t total = 0;
+        uint32_t count = 0;
+        uint64_t v[DKH_COLUMNS];
+        while (more && total + DKH_MAX_EVENT_SIZE <= room) {
+            unsigned used = event_fields(&p, &event, v);
+            for (int c = 0; c < DKH_COLUMNS; c++) {
+                if (!(used >> c & 1)) continue;
+                size_t n = uleb_size(v[c]);
+                length[c] += n;
+                total += n;
+            }
+            count++;
+            more = walk_next(t, &walk, &event);
         }
-        encode_short_lived(t, &c, e->run_bytes, e->run_blocks, e->run_seq, written_bytes, written_blocks);
+        // Second pass: the same events, each field at its column's end.
+        uint8_t *b = t->buffer;
+        size_t n = DKH_EVENTS_HEADER_SIZE;
+        for (int c = 0; c < DKH_COLUMNS - 1; c++) n += put_uleb(b + n, length[c]);
+        uint8_t *column[DKH_COLUMNS];
+        for (int c = 0; c < DKH_COLUMNS; c++) {
+            column[c] = b + n;
+            n += length[c];
+        }
+        dkh_walk again = first_walk;
+        dkh_out_event e = first;
+        p = (dkh_predictor){.seq = base_seq};
+        for (uint32_t i = 0; i < count; i++) {
+            if (i) walk_next(t, &again, &e);
+            unsigned used = event_fields(&p, &e, v);
+            for (int c = 0; c < DKH_COLUMNS; c++) {
+                if (used >> c & 1) column[c] += put_uleb(column[c], v[c]);
+            }
+        }
+        write_events_record(t, n, base_seq, more ? 0 : at_exit ? 2 : 1);
     }
-    if (c.used > DKH_EVENTS_HEADER_SIZE) write_events_record(t, c.used, c.base_seq, at_exit ? 2 : 1);
     if (at_exit) flush_pairs_at_exit(t);
     else flush_pairs_locked(t);
     dkh_reset_thread(t);

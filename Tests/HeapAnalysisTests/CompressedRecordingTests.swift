@@ -84,8 +84,8 @@ struct CompressedRecordingTests {
             #expect(Self.summary(recording) == expected)
         }
         // A later version is refused in one line.
-        let error = #expect(throws: RecordingError.self) { try RecordingReader.read(Self.file(version: 5, Self.records), path: "v5") }
-        #expect(error?.description == "v5: offset 0x8: file header: format version 5 is not supported (this devkit reads versions 1 to 4)")
+        let error = #expect(throws: RecordingError.self) { try RecordingReader.read(Self.file(version: 6, Self.records), path: "v6") }
+        #expect(error?.description == "v6: offset 0x8: file header: format version 6 is not supported (this devkit reads versions 1 to 5)")
     }
 
     /// Every prefix of a compressed recording reads up to its last complete record (a warning
@@ -162,7 +162,7 @@ struct CompressedRecordingTests {
             offset += 8 + length
         }
         #expect(offset == bytes.count)
-        #expect(recording.header.version == 4)
+        #expect(recording.header.version == 5)
         #expect(recording.warnings.isEmpty)
         // A small recording of many small writes: each write's framing (12 bytes and zstd's
         // block header) eats most of the gain; large ones shrink 10 to 100 times (RESULTS.md).

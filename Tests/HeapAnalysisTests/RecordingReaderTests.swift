@@ -112,8 +112,9 @@ struct RecordingReaderTests {
         #expect(three.clock.offset(of: 0) == 0)
         #expect(three.clock.offset(of: 5) == 1_000_000_000)
         #expect(three.clock.offset(of: 20) == 2_000_000_000)
-        let future = Self.handMade(version: 5, records: [])
-        #expect(throws: RecordingError.self) { try RecordingReader.read(future, path: "v5") }
+        let future = Self.handMade(version: 6, records: [])
+        let error = #expect(throws: RecordingError.self) { try RecordingReader.read(future, path: "v6") }
+        #expect(error?.description == "v6: offset 0x8: file header: format version 6 is not supported (this devkit reads versions 1 to 5)")
     }
 
     @Test func notARecording() {

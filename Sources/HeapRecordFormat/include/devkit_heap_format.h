@@ -10,8 +10,9 @@
 #define DKH_MAGIC_SIZE 8
 /// Bumped when a reader of the previous version could misread a file. New record types do
 /// not bump it: readers skip record types they do not know (version 4's COMPRESSED records
-/// did: a version-3 reader would have skipped nearly everything silently).
-#define DKH_FORMAT_VERSION 4
+/// did: a version-3 reader would have skipped nearly everything silently; version 5's EVENTS
+/// and PAIRS payloads are laid out in columns, which a version-4 reader would misread).
+#define DKH_FORMAT_VERSION 5
 /// The oldest version this reader still reads (version 1 has no PAIRS records, version 2's
 /// PAIRS entries have no type).
 #define DKH_FORMAT_VERSION_MIN 1
@@ -54,7 +55,9 @@ enum dkh_record_type {
     /// innermost first (the recorder's own frames removed).
     DKH_RECORD_STACK = 4,
     /// Payload: u32 thread id, u32 reserved, u64 base seq, then events (see below) to the end
-    /// of the payload.
+    /// of the payload: before version 5 one after the other; since version 5 in columns
+    /// (ULEB byte lengths of the first DKH_EVENT_COLUMNS - 1 columns, then the columns, the
+    /// last to the end of the payload; FORMAT.md, "Events").
     DKH_RECORD_EVENTS = 5,
     /// Payload: u64 seq, u32 dkh_mark_kind, label bytes (UTF-8) to the end.
     DKH_RECORD_MARK = 6,
@@ -77,7 +80,9 @@ enum dkh_record_type {
     /// class instance; since version 3): allocation/free pairs of that thread that the
     /// recorder cancelled (neither event written) because the block was freed before any mark
     /// could see it. All of a record's pairs belong to the generation containing `seq`.
-    /// Since version 2.
+    /// Since version 2. Since version 5 the entries are in columns: ULEB entry count, ULEB
+    /// byte lengths of the stack, size and count columns, then the columns (stack ids as zigzag
+    /// deltas, sizes, counts, types as zigzag deltas to the end), FORMAT.md "Cancelled pairs".
     DKH_RECORD_PAIRS = 10,
     /// Payload: u64 seq, u64 CLOCK_MONOTONIC time in ns: every seq below `seq` was taken by
     /// that time (a mark's own seq: taken at that time). Written with each mark and each
@@ -146,6 +151,22 @@ enum dkh_event_tag {
     /// events); the highest such level between two of its written events. Since version 3.
     DKH_EVENT_SHORT_LIVED = 4,
 };
+
+/// Columns of a version-5 DKH_RECORD_EVENTS record, in payload order: each holds one ULEB128
+/// number per event that has the field, predicted from the previous such event of the record
+/// (FORMAT.md, "Events").
+enum dkh_event_column {
+    DKH_COLUMN_TAG = 0,            // every event: its dkh_event_tag, one byte (the column's length is the event count)
+    DKH_COLUMN_SEQ = 1,            // every event: seq delta (to the previous event; the first to base seq)
+    DKH_COLUMN_ALLOC_ADDRESS = 2,  // allocations: zigzag(address - previous allocation's)
+    DKH_COLUMN_FREE_ADDRESS = 3,   // frees: zigzag(address - previous free's address)
+    DKH_COLUMN_SIZE = 4,           // allocations: size
+    DKH_COLUMN_STACK = 5,          // allocations: zigzag(stack id - previous allocation's)
+    DKH_COLUMN_TYPE = 6,           // typed allocations: type metadata address
+    DKH_COLUMN_SHORT_BYTES = 7,    // short-lived levels: zigzag(bytes - previous level's bytes)
+    DKH_COLUMN_SHORT_BLOCKS = 8,   // short-lived levels: blocks
+};
+#define DKH_EVENT_COLUMNS 9
 
 enum dkh_mark_kind {
     DKH_MARK_START = 0,     // recording started: begins generation 0
