@@ -14,6 +14,8 @@ import Testing
         case let command as Plist.PlistGet: command.invocation
         case let command as Plist.PlistLint: command.invocation
         case let command as Plist.PlistConvert: command.invocation
+        case let command as Plist.PlistTextconv: command.invocation
+        case let command as Plist.PlistFmt: command.invocation
         case let command as Lint: command.invocation
         case let command as Symbolicate: command.invocation
         default: nil
@@ -46,6 +48,12 @@ import Testing
         ["plist", "convert", "a.bplist", "--to", "json", "--lossy", "--output", "a.json", "--input-format", "binary"],
         ["plist", "convert", "a.plist", "--to", "xml1", "--in-place", "--backup", "--force"],
         ["plist", "convert", "-o", "out.plist", "--to", "openstep", "--", "-odd.plist"],
+        ["plist", "textconv", "Samples/Info.plist"],
+        ["plist", "textconv", "-", "--input-format", "binary"],
+        ["plist", "fmt", "Samples/Info.plist"],
+        ["plist", "fmt", "--check", "a.plist", "b.plist", "c.strings"],
+        ["plist", "fmt", "--check", "--sort-keys", "--indent", "4", "--drop-comments", "a.plist", "-"],
+        ["plist", "fmt", "--indent=tabs", "--input-format", "xml1", "--backup", "--force", "a.plist"],
         ["lint"],
         ["lint", "Samples/lint/Clean"],
         ["lint", "--config", "devkit.yml", "--format", "sarif", "App/Info.plist", "App/App.entitlements"],
@@ -89,6 +97,17 @@ import Testing
         ["plist", "get", "a", "b", "--fromat", "json"],
         ["plist", "lint"],
         ["plist", "convert", "a.plist"],
+        ["plist", "textconv"],
+        ["plist", "textconv", "a.plist", "b.plist"],
+        ["plist", "textconv", "a.plist", "--input-format"],
+        ["plist", "textconv", "a.plist", "--color"],
+        ["plist", "fmt"],  // refused by validate()
+        ["plist", "fmt", "-", "-"],  // refused by validate()
+        ["plist", "fmt", "a.plist", "-"],  // refused by validate()
+        ["plist", "fmt", "--indent", "0", "a.plist"],
+        ["plist", "fmt", "--indent", "spaces", "a.plist"],
+        ["plist", "fmt", "--check=yes", "a.plist"],
+        ["plist", "fmt", "-c", "a.plist"],
         ["plist", "convert", "a.plist", "b.plist", "--to", "json"],
         ["plist", "convert", "a.plist", "--to", "yaml"],
         ["plist", "convert", "a.plist", "--to"],
@@ -192,7 +211,7 @@ import Testing
         var index = 0
         let flags: Set = ["--raw", "--strict", "--fix", "--list-rules", "--no-config", "--built-product", "--force",
                           "--no-demangle", "--no-inlines", "--stats", "--no-cache", "--group", "--offline",
-                          "--lossy", "--in-place", "--backup"]
+                          "--lossy", "--in-place", "--backup", "--check", "--sort-keys", "--drop-comments"]
         while index < words.count {
             let word = words[index]
             if word == "--" { return result + [Array(words[index...])] }

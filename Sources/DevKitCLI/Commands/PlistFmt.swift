@@ -58,45 +58,14 @@ extension Plist {
 
         @OptionGroup var writeOptions: WriteOptions
 
-        func validate() throws {
-            if files.isEmpty { throw ValidationError("Give at least one FILE (- for standard input).") }
-            if files.filter({ $0 == FileIO.standardStream }).count > 1 { throw ValidationError("- can be given only once.") }
-            if !check && files.count > 1 && files.contains(FileIO.standardStream) {
-                throw ValidationError("- writes its result to standard output, so it cannot be mixed with other files (except with --check).")
-            }
+        var invocation: PlistFmtInvocation {
+            PlistFmtInvocation(files: files, check: check, sortKeys: sortKeys, indent: indent, dropComments: dropComments,
+                               inputFormat: input.format, backup: writeOptions.backup, force: writeOptions.force)
         }
 
-        func run() throws {
-            let formatter = PlistFormatter(sortsKeys: sortKeys, xmlIndent: indent, dropsComments: dropComments)
-            var anyChanged = false, anyFailed = false
-            for file in files {
-                do throws(CommandFailure) {
-                    anyChanged = try format(file, with: formatter) || anyChanged
-                } catch {
-                    FileHandleOutput.standardError(error.message + "\n")
-                    anyFailed = true
-                }
-            }
-            // An input error outranks a finding: the check did not see every file.
-            if anyFailed { throw CommandFailure.input("") }
-            if check && anyChanged { throw CommandFailure.findings() }
-        }
+        func validate() throws { try invocation.validate() }
 
-        /// Formats one file (or checks it, with --check) and lists it; returns whether its bytes change.
-        private func format(_ file: String, with formatter: PlistFormatter) throws(CommandFailure) -> Bool {
-            let outcome: PlistFormatter.FileOutcome
-            do {
-                outcome = try formatter.formatFile(file, as: input.format, check: check, backup: writeOptions.backup, force: writeOptions.force,
-                                                   warning: FileHandleOutput.standardError)
-            } catch { throw .diagnostic(error) }
-            switch outcome {
-            case .unchanged: return false
-            case .wouldChange: try FileHandleOutput.standardOutput(PlistFile.displayName(file) + "\n")
-            case .reformatted where file != FileIO.standardStream: try FileHandleOutput.standardOutput("reformatted \(file)\n")
-            case .reformatted: break
-            }
-            return true
-        }
+        func run() throws { try invocation.run() }
     }
 }
 

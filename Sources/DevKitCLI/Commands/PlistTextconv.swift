@@ -25,9 +25,8 @@ extension Plist {
 
         @OptionGroup var input: InputOptions
 
-        func run() throws {
-            let document = try PlistLoader.load(file, format: input.format)
-            try FileHandleOutput.standardOutput(PlistPrinter(style: .tree, showsTypes: false).render(document.value))
-        }
+        var invocation: PlistTextconvInvocation { PlistTextconvInvocation(file: file, inputFormat: input.format) }
+
+        func run() throws { try invocation.run() }
     }
 }

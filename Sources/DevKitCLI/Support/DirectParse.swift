@@ -1,7 +1,8 @@
 /// The commands read without ArgumentParser when their line is plain (`DirectlyParsed`).
 enum DirectParse {
     static let invocations: [any DirectlyParsed.Type] = [
-        PlistGetInvocation.self, PlistLintInvocation.self, PlistConvertInvocation.self, LintInvocation.self, SymbolicateInvocation.self,
+        PlistGetInvocation.self, PlistLintInvocation.self, PlistConvertInvocation.self,
+        PlistTextconvInvocation.self, PlistFmtInvocation.self, LintInvocation.self, SymbolicateInvocation.self,
     ]
 
     /// The invocation `arguments` (argv without the program) hold, read directly and
