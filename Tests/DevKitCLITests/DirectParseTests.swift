@@ -16,6 +16,7 @@ import Testing
         case let command as Plist.PlistConvert: command.invocation
         case let command as Plist.PlistTextconv: command.invocation
         case let command as Plist.PlistFmt: command.invocation
+        case let command as Plist.PlistPrint: command.invocation
         case let command as Lint: command.invocation
         case let command as Symbolicate: command.invocation
         default: nil
@@ -54,6 +55,9 @@ import Testing
         ["plist", "fmt", "--check", "a.plist", "b.plist", "c.strings"],
         ["plist", "fmt", "--check", "--sort-keys", "--indent", "4", "--drop-comments", "a.plist", "-"],
         ["plist", "fmt", "--indent=tabs", "--input-format", "xml1", "--backup", "--force", "a.plist"],
+        ["plist", "print", "Samples/Info.plist"],
+        ["plist", "print", "--keypaths", "a.plist", "b.bplist"],
+        ["plist", "print", "--color", "never", "--input-format=openstep", "-"],
         ["lint"],
         ["lint", "Samples/lint/Clean"],
         ["lint", "--config", "devkit.yml", "--format", "sarif", "App/Info.plist", "App/App.entitlements"],
@@ -152,7 +156,10 @@ import Testing
         ["symbolicate", "--group", "--format", "pdf", "logs"],
         ["symbolicate", "--group", "--uuid", "abcd", "logs"],  // refused by validate()
         ["symbolicate", "--group", "--executable", "prog", "logs"],  // refused by validate()
-        ["plist", "print", "Samples/Info.plist"],
+        ["plist", "print"],
+        ["plist", "print", "--color", "sometimes", "a.plist"],
+        ["plist", "print", "--keypaths=yes", "a.plist"],
+        ["plist", "print", "-k", "a.plist"],
         ["--version"],
         ["help", "lint"],
     ]
@@ -211,7 +218,7 @@ import Testing
         var index = 0
         let flags: Set = ["--raw", "--strict", "--fix", "--list-rules", "--no-config", "--built-product", "--force",
                           "--no-demangle", "--no-inlines", "--stats", "--no-cache", "--group", "--offline",
-                          "--lossy", "--in-place", "--backup", "--check", "--sort-keys", "--drop-comments"]
+                          "--lossy", "--in-place", "--backup", "--check", "--sort-keys", "--drop-comments", "--keypaths"]
         while index < words.count {
             let word = words[index]
             if word == "--" { return result + [Array(words[index...])] }

@@ -26,14 +26,10 @@ extension Plist {
 
         @OptionGroup var input: InputOptions
 
-        func run() throws {
-            let showsTypes = color.enabled
-            let printer = PlistPrinter(style: keypaths ? .keyPaths : .tree, showsTypes: showsTypes)
-            for file in files {
-                let document = try PlistLoader.load(file, format: input.format)
-                if files.count > 1 { try FileHandleOutput.standardOutput("==> \(file) <==\n") }
-                try FileHandleOutput.standardOutput(printer.render(document.value))
-            }
+        var invocation: PlistPrintInvocation {
+            PlistPrintInvocation(files: files, keypaths: keypaths, color: color, inputFormat: input.format)
         }
+
+        func run() throws { try invocation.run() }
     }
 }
