@@ -85,20 +85,9 @@ struct EventDecoder {
     }
 
     private mutating func varintTail(_ first: UInt8) throws(DecodeError) -> UInt64 {
-        let start = position - 1
-        var result = UInt64(first & 0x7f)
-        var shift: UInt64 = 7
-        while true {
-            guard position < bytes.count else { throw error("truncated: an event is cut short") }
-            let byte = bytes[position]
-            position += 1
-            guard shift < 63 || (shift == 63 && byte & 0x7e == 0) else {
-                throw error("ULEB128 number does not fit in 64 bits", at: start)
-            }
-            result |= UInt64(byte & 0x7f) << shift
-            if byte & 0x80 == 0 { return result }
-            shift += 7
-        }
+        var rest = Column(at: position, end: bytes.count)
+        defer { position = rest.at }
+        return try Self.varintTail(bytes, UInt64(first & 0x7f), shift: 7, &rest, baseOffset, truncated: "truncated: an event is cut short")
     }
 
     /// The next event, nil at the end of the record.
@@ -111,7 +100,7 @@ struct EventDecoder {
         position += 1
         seq &+= try varint()
         let delta = try varint()
-        address &+= (delta >> 1) ^ (0 &- (delta & 1))  // zigzag
+        address &+= Self.unzigzag(delta)
         switch tag {
         case UInt8(DKH_EVENT_ALLOC.rawValue), UInt8(DKH_EVENT_ALLOC_TYPED.rawValue):
             let size = try varint()
@@ -149,17 +138,18 @@ struct EventDecoder {
         let second = bytes[column.at]
         column.at += 1
         if second < 0x80 { return UInt64(first & 0x7f) | UInt64(second) << 7 }
-        return try varintTail(bytes, UInt64(first & 0x7f) | UInt64(second & 0x7f) << 7, &column, base)
+        return try varintTail(bytes, UInt64(first & 0x7f) | UInt64(second & 0x7f) << 7, shift: 14, &column, base)
     }
 
-    /// The rest of a ULEB128 number whose first two bytes gave `low`.
-    private static func varintTail(_ bytes: UnsafeRawBufferPointer, _ low: UInt64, _ column: inout Column,
-                                   _ base: Int) throws(DecodeError) -> UInt64 {
-        let start = column.at - 2
+    /// The rest of a ULEB128 number whose first `shift / 7` bytes gave `low` (rows and
+    /// columns both end here).
+    private static func varintTail(_ bytes: UnsafeRawBufferPointer, _ low: UInt64, shift first: UInt64, _ column: inout Column,
+                                   _ base: Int, truncated: String = columnTruncated) throws(DecodeError) -> UInt64 {
+        let start = column.at - Int(first / 7)
         var result = low
-        var shift: UInt64 = 14
+        var shift = first
         while true {
-            guard column.at < column.end else { throw columnError(base, column.at) }
+            guard column.at < column.end else { throw DecodeError(section: "events", offset: base + column.at, reason: truncated) }
             let byte = bytes[column.at]
             column.at += 1
             guard shift < 63 || (shift == 63 && byte & 0x7e == 0) else {
@@ -171,12 +161,16 @@ struct EventDecoder {
         }
     }
 
+    private static let columnTruncated = "truncated: a column ends before its events' fields"
+
     private static func columnError(_ base: Int, _ at: Int) -> DecodeError {
-        DecodeError(section: "events", offset: base + at, reason: "truncated: a column ends before its events' fields")
+        DecodeError(section: "events", offset: base + at, reason: columnTruncated)
     }
 
+    /// A zigzag-encoded delta (FORMAT.md: signed deltas, small either way) as the unsigned
+    /// value added with wrapping.
     @inline(__always)
-    private static func unzigzag(_ value: UInt64) -> UInt64 { (value >> 1) ^ (0 &- (value & 1)) }
+    static func unzigzag(_ value: UInt64) -> UInt64 { (value >> 1) ^ (0 &- (value & 1)) }
 
     /// The next event of a version-5 record: its tag, then its fields from their columns.
     @inline(__always)
@@ -233,13 +227,10 @@ struct EventDecoder {
             guard total <= payload.remaining else {
                 throw payload.error("columns announce \(total) bytes, more than the record's \(payload.remaining)")
             }
-            var offset = payload.offset
-            bounds = [offset]
-            for length in lengths {
-                offset += length
-                bounds!.append(offset)
-            }
-            bounds!.append(payload.offset + payload.remaining)
+            var columnBounds = [payload.offset]
+            for length in lengths { columnBounds.append(columnBounds[columnBounds.count - 1] + length) }
+            columnBounds.append(payload.offset + payload.remaining)
+            bounds = columnBounds
         }
         let start = payload.offset
         let bytes = try payload.readBytes(payload.remaining)

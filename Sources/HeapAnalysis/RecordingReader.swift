@@ -183,10 +183,10 @@ public enum RecordingReader {
         columns.append(try payload.subCursor(count: payload.remaining, section: "record type \(DKH_RECORD_PAIRS.rawValue) column 3"))
         var stack: UInt64 = 0, type: UInt64 = 0
         for _ in 0..<entries {
-            stack &+= unzigzag(try columns[0].readULEB128())
+            stack &+= EventDecoder.unzigzag(try columns[0].readULEB128())
             let size = try columns[1].readULEB128()
             let count = try columns[2].readULEB128()
-            type &+= unzigzag(try columns[3].readULEB128())
+            type &+= EventDecoder.unzigzag(try columns[3].readULEB128())
             try append(stack, size, count, type, columns[2])
         }
         // Invariant: the columns hold exactly `entries` entries.
@@ -194,8 +194,6 @@ public enum RecordingReader {
             throw column.error("\(column.remaining) bytes after the record's \(entries) pair entries")
         }
     }
-
-    private static func unzigzag(_ value: UInt64) -> UInt64 { (value >> 1) ^ (0 &- (value & 1)) }
 
     private static func readRecord(
         type: UInt32, _ payload: inout ByteCursor, into recording: inout HeapRecording
