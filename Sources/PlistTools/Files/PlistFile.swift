@@ -153,13 +153,13 @@ public enum PlistFile {
     private static func convertMappedBinary(_ file: String, declared: PlistFormat?, to format: PlistFormat,
                                             piecewiseTo target: String, lossyJSON: Bool) throws(PlistFileError) -> Bool {
         guard file != FileIO.standardStream, declared == nil || declared == .binary, format == .xml || format == .json,
-              let mapped = try? MappedFile(path: file, kind: .propertyList) else { return false }
+              let mapped = try? MappedFile(path: file, kind: .propertyList),
+              (try? mapped.withTruncationGuard({ PlistFormat.detect($0) == .binary })) == true else { return false }
         let piece = try PiecewiseOutput(target)
         let rest: [UInt8]?
         do {
             rest = try mapped.withTruncationGuard { bytes in
-                guard PlistFormat.detect(bytes) == .binary else { return nil }
-                return PropertyListCoding.stream(bytes, from: .binary, to: format, lossyJSON: lossyJSON, drain: piece.drain)
+                PropertyListCoding.stream(bytes, from: .binary, to: format, lossyJSON: lossyJSON, drain: piece.drain)
             }
         } catch { throw .io(error) }
         guard let rest else { return false }
