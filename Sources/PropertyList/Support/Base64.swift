@@ -225,6 +225,17 @@ package enum Base64 {
                             written &+= 8
                             i &+= 8
                         }
+                        // A line of 68 or 76 characters ends in a group of four.
+                        if i &+ 4 <= n {
+                            let w = p.loadUnaligned(fromByteOffset: i, as: UInt32.self)
+                            var seen: UInt8 = 0
+                            for k in 0..<4 { seen |= t[Int(truncatingIfNeeded: w &>> UInt32(k &* 8)) & 0xFF] }
+                            if seen < 64 {
+                                UnsafeMutableRawPointer(o + written).storeBytes(of: w, as: UInt32.self)
+                                written &+= 4
+                                i &+= 4
+                            }
+                        }
                         guard i < n else { break }
                     }
                     let ch = p.load(fromByteOffset: i, as: UInt8.self)
