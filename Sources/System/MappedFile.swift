@@ -82,8 +82,9 @@ public final class MappedFile: @unchecked Sendable {
     /// `body` over the bytes, safe against the file shrinking while it runs: reading a page
     /// the file no longer has raises SIGBUS, which ends a process reading a mapping unguarded.
     /// Inside the guard such pages read as zeros and `body` runs to its end; its result is
-    /// then discarded and the error names the first byte that went missing. A file changed in
-    /// place (not shrunk) is read as it is found, as by a reader that reads it in pieces.
+    /// then discarded and the error names the first missing byte the reader met and the file's
+    /// size now. A file changed in place (not shrunk) is read as it is found, as by a reader
+    /// that reads it in pieces.
     /// Guards do not nest: `body` must not call this again.
     public func withTruncationGuard<Result>(_ body: (UnsafeRawBufferPointer) -> Result) throws(FileIOError) -> Result {
         guard unmapLength > 0, let base = bytes.baseAddress else { return body(bytes) }

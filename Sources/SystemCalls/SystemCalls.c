@@ -38,6 +38,7 @@ static size_t page_size;
 
 static void on_sigbus(int signal, siginfo_t *info, void *context) {
     (void)context;
+    int saved_errno = errno;  // the interrupted code may be about to read it
     uintptr_t address = (uintptr_t)info->si_addr;
     if (guard.length > 0 && address >= guard.base && address - guard.base < guard.length) {
         uintptr_t page = address & ~(uintptr_t)(page_size - 1);
@@ -49,12 +50,14 @@ static void on_sigbus(int signal, siginfo_t *info, void *context) {
         if (zeros != MAP_FAILED) {
             int64_t offset = page > guard.base ? (int64_t)(page - guard.base) : 0;
             if (guard.first_missing < 0 || offset < guard.first_missing) guard.first_missing = offset;
+            errno = saved_errno;
             return;
         }
     }
     // Not ours (or no memory to replace the pages): restore the earlier disposition and let
     // the faulting instruction run again into it.
     sigaction(signal, &previous, NULL);
+    errno = saved_errno;
 }
 
 int mapped_guard_enter(const void *base, size_t length) {
