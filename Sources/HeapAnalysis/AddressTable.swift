@@ -8,9 +8,18 @@
 /// at random for each table, a multiply-xorshift-multiply mix, and the slot from the top bits.
 /// Without the key, a recording cannot aim addresses at one chain; `probes` counts the steps
 /// so tests can check the bound.
-struct AddressTable {
-    private var keys: [UInt64]
-    private var values: [UInt32]
+///
+/// A class over one allocation of (address, value) entries: a probe reads the key and its value
+/// from one cache line, and no mutation pays an array's uniqueness check (5% of a replay's
+/// instructions, with two arrays).
+final class AddressTable {
+    private struct Entry {
+        var key: UInt64
+        var value: UInt32
+    }
+
+    private var entries: UnsafeMutablePointer<Entry>
+    private var size: Int
     private var mask: Int
     /// 64 − log2(slot count): the slot is the mixed key's top bits.
     private var shift: UInt64
@@ -25,14 +34,17 @@ struct AddressTable {
     init(capacity: Int = 1 << 12) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
-        keys = Array(repeating: 0, count: size)
-        values = Array(repeating: 0, count: size)
+        self.size = size
+        entries = .allocate(capacity: size)
+        entries.initialize(repeating: Entry(key: Self.empty, value: 0), count: size)
         mask = size - 1
         shift = UInt64(64 - size.trailingZeroBitCount)
         var generator = SystemRandomNumberGenerator()
         seed = generator.next()
         multiplier = generator.next() | 1
     }
+
+    deinit { entries.deallocate() }
 
     /// Address 0 marks an empty slot; malloc never returns it for a recorded block.
     private static let empty: UInt64 = 0
@@ -44,84 +56,85 @@ struct AddressTable {
         return Int(truncatingIfNeeded: h >> shift)
     }
 
-    mutating func value(for key: UInt64) -> UInt32? {
+    func value(for key: UInt64) -> UInt32? {
         guard key != Self.empty else { return nil }
         var i = slot(for: key)
         while true {
             probes &+= 1
-            let k = keys[i]
-            if k == key { return values[i] }
+            let k = entries[i].key
+            if k == key { return entries[i].value }
             if k == Self.empty { return nil }
-            i = (i + 1) & mask
+            i = (i &+ 1) & mask
         }
     }
 
     /// Inserts or replaces; returns the previous value.
-    @discardableResult
-    mutating func insert(_ value: UInt32, for key: UInt64) -> UInt32? {
+    @discardableResult @inline(__always)
+    func insert(_ value: UInt32, for key: UInt64) -> UInt32? {
         guard key != Self.empty else { return nil }
-        if (count + 1) * 4 > keys.count * 3 { grow() }
+        if (count + 1) * 4 > size * 3 { grow() }
         var i = slot(for: key)
         while true {
             probes &+= 1
-            let k = keys[i]
+            let k = entries[i].key
             if k == key {
-                let old = values[i]
-                values[i] = value
+                let old = entries[i].value
+                entries[i].value = value
                 return old
             }
             if k == Self.empty {
-                keys[i] = key
-                values[i] = value
+                entries[i] = Entry(key: key, value: value)
                 count += 1
                 return nil
             }
-            i = (i + 1) & mask
+            i = (i &+ 1) & mask
         }
     }
 
-    mutating func removeValue(for key: UInt64) -> UInt32? {
+    @inline(__always)
+    func removeValue(for key: UInt64) -> UInt32? {
         guard key != Self.empty else { return nil }
         var i = slot(for: key)
         while true {
             probes &+= 1
-            let k = keys[i]
+            let k = entries[i].key
             if k == Self.empty { return nil }
             if k == key { break }
-            i = (i + 1) & mask
+            i = (i &+ 1) & mask
         }
-        let removed = values[i]
+        let removed = entries[i].value
         // Backward shift: pull later entries of the probe chain into the hole.
         var hole = i
-        var j = (i + 1) & mask
-        while keys[j] != Self.empty {
+        var j = (i &+ 1) & mask
+        while entries[j].key != Self.empty {
             probes &+= 1
-            let home = slot(for: keys[j])
+            let home = slot(for: entries[j].key)
             // Move j into the hole unless its home lies cyclically in (hole, j].
-            let distanceToHome = (j - home) & mask, distanceToHole = (j - hole) & mask
+            let distanceToHome = (j &- home) & mask, distanceToHole = (j &- hole) & mask
             if distanceToHome >= distanceToHole {
-                keys[hole] = keys[j]
-                values[hole] = values[j]
+                entries[hole] = entries[j]
                 hole = j
             }
-            j = (j + 1) & mask
+            j = (j &+ 1) & mask
         }
-        keys[hole] = Self.empty
+        entries[hole].key = Self.empty
         count -= 1
         return removed
     }
 
     func forEach(_ body: (UInt64, UInt32) -> Void) {
-        for i in keys.indices where keys[i] != Self.empty { body(keys[i], values[i]) }
+        for i in 0..<size where entries[i].key != Self.empty { body(entries[i].key, entries[i].value) }
     }
 
-    private mutating func grow() {
-        let oldKeys = keys, oldValues = values
-        keys = Array(repeating: 0, count: oldKeys.count * 2)
-        values = Array(repeating: 0, count: oldKeys.count * 2)
-        mask = keys.count - 1
+    private func grow() {
+        let old = entries, oldSize = size
+        size = oldSize * 2
+        entries = .allocate(capacity: size)
+        entries.initialize(repeating: Entry(key: Self.empty, value: 0), count: size)
+        mask = size - 1
         shift -= 1
         count = 0
-        for i in oldKeys.indices where oldKeys[i] != Self.empty { insert(oldValues[i], for: oldKeys[i]) }
+        for i in 0..<oldSize where old[i].key != Self.empty { insert(old[i].value, for: old[i].key) }
+        old.deallocate()
     }
 }

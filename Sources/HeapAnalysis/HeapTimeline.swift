@@ -215,12 +215,15 @@ extension HeapTimeline {
     private struct Replay: HeapEventSink {
         var generations: [HeapTimeline.Generation]
         let keepingEveryBlock: Bool
-        var live = AddressTable()
-        var pool: [HeapTimeline.Block] = []
-        var freeSlots: [UInt32] = []
+        let live = AddressTable()
+        let pool = BlockPool()
         var kept: [HeapTimeline.Block] = []
         var generation = 0
         var generationEnd: UInt64
+        /// The current generation's allocated totals (written back at its end: an array
+        /// element changed per event paid a uniqueness check each time).
+        var allocatedCount = 0
+        var allocatedBytes: UInt64 = 0
         var heapBytes: UInt64 = 0
         var liveBlocks = 0
         var peak = HeapTimeline.Peak()
@@ -264,8 +267,7 @@ extension HeapTimeline {
             received &+= 1
             if received & 0xFFFF == 0, let progress { progress(received) }
             while event.seq >= generationEnd, generation + 1 < generations.count {
-                generations[generation].heapBytesAtEnd = heapBytes
-                generations[generation].peak = generationPeak
+                endGeneration()
                 generation += 1
                 generations[generation].heapBytesAtStart = heapBytes
                 generationEnd = generations[generation].endSeq
@@ -277,22 +279,15 @@ extension HeapTimeline {
             case .allocation:
                 let block = HeapTimeline.Block(seq: event.seq, address: event.address, size: event.size, stack: event.stack,
                                                typeMetadata: event.typeMetadata, generation: generation)
-                let slot: UInt32
-                if let reused = freeSlots.popLast() {
-                    slot = reused
-                    pool[Int(slot)] = block
-                } else {
-                    slot = UInt32(pool.count)
-                    pool.append(block)
-                }
+                let slot = pool.add(block)
                 if let previous = live.insert(slot, for: event.address) {
                     missedFrees += 1
                     release(previous, at: event.seq)
                 }
                 heapBytes &+= event.size
                 liveBlocks += 1
-                generations[generation].allocatedCount += 1
-                generations[generation].allocatedBytes &+= event.size
+                allocatedCount += 1
+                allocatedBytes &+= event.size
                 if heapBytes > slice.bytes { slice = HeapTimeline.Point(seq: event.seq, bytes: heapBytes, blocks: liveBlocks) }
                 // The run's peak is never above its generation's: one test in the usual case.
                 if heapBytes > generationPeak.bytes {
@@ -324,7 +319,7 @@ extension HeapTimeline {
         }
 
         private mutating func release(_ slot: UInt32, at seq: UInt64) {
-            var block = pool[Int(slot)]
+            var block = pool[slot]
             block.freedAt = seq
             heapBytes &-= block.size
             liveBlocks -= 1
@@ -334,12 +329,20 @@ extension HeapTimeline {
                 // Made by the peak and freed now, after it: alive at the peak.
                 alivePeakOnly.append(block)
             }
-            freeSlots.append(slot)
+            pool.remove(slot)
+        }
+
+        /// Writes the current generation's level, peak and allocated totals back.
+        private mutating func endGeneration() {
+            generations[generation].heapBytesAtEnd = heapBytes
+            generations[generation].peak = generationPeak
+            generations[generation].allocatedCount += allocatedCount
+            generations[generation].allocatedBytes &+= allocatedBytes
+            (allocatedCount, allocatedBytes) = (0, 0)
         }
 
         mutating func finish() {
-            generations[generation].heapBytesAtEnd = heapBytes
-            generations[generation].peak = generationPeak
+            endGeneration()
             for later in generations.indices where later > generation {
                 generations[later].heapBytesAtStart = heapBytes
                 generations[later].heapBytesAtEnd = heapBytes
@@ -350,7 +353,7 @@ extension HeapTimeline {
             if let last = points.last, last.bytes != heapBytes || last.blocks != liveBlocks {
                 points.append(HeapTimeline.Point(seq: max(last.seq, lastSeq), bytes: heapBytes, blocks: liveBlocks))
             }
-            live.forEach { _, slot in kept.append(pool[Int(slot)]) }
+            live.forEach { _, slot in kept.append(pool[slot]) }
             kept.append(contentsOf: alivePeakOnly)
             // By generation, then sequence: the same as by sequence for any recording replayed in
             // order, and what `survivors(of:until:)`'s binary search needs even if one was not.
