@@ -210,13 +210,11 @@ public struct HeapTimeline: Sendable {
 }
 
 extension HeapTimeline {
-    /// The replay state: live blocks sit in `pool`, found by address through `live`; slots of
-    /// freed blocks are reused.
+    /// The replay state: live blocks sit in `live`, by address.
     private struct Replay: HeapEventSink {
         var generations: [HeapTimeline.Generation]
         let keepingEveryBlock: Bool
-        let live = AddressTable()
-        let pool = BlockPool()
+        let live = AddressTable(filler: LiveBlock.none)
         var kept: [HeapTimeline.Block] = []
         var generation = 0
         var generationEnd: UInt64
@@ -277,12 +275,11 @@ extension HeapTimeline {
             if event.seq >= sliceEnd { startSlice(at: event.seq) }
             switch event.kind {
             case .allocation:
-                let block = HeapTimeline.Block(seq: event.seq, address: event.address, size: event.size, stack: event.stack,
-                                               typeMetadata: event.typeMetadata, generation: generation)
-                let slot = pool.add(block)
-                if let previous = live.insert(slot, for: event.address) {
+                let block = LiveBlock(seq: event.seq, size: event.size, typeMetadata: event.typeMetadata, generation: generation,
+                                      stack: event.stack)
+                if let previous = live.insert(block, for: event.address) {
                     missedFrees += 1
-                    release(previous, at: event.seq)
+                    release(previous, at: event.address, freedAt: event.seq)
                 }
                 heapBytes &+= event.size
                 liveBlocks += 1
@@ -298,11 +295,11 @@ extension HeapTimeline {
                     }
                 }
             case .free:
-                guard let slot = live.removeValue(for: event.address) else {
+                guard let block = live.removeValue(for: event.address) else {
                     unmatchedFrees += 1
                     return
                 }
-                release(slot, at: event.seq)
+                release(block, at: event.address, freedAt: event.seq)
             case .shortLived:
                 // A level that only cancelled pairs' blocks reached, on top of the recorded ones.
                 let level = heapBytes &+ event.size, blocks = liveBlocks + Int(event.stack)
@@ -318,18 +315,15 @@ extension HeapTimeline {
             }
         }
 
-        private mutating func release(_ slot: UInt32, at seq: UInt64) {
-            var block = pool[slot]
-            block.freedAt = seq
-            heapBytes &-= block.size
+        private mutating func release(_ live: LiveBlock, at address: UInt64, freedAt seq: UInt64) {
+            heapBytes &-= live.size
             liveBlocks -= 1
-            if keepingEveryBlock || seq >= generations[block.generation].endSeq {
-                kept.append(block)
-            } else if block.seq <= peak.seq, peak.bytes > 0 {
+            if keepingEveryBlock || seq >= generations[live.generation].endSeq {
+                kept.append(live.block(at: address, freedAt: seq))
+            } else if live.seq <= peak.seq, peak.bytes > 0 {
                 // Made by the peak and freed now, after it: alive at the peak.
-                alivePeakOnly.append(block)
+                alivePeakOnly.append(live.block(at: address, freedAt: seq))
             }
-            pool.remove(slot)
         }
 
         /// Writes the current generation's level, peak and allocated totals back.
@@ -353,7 +347,7 @@ extension HeapTimeline {
             if let last = points.last, last.bytes != heapBytes || last.blocks != liveBlocks {
                 points.append(HeapTimeline.Point(seq: max(last.seq, lastSeq), bytes: heapBytes, blocks: liveBlocks))
             }
-            live.forEach { _, slot in kept.append(pool[slot]) }
+            live.forEach { address, block in kept.append(block.block(at: address)) }
             kept.append(contentsOf: alivePeakOnly)
             // By generation, then sequence: the same as by sequence for any recording replayed in
             // order, and what `survivors(of:until:)`'s binary search needs even if one was not.
