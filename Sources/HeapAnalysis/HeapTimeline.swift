@@ -261,6 +261,7 @@ extension HeapTimeline {
             sliceEnd = (seq / sliceWidth + 1) * sliceWidth
         }
 
+        @inline(__always)
         mutating func receive(_ event: HeapEvent) {
             received &+= 1
             if received & 0xFFFF == 0, let progress { progress(received) }
@@ -315,6 +316,7 @@ extension HeapTimeline {
             }
         }
 
+        @inline(__always)
         private mutating func release(_ live: LiveBlock, at address: UInt64, freedAt seq: UInt64) {
             heapBytes &-= live.size
             liveBlocks -= 1
