@@ -93,7 +93,10 @@ let package = Package(
         // `#if canImport(Glibc)`): whole-file reads and atomic replacement with errno kept,
         // mapped files, directory walks, the monotonic clock, environment, terminals, child
         // processes. devkit builds on Linux only (libdw, libunwind, LD_PRELOAD).
-        .target(name: "System", dependencies: ["Diagnostics"]),
+        .target(name: "System", dependencies: ["Diagnostics", "SystemCalls"]),
+        // The calls System cannot make from Swift: `sync_file_range`, which Swift's Glibc
+        // module does not declare, and the SIGBUS handler that guards reads of a mapping.
+        .target(name: "SystemCalls"),
 
         // The generic lint engine: rules, registry, findings, configuration, suppressions,
         // fixes, reporters, the file walk and pool. Rule packs bring their rules and options.

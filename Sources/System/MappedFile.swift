@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SystemCalls
 
 /// A file's bytes, memory-mapped read-only (copy-on-write private pages), or an owned copy.
 ///
@@ -19,10 +20,10 @@ public final class MappedFile: @unchecked Sendable {
     private let unmapLength: Int
     private let owned: UnsafeMutableRawBufferPointer?
 
-    /// Maps `path`. An empty file gives an empty buffer.
-    public init(path: String) throws(FileIOError) {
+    /// Maps `path`, refusing files over `kind`'s size cap. An empty file gives an empty buffer.
+    public init(path: String, kind: InputFile.Kind = .mapped) throws(FileIOError) {
         self.path = path
-        let (fd, info) = try InputFile.open(path, kind: .mapped)
+        let (fd, info) = try InputFile.open(path, kind: kind)
         defer { close(fd) }
         modificationTime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         let size = Int(info.st_size)
@@ -76,6 +77,29 @@ public final class MappedFile: @unchecked Sendable {
     public func releaseResidentPages() {
         guard unmapLength > 0, let base = bytes.baseAddress else { return }
         _ = madvise(UnsafeMutableRawPointer(mutating: base), unmapLength, MADV_DONTNEED)
+    }
+
+    /// `body` over the bytes, safe against the file shrinking while it runs: reading a page
+    /// the file no longer has raises SIGBUS, which ends a process reading a mapping unguarded.
+    /// Inside the guard such pages read as zeros and `body` runs to its end; its result is
+    /// then discarded and the error names the first byte that went missing. A file changed in
+    /// place (not shrunk) is read as it is found, as by a reader that reads it in pieces.
+    /// Guards do not nest: `body` must not call this again.
+    public func withTruncationGuard<Result>(_ body: (UnsafeRawBufferPointer) -> Result) throws(FileIOError) -> Result {
+        guard unmapLength > 0, let base = bytes.baseAddress else { return body(bytes) }
+        guard mapped_guard_enter(base, unmapLength) == 0 else {
+            throw FileIOError.lastError(path: path, doing: "cannot guard the mapping")
+        }
+        let result = body(bytes)
+        let missing = mapped_guard_leave()
+        if missing >= 0 {
+            // The first missing page the reader touched need not be the first one lost: a
+            // binary plist's reader goes back to the offset table at the end all along.
+            var now = stat()
+            let size = stat(path, &now) == 0 ? " (it is now \(now.st_size) bytes)" : ""
+            throw FileIOError(path: path, errno: EIO, reason: "shrank while being read: byte \(missing) was gone\(size)")
+        }
+        return result
     }
 
     deinit {

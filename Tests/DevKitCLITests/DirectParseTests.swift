@@ -17,6 +17,8 @@ import Testing
         case let command as Plist.PlistTextconv: command.invocation
         case let command as Plist.PlistFmt: command.invocation
         case let command as Plist.PlistPrint: command.invocation
+        case let command as Plist.PlistSet: command.invocation
+        case let command as Plist.PlistDelete: command.invocation
         case let command as Lint: command.invocation
         case let command as Symbolicate: command.invocation
         default: nil
@@ -58,6 +60,14 @@ import Testing
         ["plist", "print", "Samples/Info.plist"],
         ["plist", "print", "--keypaths", "a.plist", "b.bplist"],
         ["plist", "print", "--color", "never", "--input-format=openstep", "-"],
+        ["plist", "set", "Info.plist", "CFBundleShortVersionString", "2.1"],
+        ["plist", "set", "Info.plist", "LSRequiresIPhoneOS", "true", "--type", "bool"],
+        ["plist", "set", "--create-parents", "--type=integer", "Settings.plist", "Sync.Server.Port", "8443", "--backup", "--force"],
+        ["plist", "set", "-", ":CFBundleURLTypes:0:CFBundleURLName", "-"],
+        ["plist", "set", "a.plist", "NSAppTransportSecurity", "--type", "json", "{\"NSAllowsLocalNetworking\": true}"],
+        ["plist", "set", "a.plist", "k", "--", "--not-an-option"],
+        ["plist", "delete", "Info.plist", "UIRequiredDeviceCapabilities.0"],
+        ["plist", "delete", "--backup", "a.plist", ":A:B", "--force"],
         ["lint"],
         ["lint", "Samples/lint/Clean"],
         ["lint", "--config", "devkit.yml", "--format", "sarif", "App/Info.plist", "App/App.entitlements"],
@@ -126,6 +136,17 @@ import Testing
         ["plist", "convert", "a.plist", "--to", "json", "--backup"],  // refused by validate()
         ["plist", "convert", "a.plist", "--to", "json", "--force"],  // refused by validate()
         ["plist", "lint", "--format", "sarif", "a.plist"],
+        ["plist", "set", "a.plist", "k"],
+        ["plist", "set", "a.plist", "k", "-1"],
+        ["plist", "set", "a.plist", "k", "-12"],
+        ["plist", "set", "a.plist", "k", "v", "extra"],
+        ["plist", "set", "a.plist", "k", "v", "--type", "yaml"],
+        ["plist", "set", "a.plist", "k", "v", "--type"],
+        ["plist", "set", "a.plist", "k", "v", "--backup=yes"],
+        ["plist", "set", "a.plist", "k", "v", "--help"],
+        ["plist", "delete", "a.plist"],
+        ["plist", "delete", "a.plist", "k", "--type", "string"],
+        ["plist", "delete", "a.plist", "k", "-h"],
         ["lint", "--jobs", "0"],
         ["lint", "--jobs", "many"],
         ["lint", "--configuration", "beta"],

@@ -65,6 +65,34 @@ import PropertyList
         #expect(final == (try Data(contentsOf: CLI.samples.appendingPathComponent("Info.plist"))))
     }
 
+    /// A binary file going to XML or JSON is transcoded from its mapping; standard input is
+    /// read. Both give the same bytes, and the same status and message (but for the name) on
+    /// every cut of the file, including the cuts the transcoder gives up on.
+    @Test func mappedBinaryInputConvertsAsReadInputDoes() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let binary = dir.appendingPathComponent("Info.bplist")
+        #expect(try CLI.run(["plist", "convert", "Samples/Info.plist", "--to", "binary", "-o", binary.path]).status == 0)
+        let whole = try Data(contentsOf: binary)
+        let output = dir.appendingPathComponent("out").path
+        for length in [whole.count, whole.count - 1, whole.count - 33, whole.count / 2, 9] {
+            let cut = dir.appendingPathComponent("cut-\(length).bplist")
+            try whole.prefix(length).write(to: cut)
+            for format in ["xml", "json"] {
+                try? FileManager.default.removeItem(atPath: output)
+                let mapped = try CLI.run(["plist", "convert", cut.path, "--to", format, "-o", output])
+                let read = try CLI.run(["plist", "convert", "-", "--to", format, "-o", "-"], stdin: whole.prefix(length))
+                #expect(mapped.status == read.status, "\(length) \(format)")
+                #expect(mapped.stderr.replacingOccurrences(of: cut.path, with: "<stdin>") == read.stderr, "\(length) \(format)")
+                if read.status == 0 {
+                    #expect(try String(contentsOfFile: output, encoding: .utf8) == read.stdout, "\(length) \(format)")
+                } else {
+                    #expect(!FileManager.default.fileExists(atPath: output))
+                }
+            }
+        }
+    }
+
     @Test func convertInPlaceKeepsPermissionsAndIsAtomic() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -75,4 +75,55 @@ import PropertyListTestSupport
             }
         }
     }
+
+    /// `appendCanonical` against decoding and encoding again, on base64 as XML writers lay it
+    /// out (lines, indentation, padding or none, unused bits set) and on mutations of it:
+    /// where it answers, it writes `encode(decode(text))`; it refuses everything `decode`
+    /// refuses, and a text it leaves to `decode` must pad a group before its end.
+    @Test func canonicalBase64IsDecodingAndEncodingAgain() throws {
+        var rng = SeededGenerator(seed: 4_648_2)
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var answered = 0, refused = 0
+        for round in 0..<6_000 {
+            let count = Int(rng.next() % 90)
+            let bytes = (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            var text: [UInt8] = []
+            Base64.encode(bytes, into: &text, lineLength: [nil, 68, 16][round % 3], linePrefix: round % 2 == 0 ? [0x09] : [])
+            if rng.next() % 3 == 0 { while text.last == UInt8(ascii: "=") || text.last == 0x0A { text.removeLast() } }
+            for _ in 0..<Int(rng.next() % 3) where !text.isEmpty {
+                let at = Int(rng.next() % UInt64(text.count))
+                switch rng.next() % 6 {
+                case 0: text.insert([0x20, 0x0A, 0x09, 0x0D][Int(rng.next() % 4)], at: at)
+                case 1: text[at] = alphabet[Int(rng.next() % 64)]  // unused bits of a last group, or any character
+                case 2: text.remove(at: at)
+                case 3: text.insert(UInt8(ascii: "="), at: at)
+                case 4: text.insert(UInt8(truncatingIfNeeded: rng.next()), at: at)
+                default: text += Array("QQ==".utf8)
+                }
+            }
+            let decoded = try? Base64.decode(text)
+            var out: [UInt8] = Array("x".utf8)
+            let canonical = text.withUnsafeBytes { Base64.appendCanonical($0, to: &out) }
+            if let decoded {
+                var expected: [UInt8] = Array("x".utf8)
+                Base64.encode(decoded, into: &expected)
+                if canonical {
+                    answered += 1
+                    #expect(out == expected, "\(String(decoding: text, as: UTF8.self))")
+                } else {
+                    // Left to decode only when a group is padded before the text ends.
+                    let body = text.filter { ![0x20, 0x09, 0x0A, 0x0D, 0x0C, 0x0B].contains($0) }
+                    let firstPad = body.firstIndex(of: UInt8(ascii: "="))
+                    #expect(firstPad.map { body[$0...].contains { $0 != UInt8(ascii: "=") } } == true, "\(String(decoding: text, as: UTF8.self))")
+                    #expect(out == Array("x".utf8))
+                }
+            } else {
+                refused += 1
+                #expect(!canonical, "\(String(decoding: text, as: UTF8.self))")
+                #expect(out == Array("x".utf8))
+            }
+        }
+        // Both sides of the property were exercised.
+        #expect(answered > 3_000 && refused > 300)
+    }
 }

@@ -49,6 +49,21 @@ func removeTree(_ path: String) {
         #expect(try FileIO.directoryEntries(dir) == ["file"])
     }
 
+    /// A file written in pieces past the writeback size comes back whole: writeback is
+    /// started piece by piece while writing, and the target appears only on commit.
+    @Test func largeFileWrittenInPiecesIsWhole() throws {
+        let dir = makeScratchDirectory("pieces")
+        defer { removeTree(dir) }
+        let path = dir + "/big"
+        let piece = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) }
+        let writer = try AtomicFileWriter(replacing: path)
+        for round in 0..<11 { try writer.write(piece.map { $0 &+ UInt8(round) }) }
+        #expect(access(path, F_OK) != 0)
+        try writer.commit()
+        let expected = (0..<11).flatMap { round in piece.map { $0 &+ UInt8(round) } }
+        #expect(try FileIO.read(path) == expected)
+    }
+
     /// The path a character device takes too (`-o /dev/null`, which as root was replaced by a
     /// regular file); tested on a FIFO, whose replacement would break nothing else.
     @Test func atomicWriteToAFIFOWritesThroughIt() throws {

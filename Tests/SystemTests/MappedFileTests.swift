@@ -25,6 +25,44 @@ import System
         #expect(device?.reason == "is a character device")
     }
 
+    /// A file cut short while mapped: inside the guard the pages it lost read as zeros
+    /// instead of ending the process with SIGBUS, and the error names the first lost byte
+    /// (the page boundary at or after the new end).
+    @Test func truncationWhileMappedBecomesAnError() throws {
+        let dir = makeScratchDirectory("shrunk")
+        defer { removeTree(dir) }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let contents = [UInt8](repeating: 1, count: 16 * page)
+        try FileIO.writeAtomically(contents, to: dir + "/f")
+        let file = try MappedFile(path: dir + "/f")
+        #expect(truncate(dir + "/f", off_t(2 * page + 100)) == 0)
+        var sum = 0
+        let error = #expect(throws: FileIOError.self) {
+            try file.withTruncationGuard { bytes in sum = bytes.reduce(0) { $0 + Int($1) } }
+        }
+        #expect(error?.reason == "shrank while being read: byte \(3 * page) was gone (it is now \(2 * page + 100) bytes)")
+        #expect(error?.path == dir + "/f")
+        // The bytes the file still has were read; the rest were zeros (the kernel's past the end
+        // of the last page, the guard's after it).
+        #expect(sum == 2 * page + 100)
+    }
+
+    /// Unchanged, the guarded read is the plain one; a guard that caught a truncation leaves
+    /// nothing behind for the next one.
+    @Test func guardedReadOfAnUnchangedFileReturnsTheResult() throws {
+        let dir = makeScratchDirectory("guarded")
+        defer { removeTree(dir) }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        try FileIO.writeAtomically([UInt8](repeating: 2, count: 4 * page), to: dir + "/cut")
+        try FileIO.writeAtomically([UInt8](repeating: 3, count: 4 * page + 7), to: dir + "/whole")
+        let cut = try MappedFile(path: dir + "/cut")
+        #expect(truncate(dir + "/cut", 0) == 0)
+        #expect(throws: FileIOError.self) { try cut.withTruncationGuard { $0.reduce(0) { $0 + Int($1) } } }
+        let whole = try MappedFile(path: dir + "/whole")
+        #expect(try whole.withTruncationGuard { $0.reduce(0) { $0 + Int($1) } } == 3 * (4 * page + 7))
+        #expect(try MappedFile(copying: [5, 6]).withTruncationGuard { Array($0) } == [5, 6])
+    }
+
     /// After `releaseResidentPages`, the mapping holds no resident pages (its `Rss` in
     /// /proc/self/smaps is 0) and reading it again gives the same bytes.
     @Test func releasedPagesAreNoLongerResidentAndReadAgain() throws {

@@ -3,7 +3,7 @@ import PlistTools
 import PropertyList
 
 extension Plist {
-    struct PlistDelete: PlistFileEditCommand {
+    struct PlistDelete: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete",
             abstract: "Delete the dictionary entry or array element at a key path.",
@@ -26,8 +26,10 @@ extension Plist {
 
         @OptionGroup var writeOptions: WriteOptions
 
-        func edit(_ bytes: [UInt8]) throws(PlistError) -> [UInt8] {
-            try PlistEditor.delete(bytes, at: KeyPath.parse(keyPath))
+        var invocation: PlistDeleteInvocation {
+            PlistDeleteInvocation(file: file, keyPath: keyPath, backup: writeOptions.backup, force: writeOptions.force)
         }
+
+        func run() throws { try invocation.run() }
     }
 }

@@ -38,7 +38,7 @@ extension Plist {
         func run() throws {
             let source = try PlistLoader.load(other, format: nil).value
             var skipped: [KeyPath] = []
-            try PlistLoader.edit(file, options: writeOptions) { bytes throws(PlistError) in
+            try PlistLoader.edit(file, backup: writeOptions.backup, force: writeOptions.force) { bytes throws(PlistError) in
                 let root = try PlistEditor.value(of: bytes)
                 let merge = try PlistEditor.mergeEdits(in: root, other: source, at: KeyPath.parse(at), overwrite: overwrite)
                 skipped = merge.skipped

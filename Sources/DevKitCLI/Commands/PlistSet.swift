@@ -4,7 +4,7 @@ import PlistTools
 import PropertyList
 
 extension Plist {
-    struct PlistSet: PlistFileEditCommand {
+    struct PlistSet: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set",
             abstract: "Set a value at a key path, changing only that value's bytes.",
@@ -41,8 +41,11 @@ extension Plist {
 
         @OptionGroup var writeOptions: WriteOptions
 
-        func edit(_ bytes: [UInt8]) throws(PlistError) -> [UInt8] {
-            try PlistEditor.set(bytes, at: KeyPath.parse(keyPath), text: newValue.value, type: newValue.type, createParents: createParents)
+        var invocation: PlistSetInvocation {
+            PlistSetInvocation(file: file, keyPath: keyPath, value: newValue.value, type: newValue.type, createParents: createParents,
+                               backup: writeOptions.backup, force: writeOptions.force)
         }
+
+        func run() throws { try invocation.run() }
     }
 }

@@ -2,7 +2,8 @@
 enum DirectParse {
     static let invocations: [any DirectlyParsed.Type] = [
         PlistGetInvocation.self, PlistLintInvocation.self, PlistConvertInvocation.self,
-        PlistTextconvInvocation.self, PlistFmtInvocation.self, PlistPrintInvocation.self, LintInvocation.self, SymbolicateInvocation.self,
+        PlistTextconvInvocation.self, PlistFmtInvocation.self, PlistPrintInvocation.self,
+        PlistSetInvocation.self, PlistDeleteInvocation.self, LintInvocation.self, SymbolicateInvocation.self,
     ]
 
     /// The invocation `arguments` (argv without the program) hold, read directly and

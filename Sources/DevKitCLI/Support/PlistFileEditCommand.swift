@@ -2,9 +2,10 @@ import ArgumentParser
 import PlistTools
 import PropertyList
 
-/// A command that edits one property list in place through the lossless editor (`plist set`,
-/// `insert`, `delete`, `rename`): each says only how the bytes change; reading, error
-/// naming, `--backup` and the atomic write are this one path.
+/// A command that edits one property list in place through the lossless editor (`plist
+/// insert`, `rename`): each says only how the bytes change; reading, error naming, `--backup`
+/// and the atomic write are `PlistLoader.edit`, which `set` and `delete` (read directly, as
+/// `PlistSetInvocation` and `PlistDeleteInvocation`) call too.
 protocol PlistFileEditCommand: ParsableCommand {
     /// The file to edit (`-`: standard input to standard output).
     var file: String { get }
@@ -15,6 +16,6 @@ protocol PlistFileEditCommand: ParsableCommand {
 
 extension PlistFileEditCommand {
     func run() throws {
-        try PlistLoader.edit(file, options: writeOptions) { bytes throws(PlistError) in try edit(bytes) }
+        try PlistLoader.edit(file, backup: writeOptions.backup, force: writeOptions.force) { bytes throws(PlistError) in try edit(bytes) }
     }
 }

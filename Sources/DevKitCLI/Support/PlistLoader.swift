@@ -14,7 +14,7 @@ enum PlistLoader {
     }
 
     /// Edits `file` in place (standard input to standard output for `-`); see `PlistFile.edit`.
-    static func edit(_ file: String, options: WriteOptions, _ edit: ([UInt8]) throws(PlistError) -> [UInt8]) throws(CommandFailure) {
-        do { try PlistFile.edit(file, backup: options.backup, force: options.force, edit) } catch { throw .diagnostic(error) }
+    static func edit(_ file: String, backup: Bool, force: Bool, _ edit: ([UInt8]) throws(PlistError) -> [UInt8]) throws(CommandFailure) {
+        do { try PlistFile.edit(file, backup: backup, force: force, edit) } catch { throw .diagnostic(error) }
     }
 }

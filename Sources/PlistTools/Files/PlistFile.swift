@@ -123,6 +123,7 @@ public enum PlistFile {
     /// once parsed, before the output is made (peak memory: the tree, not the tree and the file).
     private static func convert(_ file: String, from inputFormat: PlistFormat?, to format: PlistFormat, piecewiseTo target: String,
                                 lossyJSON: Bool, warning: (String) -> Void) throws(PlistFileError) {
+        if try convertMappedBinary(file, declared: inputFormat, to: format, piecewiseTo: target, lossyJSON: lossyJSON) { return }
         let parsed: PlistDocument? = try {() throws(PlistFileError) -> PlistDocument? in
             let original: [UInt8]
             do throws(FileIOError) { original = try FileIO.read(file, kind: .propertyList) } catch { throw .io(error) }
@@ -143,6 +144,27 @@ public enum PlistFile {
             throw conversionError(error, file: file, format: format, lossyJSON: lossyJSON)
         }
         try piece.finish(rest)
+    }
+
+    /// A binary plist file going to XML or JSON, transcoded straight from its mapping: reading
+    /// a 21 MB file into memory took 8–12 ms, faulting its mapped pages in 1.5. False (nothing
+    /// written) when the file cannot be mapped (standard input, a FIFO), is not binary, or the
+    /// transcoder gave up on it (the general path then reads it and words the error).
+    private static func convertMappedBinary(_ file: String, declared: PlistFormat?, to format: PlistFormat,
+                                            piecewiseTo target: String, lossyJSON: Bool) throws(PlistFileError) -> Bool {
+        guard file != FileIO.standardStream, declared == nil || declared == .binary, format == .xml || format == .json,
+              let mapped = try? MappedFile(path: file, kind: .propertyList),
+              (try? mapped.withTruncationGuard({ PlistFormat.detect($0) == .binary })) == true else { return false }
+        let piece = try PiecewiseOutput(target)
+        let rest: [UInt8]?
+        do {
+            rest = try mapped.withTruncationGuard { bytes in
+                PropertyListCoding.stream(bytes, from: .binary, to: format, lossyJSON: lossyJSON, drain: piece.drain)
+            }
+        } catch { throw .io(error) }
+        guard let rest else { return false }
+        try piece.finish(rest)
+        return true
     }
 
     private static func conversionError(_ error: PlistError, file: String, format: PlistFormat, lossyJSON: Bool) -> PlistFileError {

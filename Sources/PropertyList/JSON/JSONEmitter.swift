@@ -76,6 +76,22 @@ extension JSONEmitter: PlistEventSink {
         out.bytes.append(UInt8(ascii: "\""))
     }
 
+    /// Data is written as base64 on one line: the text, respelled as `data` would write it.
+    mutating func base64Data(_ text: UnsafeRawBufferPointer, depth: Int) throws(UnwritableValue) -> Bool {
+        guard nonJSONValues == .asStrings else {
+            guard let bytes = try? Base64.decode(text) else { return false }
+            throw UnwritableValue(reason: "JSON cannot hold data (\(bytes.count) bytes)")
+        }
+        let mark = out.bytes.count
+        out.bytes.append(UInt8(ascii: "\""))
+        guard Base64.appendCanonical(text, to: &out.bytes) else {
+            out.bytes.removeLast(out.bytes.count - mark)
+            return false
+        }
+        out.bytes.append(UInt8(ascii: "\""))
+        return true
+    }
+
     mutating func scalar(_ value: PlistValue, depth: Int) throws(UnwritableValue) {
         switch value {
         case .integer(let i):

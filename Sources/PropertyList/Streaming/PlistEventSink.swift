@@ -25,6 +25,10 @@ package protocol PlistEventSink {
     /// A string value already escaped as `stringEscapes` spells it (UTF-8 otherwise).
     mutating func escapedString(_ escaped: UnsafeBufferPointer<UInt8>, depth: Int)
     mutating func data(_ bytes: UnsafeBufferPointer<UInt8>, depth: Int) throws(Failure)
+    /// A data value as base64 text (an XML `<data>` element's, whitespace and all). The
+    /// default decodes it and calls `data`; a sink that writes data as base64 anyway respells
+    /// the text instead. False when the text is not base64 the reader accepts.
+    mutating func base64Data(_ text: UnsafeRawBufferPointer, depth: Int) throws(Failure) -> Bool
     /// Integers, reals, booleans, dates and UIDs: values with no storage to stream.
     mutating func scalar(_ value: PlistValue, depth: Int) throws(Failure)
     /// `error`, raised inside the member `key` of a dictionary or the item `index` of an array,
@@ -34,6 +38,12 @@ package protocol PlistEventSink {
 }
 
 extension PlistEventSink {
+    package mutating func base64Data(_ text: UnsafeRawBufferPointer, depth: Int) throws(Failure) -> Bool {
+        guard let bytes = try? Base64.decode(text) else { return false }
+        try bytes.withUnsafeBufferPointer { buffer throws(Failure) in try data(buffer, depth: depth) }
+        return true
+    }
+
     package func failure(_ error: Failure, inKey key: String?, index: Int) -> Failure { error }
 
     /// Writes a value tree through the calls a streaming reader makes.

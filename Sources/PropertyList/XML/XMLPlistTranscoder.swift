@@ -163,12 +163,9 @@ struct XMLPlistTranscoder {
                 guard let value = PlistDate(iso8601: trimmed) else { throw GaveUp() }
                 try sink.scalar(.date(value), depth: depth)
             case PX_TAG_DATA:
-                let bytes = try Base64.decode(content)
-                let refused = bytes.withUnsafeBufferPointer { buffer in
-                    do { try sink.data(buffer, depth: depth) } catch { return true }
-                    return false
-                }
-                if refused { throw GaveUp() }
+                let written: Bool
+                do { written = try sink.base64Data(content, depth: depth) } catch { throw GaveUp() }
+                guard written else { throw GaveUp() }
             default:
                 // <true/> and <false/> must be empty.
                 guard content.isEmpty else { throw GaveUp() }
