@@ -338,7 +338,7 @@ let package = Package(
         // (Programs/generations.c).
         .testTarget(
             name: "HeapAnalysisTests",
-            dependencies: ["HeapAnalysis", "PropertyList", "HeapTestSupport", "CLibZstd", "HeapRecordFormat"],
+            dependencies: ["HeapAnalysis", "BinaryReading", "PropertyList", "HeapTestSupport", "CLibZstd", "HeapRecordFormat"],
             exclude: ["Programs"]
         ),
         // libdevkit-heap.so itself, through `devkit heap record`: interposition, stacks, marks,

@@ -1,4 +1,4 @@
-/// Live blocks by address: an open-addressing hash table (linear probing, backward-shift
+/// Values by address (the replay's live blocks): an open-addressing hash table (linear probing, backward-shift
 /// deletion) over flat arrays. Replaying a recording inserts and removes one entry per
 /// allocation and free — millions — and a `Dictionary` spends most of the replay there.
 ///
@@ -8,9 +8,15 @@
 /// at random for each table, a multiply-xorshift-multiply mix, and the slot from the top bits.
 /// Without the key, a recording cannot aim addresses at one chain; `probes` counts the steps
 /// so tests can check the bound.
-struct AddressTable {
-    private var keys: [UInt64]
-    private var values: [UInt32]
+///
+/// A class over two flat allocations, keys and values: probing reads only the keys (8 bytes a
+/// slot: a replay's table of 20,000 live blocks stays in the L2 cache), and no mutation pays an
+/// array's uniqueness check (5% of a replay's instructions). The replay keeps its blocks in the
+/// values themselves: a free then waits for one miss (the value), not two (a slot, then a pool).
+final class AddressTable<Value> {
+    private var keys: UnsafeMutablePointer<UInt64>
+    private var values: UnsafeMutablePointer<Value>
+    private var size: Int
     private var mask: Int
     /// 64 − log2(slot count): the slot is the mixed key's top bits.
     private var shift: UInt64
@@ -21,12 +27,18 @@ struct AddressTable {
     /// The hash key: xor before mixing, and an odd multiplier (`| 1`), random per table.
     private let seed: UInt64
     private let multiplier: UInt64
+    private let filler: Value
 
-    init(capacity: Int = 1 << 12) {
+    /// `filler`: the value of an empty slot (never returned).
+    init(capacity: Int = 1 << 12, filler: Value) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
-        keys = Array(repeating: 0, count: size)
-        values = Array(repeating: 0, count: size)
+        self.size = size
+        self.filler = filler
+        keys = .allocate(capacity: size)
+        keys.initialize(repeating: Self.empty, count: size)
+        values = .allocate(capacity: size)
+        values.initialize(repeating: filler, count: size)
         mask = size - 1
         shift = UInt64(64 - size.trailingZeroBitCount)
         var generator = SystemRandomNumberGenerator()
@@ -34,8 +46,14 @@ struct AddressTable {
         multiplier = generator.next() | 1
     }
 
+    deinit {
+        keys.deallocate()
+        values.deinitialize(count: size)
+        values.deallocate()
+    }
+
     /// Address 0 marks an empty slot; malloc never returns it for a recorded block.
-    private static let empty: UInt64 = 0
+    @inline(__always) private static var empty: UInt64 { 0 }
 
     @inline(__always) private func slot(for key: UInt64) -> Int {
         var h = (key ^ seed) &* 0x9E37_79B9_7F4A_7C15
@@ -44,7 +62,7 @@ struct AddressTable {
         return Int(truncatingIfNeeded: h >> shift)
     }
 
-    mutating func value(for key: UInt64) -> UInt32? {
+    func value(for key: UInt64) -> Value? {
         guard key != Self.empty else { return nil }
         var i = slot(for: key)
         while true {
@@ -52,15 +70,15 @@ struct AddressTable {
             let k = keys[i]
             if k == key { return values[i] }
             if k == Self.empty { return nil }
-            i = (i + 1) & mask
+            i = (i &+ 1) & mask
         }
     }
 
     /// Inserts or replaces; returns the previous value.
-    @discardableResult
-    mutating func insert(_ value: UInt32, for key: UInt64) -> UInt32? {
+    @discardableResult @inline(__always)
+    func insert(_ value: Value, for key: UInt64) -> Value? {
         guard key != Self.empty else { return nil }
-        if (count + 1) * 4 > keys.count * 3 { grow() }
+        if (count + 1) * 4 > size * 3 { grow() }
         var i = slot(for: key)
         while true {
             probes &+= 1
@@ -76,11 +94,12 @@ struct AddressTable {
                 count += 1
                 return nil
             }
-            i = (i + 1) & mask
+            i = (i &+ 1) & mask
         }
     }
 
-    mutating func removeValue(for key: UInt64) -> UInt32? {
+    @inline(__always)
+    func removeValue(for key: UInt64) -> Value? {
         guard key != Self.empty else { return nil }
         var i = slot(for: key)
         while true {
@@ -88,40 +107,47 @@ struct AddressTable {
             let k = keys[i]
             if k == Self.empty { return nil }
             if k == key { break }
-            i = (i + 1) & mask
+            i = (i &+ 1) & mask
         }
         let removed = values[i]
         // Backward shift: pull later entries of the probe chain into the hole.
         var hole = i
-        var j = (i + 1) & mask
+        var j = (i &+ 1) & mask
         while keys[j] != Self.empty {
             probes &+= 1
             let home = slot(for: keys[j])
             // Move j into the hole unless its home lies cyclically in (hole, j].
-            let distanceToHome = (j - home) & mask, distanceToHole = (j - hole) & mask
+            let distanceToHome = (j &- home) & mask, distanceToHole = (j &- hole) & mask
             if distanceToHome >= distanceToHole {
                 keys[hole] = keys[j]
                 values[hole] = values[j]
                 hole = j
             }
-            j = (j + 1) & mask
+            j = (j &+ 1) & mask
         }
         keys[hole] = Self.empty
+        values[hole] = filler
         count -= 1
         return removed
     }
 
-    func forEach(_ body: (UInt64, UInt32) -> Void) {
-        for i in keys.indices where keys[i] != Self.empty { body(keys[i], values[i]) }
+    func forEach(_ body: (UInt64, Value) -> Void) {
+        for i in 0..<size where keys[i] != Self.empty { body(keys[i], values[i]) }
     }
 
-    private mutating func grow() {
-        let oldKeys = keys, oldValues = values
-        keys = Array(repeating: 0, count: oldKeys.count * 2)
-        values = Array(repeating: 0, count: oldKeys.count * 2)
-        mask = keys.count - 1
+    private func grow() {
+        let oldKeys = keys, oldValues = values, oldSize = size
+        size = oldSize * 2
+        keys = .allocate(capacity: size)
+        keys.initialize(repeating: Self.empty, count: size)
+        values = .allocate(capacity: size)
+        values.initialize(repeating: filler, count: size)
+        mask = size - 1
         shift -= 1
         count = 0
-        for i in oldKeys.indices where oldKeys[i] != Self.empty { insert(oldValues[i], for: oldKeys[i]) }
+        for i in 0..<oldSize where oldKeys[i] != Self.empty { insert(oldValues[i], for: oldKeys[i]) }
+        oldKeys.deallocate()
+        oldValues.deinitialize(count: oldSize)
+        oldValues.deallocate()
     }
 }

@@ -38,7 +38,7 @@ extension HeapRecording {
                 var all: [HeapEvent] = []
                 for record in records {
                     var d = EventDecoder(record, in: buffer)
-                    while let event = try? d.next() { all.append(event) }
+                    while let event = d.nextValidated() { all.append(event) }
                 }
                 all.sort { $0.seq < $1.seq }
                 for event in all { sink.receive(event) }
@@ -47,7 +47,7 @@ extension HeapRecording {
             // The merge holds the records and the buffer itself: a closure capturing the
             // recording here cost a retain/release per event.
             var merge = StreamMerge(streams: streams, records: records, buffer: buffer)
-            while let event = merge.next() { sink.receive(event) }
+            merge.drain(into: &sink)
             merge.deallocate()
         }
     }

@@ -210,17 +210,18 @@ public struct HeapTimeline: Sendable {
 }
 
 extension HeapTimeline {
-    /// The replay state: live blocks sit in `pool`, found by address through `live`; slots of
-    /// freed blocks are reused.
+    /// The replay state: live blocks sit in `live`, by address.
     private struct Replay: HeapEventSink {
         var generations: [HeapTimeline.Generation]
         let keepingEveryBlock: Bool
-        var live = AddressTable()
-        var pool: [HeapTimeline.Block] = []
-        var freeSlots: [UInt32] = []
+        let live = AddressTable(filler: LiveBlock.none)
         var kept: [HeapTimeline.Block] = []
         var generation = 0
         var generationEnd: UInt64
+        /// The current generation's allocated totals (written back at its end: an array
+        /// element changed per event paid a uniqueness check each time).
+        var allocatedCount = 0
+        var allocatedBytes: UInt64 = 0
         var heapBytes: UInt64 = 0
         var liveBlocks = 0
         var peak = HeapTimeline.Peak()
@@ -260,12 +261,12 @@ extension HeapTimeline {
             sliceEnd = (seq / sliceWidth + 1) * sliceWidth
         }
 
+        @inline(__always)
         mutating func receive(_ event: HeapEvent) {
             received &+= 1
             if received & 0xFFFF == 0, let progress { progress(received) }
             while event.seq >= generationEnd, generation + 1 < generations.count {
-                generations[generation].heapBytesAtEnd = heapBytes
-                generations[generation].peak = generationPeak
+                endGeneration()
                 generation += 1
                 generations[generation].heapBytesAtStart = heapBytes
                 generationEnd = generations[generation].endSeq
@@ -275,24 +276,16 @@ extension HeapTimeline {
             if event.seq >= sliceEnd { startSlice(at: event.seq) }
             switch event.kind {
             case .allocation:
-                let block = HeapTimeline.Block(seq: event.seq, address: event.address, size: event.size, stack: event.stack,
-                                               typeMetadata: event.typeMetadata, generation: generation)
-                let slot: UInt32
-                if let reused = freeSlots.popLast() {
-                    slot = reused
-                    pool[Int(slot)] = block
-                } else {
-                    slot = UInt32(pool.count)
-                    pool.append(block)
-                }
-                if let previous = live.insert(slot, for: event.address) {
+                let block = LiveBlock(seq: event.seq, size: event.size, typeMetadata: event.typeMetadata, generation: generation,
+                                      stack: event.stack)
+                if let previous = live.insert(block, for: event.address) {
                     missedFrees += 1
-                    release(previous, at: event.seq)
+                    release(previous, at: event.address, freedAt: event.seq)
                 }
                 heapBytes &+= event.size
                 liveBlocks += 1
-                generations[generation].allocatedCount += 1
-                generations[generation].allocatedBytes &+= event.size
+                allocatedCount += 1
+                allocatedBytes &+= event.size
                 if heapBytes > slice.bytes { slice = HeapTimeline.Point(seq: event.seq, bytes: heapBytes, blocks: liveBlocks) }
                 // The run's peak is never above its generation's: one test in the usual case.
                 if heapBytes > generationPeak.bytes {
@@ -303,11 +296,11 @@ extension HeapTimeline {
                     }
                 }
             case .free:
-                guard let slot = live.removeValue(for: event.address) else {
+                guard let block = live.removeValue(for: event.address) else {
                     unmatchedFrees += 1
                     return
                 }
-                release(slot, at: event.seq)
+                release(block, at: event.address, freedAt: event.seq)
             case .shortLived:
                 // A level that only cancelled pairs' blocks reached, on top of the recorded ones.
                 let level = heapBytes &+ event.size, blocks = liveBlocks + Int(event.stack)
@@ -323,23 +316,29 @@ extension HeapTimeline {
             }
         }
 
-        private mutating func release(_ slot: UInt32, at seq: UInt64) {
-            var block = pool[Int(slot)]
-            block.freedAt = seq
-            heapBytes &-= block.size
+        @inline(__always)
+        private mutating func release(_ live: LiveBlock, at address: UInt64, freedAt seq: UInt64) {
+            heapBytes &-= live.size
             liveBlocks -= 1
-            if keepingEveryBlock || seq >= generations[block.generation].endSeq {
-                kept.append(block)
-            } else if block.seq <= peak.seq, peak.bytes > 0 {
+            if keepingEveryBlock || seq >= generations[live.generation].endSeq {
+                kept.append(live.block(at: address, freedAt: seq))
+            } else if live.seq <= peak.seq, peak.bytes > 0 {
                 // Made by the peak and freed now, after it: alive at the peak.
-                alivePeakOnly.append(block)
+                alivePeakOnly.append(live.block(at: address, freedAt: seq))
             }
-            freeSlots.append(slot)
+        }
+
+        /// Writes the current generation's level, peak and allocated totals back.
+        private mutating func endGeneration() {
+            generations[generation].heapBytesAtEnd = heapBytes
+            generations[generation].peak = generationPeak
+            generations[generation].allocatedCount += allocatedCount
+            generations[generation].allocatedBytes &+= allocatedBytes
+            (allocatedCount, allocatedBytes) = (0, 0)
         }
 
         mutating func finish() {
-            generations[generation].heapBytesAtEnd = heapBytes
-            generations[generation].peak = generationPeak
+            endGeneration()
             for later in generations.indices where later > generation {
                 generations[later].heapBytesAtStart = heapBytes
                 generations[later].heapBytesAtEnd = heapBytes
@@ -350,7 +349,7 @@ extension HeapTimeline {
             if let last = points.last, last.bytes != heapBytes || last.blocks != liveBlocks {
                 points.append(HeapTimeline.Point(seq: max(last.seq, lastSeq), bytes: heapBytes, blocks: liveBlocks))
             }
-            live.forEach { _, slot in kept.append(pool[Int(slot)]) }
+            live.forEach { address, block in kept.append(block.block(at: address)) }
             kept.append(contentsOf: alivePeakOnly)
             // By generation, then sequence: the same as by sequence for any recording replayed in
             // order, and what `survivors(of:until:)`'s binary search needs even if one was not.

@@ -27,31 +27,60 @@ struct StreamMerge {
     }
 
     /// Moves stream `i` to its next event (into its next record when needed); false at its end.
+    @inline(__always)
     private mutating func advance(_ i: Int) -> Bool {
+        // Through the element's address: the decoder is mutated in place, not copied out and back.
+        if let event = (decoders.baseAddress! + i).pointee.nextValidated() {
+            current[i] = event
+            return true
+        }
+        return advanceRecord(i)
+    }
+
+    /// Moves stream `i` to its next record with an event; false at its end. Apart from
+    /// `advance`, which runs per event: touching `records` there cost an array uniqueness
+    /// check per event.
+    @inline(never)
+    private mutating func advanceRecord(_ i: Int) -> Bool {
         while true {
-            // Records were validated when the recording was read: decoding cannot fail here.
-            // Through the element's address: the decoder is mutated in place, not copied out and back.
-            if let event = try? (decoders.baseAddress! + i).pointee.next() {
-                current[i] = event
-                return true
-            }
             records[i] = records[i].dropFirst()
             guard let next = records[i].first else { return false }
             decoders[i] = EventDecoder(all[next], in: buffer)
+            // Records were validated when the recording was read: decoding cannot fail here.
+            if let event = (decoders.baseAddress! + i).pointee.nextValidated() {
+                current[i] = event
+                return true
+            }
         }
     }
 
-    mutating func next() -> HeapEvent? {
-        guard let top = heap.first else { return nil }
-        let event = current[top]
-        if advance(top) {
-            siftDown(0)
-        } else {
-            heap[0] = heap[heap.count - 1]
-            heap.removeLast()
-            if !heap.isEmpty { siftDown(0) }
+    /// Feeds every event to `sink` in sequence order: the same order as calling `next()` until
+    /// nil, without a sift per event. While the stream on top stays below both of its children
+    /// (the heap's second smallest key), a sift would leave it on top: its events go out in a
+    /// run, one comparison each (a thread that allocates a thousand blocks while the others
+    /// wait, as most threads mostly do).
+    mutating func drain<Sink: HeapEventSink>(into sink: inout Sink) {
+        while let top = heap.first {
+            let count = heap.count
+            var limit = UInt64.max
+            if count > 1 { limit = key(1) }
+            if count > 2 { limit = min(limit, key(2)) }
+            sink.receive(current[top])
+            while true {
+                guard advance(top) else {
+                    heap[0] = heap[count - 1]
+                    heap.removeLast()
+                    if !heap.isEmpty { siftDown(0) }
+                    break
+                }
+                let event = current[top]
+                guard event.seq < limit else {
+                    siftDown(0)
+                    break
+                }
+                sink.receive(event)
+            }
         }
-        return event
     }
 
     private func key(_ position: Int) -> UInt64 { current[heap[position]].seq }

@@ -16,7 +16,7 @@ struct CostBoundTests {
         let inverse = Self.inverse(of: 0x9E37_79B9_7F4A_7C15)
         #expect(inverse &* 0x9E37_79B9_7F4A_7C15 == 1)
         let n = 50_000
-        var table = AddressTable()
+        let table = AddressTable<UInt32>(filler: 0)
         for i in 1...n { table.insert(UInt32(truncatingIfNeeded: i), for: UInt64(i) &* inverse) }
         for i in stride(from: 1, through: n, by: 2) { _ = table.removeValue(for: UInt64(i) &* inverse) }
         for i in 1...n { _ = table.value(for: UInt64(i) &* inverse) }
@@ -27,7 +27,7 @@ struct CostBoundTests {
 
     @Test func sequentialAddressesStayCheap() {
         let n = 50_000
-        var table = AddressTable()
+        let table = AddressTable<UInt32>(filler: 0)
         for i in 1...n { table.insert(UInt32(truncatingIfNeeded: i), for: 0x7f00_0000_0000 + UInt64(i) * 16) }
         for i in 1...n { #expect(table.removeValue(for: 0x7f00_0000_0000 + UInt64(i) * 16) == UInt32(i)) }
         #expect(table.count == 0)
