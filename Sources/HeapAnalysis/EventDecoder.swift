@@ -215,12 +215,24 @@ struct EventDecoder {
     /// read every number of the record to its column's end, within 64 bits).
     @inline(__always)
     private static func validatedVarint(_ base: UnsafePointer<UInt8>, _ at: inout Int) -> UInt64 {
+        rawVarint(base, &at, end: 0, checked: false) ?? 0
+    }
+
+    /// A ULEB128 number at `at`; when `checked`, nil unless it ends below `end` and fits in 64
+    /// bits. Both readers of raw columns, inlined with `checked` a constant, so the replay's
+    /// copy has no checks left in it.
+    @inline(__always)
+    private static func rawVarint(_ base: UnsafePointer<UInt8>, _ at: inout Int, end: Int, checked: Bool) -> UInt64? {
+        if checked, at >= end { return nil }
         var byte = base[at]
         at &+= 1
         if byte < 0x80 { return UInt64(byte) }
         var result = UInt64(byte & 0x7f)
         var shift: UInt64 = 7
         repeat {
+            if checked {
+                guard at < end, shift < 63 || (shift == 63 && base[at] & 0x7e == 0) else { return nil }
+            }
             byte = base[at]
             at &+= 1
             result |= UInt64(byte & 0x7f) << shift
@@ -319,20 +331,7 @@ struct EventDecoder {
     /// A ULEB128 number at `at`, below `end`, that fits in 64 bits; nil otherwise.
     @inline(__always)
     private static func acceptedVarint(_ base: UnsafePointer<UInt8>, _ at: inout Int, _ end: Int) -> UInt64? {
-        guard at < end else { return nil }
-        var byte = base[at]
-        at &+= 1
-        if byte < 0x80 { return UInt64(byte) }
-        var result = UInt64(byte & 0x7f)
-        var shift: UInt64 = 7
-        repeat {
-            guard at < end, shift < 63 || (shift == 63 && base[at] & 0x7e == 0) else { return nil }
-            byte = base[at]
-            at &+= 1
-            result |= UInt64(byte & 0x7f) << shift
-            shift &+= 7
-        } while byte >= 0x80
-        return result
+        rawVarint(base, &at, end: end, checked: true)
     }
 
     /// The event count (allocations and frees) and last seq of a version-5 record whose every
