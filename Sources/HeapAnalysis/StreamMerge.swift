@@ -8,7 +8,10 @@ struct StreamMerge {
     // subscripts paid a uniqueness check on every event.
     private let decoders: UnsafeMutableBufferPointer<EventDecoder>
     private let current: UnsafeMutableBufferPointer<HeapEvent>
-    private var heap: [Int] = []
+    /// The min-heap of stream indices, `heapCount` of them: plain memory too (an array's
+    /// uniqueness checks were 80 M of cross-thread's instructions, a sift every third event).
+    private let heap: UnsafeMutablePointer<Int>
+    private var heapCount = 0
 
     init(streams: [[Int]], records all: [EventRecord], buffer: UnsafeRawBufferPointer) {
         self.all = all
@@ -18,12 +21,14 @@ struct StreamMerge {
         for (i, stream) in streams.enumerated() { (decoders.baseAddress! + i).initialize(to: EventDecoder(all[stream[0]], in: buffer)) }
         current = .allocate(capacity: streams.count)
         current.initialize(repeating: HeapEvent(seq: 0, kind: .free, address: 0, size: 0, stack: 0, typeMetadata: 0, thread: 0))
+        heap = .allocate(capacity: max(streams.count, 1))
         for stream in streams.indices where advance(stream) { push(stream) }
     }
 
     func deallocate() {
         decoders.deallocate()
         current.deallocate()
+        heap.deallocate()
     }
 
     /// Moves stream `i` to its next event (into its next record when needed); false at its end.
@@ -60,8 +65,8 @@ struct StreamMerge {
     /// run, one comparison each (a thread that allocates a thousand blocks while the others
     /// wait, as most threads mostly do).
     mutating func drain<Sink: HeapEventSink>(into sink: inout Sink) {
-        while let top = heap.first {
-            let count = heap.count
+        while heapCount > 0 {
+            let top = heap[0], count = heapCount
             var limit = UInt64.max
             if count > 1 { limit = key(1) }
             if count > 2 { limit = min(limit, key(2)) }
@@ -69,8 +74,8 @@ struct StreamMerge {
             while true {
                 guard advance(top) else {
                     heap[0] = heap[count - 1]
-                    heap.removeLast()
-                    if !heap.isEmpty { siftDown(0) }
+                    heapCount -= 1
+                    if heapCount > 0 { siftDown(0) }
                     break
                 }
                 let event = current[top]
@@ -86,26 +91,33 @@ struct StreamMerge {
     private func key(_ position: Int) -> UInt64 { current[heap[position]].seq }
 
     private mutating func push(_ stream: Int) {
-        heap.append(stream)
-        var child = heap.count - 1
+        heap[heapCount] = stream
+        var child = heapCount
+        heapCount += 1
         while child > 0 {
             let parent = (child - 1) / 2
             guard key(child) < key(parent) else { break }
-            heap.swapAt(child, parent)
+            (heap[child], heap[parent]) = (heap[parent], heap[child])
             child = parent
         }
     }
 
-    private mutating func siftDown(_ start: Int) {
+    /// Moves the stream at `start` down to its place; its key is read once.
+    private func siftDown(_ start: Int) {
+        let stream = heap[start], streamKey = current[stream].seq
         var parent = start
         while true {
-            let left = 2 * parent + 1, right = left + 1
-            var smallest = parent
-            if left < heap.count, key(left) < key(smallest) { smallest = left }
-            if right < heap.count, key(right) < key(smallest) { smallest = right }
-            guard smallest != parent else { return }
-            heap.swapAt(parent, smallest)
-            parent = smallest
+            let left = 2 &* parent &+ 1, right = left &+ 1
+            guard left < heapCount else { break }
+            var child = left, childKey = key(left)
+            if right < heapCount {
+                let rightKey = key(right)
+                if rightKey < childKey { (child, childKey) = (right, rightKey) }
+            }
+            guard childKey < streamKey else { break }
+            heap[parent] = heap[child]
+            parent = child
         }
+        heap[parent] = stream
     }
 }
