@@ -1,3 +1,5 @@
+import System
+
 extension HeapRecording {
     /// Calls `body` with every allocation and free in global (sequence) order (not the
     /// short-lived levels, which share a seq with the event before them).
@@ -12,12 +14,20 @@ extension HeapRecording {
         }
     }
 
+    /// Events from which `replay` decodes and merges on a second thread (`EventPipe`) while
+    /// the sink takes them on the calling one: below, starting the thread costs more than it
+    /// saves (a recording of cancelled pairs holds a few thousand events).
+    static let pipelinedEventCount = 1 << 16
+
     /// Feeds every allocation and free to `sink` in global (sequence) order.
     ///
     /// Threads write their buffers independently, so records of different threads interleave
     /// in the file; one thread's records follow each other in order. The threads' streams
-    /// are merged as they are decoded: no event is materialised.
-    func replay<Sink: HeapEventSink>(into sink: inout Sink) {
+    /// are merged as they are decoded: no event is materialised beyond a chunk of the pipe,
+    /// when `pipelined` (by default: a recording of at least `pipelinedEventCount` events, and
+    /// a second processor to run the merge on).
+    func replay<Sink: HeapEventSink>(into sink: inout Sink, pipelined: Bool? = nil) {
+        let pipelined = pipelined ?? (eventCount >= Self.pipelinedEventCount && Processors.online > 1)
         var streamOf: [UInt32: Int] = [:]
         var streams: [[Int]] = []
         var inOrder = true
@@ -44,11 +54,22 @@ extension HeapRecording {
                 for event in all { sink.receive(event) }
                 return
             }
-            // The merge holds the records and the buffer itself: a closure capturing the
-            // recording here cost a retain/release per event.
-            var merge = StreamMerge(streams: streams, records: records, buffer: buffer)
-            merge.drain(into: &sink)
-            merge.deallocate()
+            guard pipelined else {
+                // The merge holds the records and the buffer itself: a closure capturing the
+                // recording here cost a retain/release per event.
+                var merge = StreamMerge(streams: streams, records: records, buffer: buffer)
+                merge.drain(into: &sink)
+                merge.deallocate()
+                return
+            }
+            // The bytes outlive the other thread's use: `run` returns after it.
+            nonisolated(unsafe) let bytes = buffer
+            let streams = streams
+            EventPipe().run(into: &sink) { writer in
+                var merge = StreamMerge(streams: streams, records: records, buffer: bytes)
+                merge.drain(into: &writer)
+                merge.deallocate()
+            }
         }
     }
 }
