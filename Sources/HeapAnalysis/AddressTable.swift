@@ -1,4 +1,4 @@
-/// Values by address (the replay's live blocks): an open-addressing hash table (linear probing, backward-shift
+/// Values by address (the replay's live blocks' slots): an open-addressing hash table (linear probing, backward-shift
 /// deletion) over flat arrays. Replaying a recording inserts and removes one entry per
 /// allocation and free — millions — and a `Dictionary` spends most of the replay there.
 ///
@@ -11,8 +11,8 @@
 ///
 /// A class over two flat allocations, keys and values: probing reads only the keys (8 bytes a
 /// slot: a replay's table of 20,000 live blocks stays in the L2 cache), and no mutation pays an
-/// array's uniqueness check (5% of a replay's instructions). The replay keeps its blocks in the
-/// values themselves: a free then waits for one miss (the value), not two (a slot, then a pool).
+/// array's uniqueness check (5% of a replay's instructions). The replay's values are slots of
+/// its pool of blocks (`LiveBlocks`).
 final class AddressTable<Value> {
     private var keys: UnsafeMutablePointer<UInt64>
     private var values: UnsafeMutablePointer<Value>

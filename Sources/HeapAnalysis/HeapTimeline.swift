@@ -214,7 +214,7 @@ extension HeapTimeline {
     private struct Replay: HeapEventSink {
         var generations: [HeapTimeline.Generation]
         let keepingEveryBlock: Bool
-        let live = AddressTable(filler: LiveBlock.none)
+        let live = LiveBlocks()
         var kept: [HeapTimeline.Block] = []
         var generation = 0
         var generationEnd: UInt64
@@ -278,7 +278,7 @@ extension HeapTimeline {
             case .allocation:
                 let block = LiveBlock(seq: event.seq, size: event.size, typeMetadata: event.typeMetadata, generation: generation,
                                       stack: event.stack)
-                if let previous = live.insert(block, for: event.address) {
+                if let previous = live.insert(block, at: event.address) {
                     missedFrees += 1
                     release(previous, at: event.address, freedAt: event.seq)
                 }
@@ -296,7 +296,7 @@ extension HeapTimeline {
                     }
                 }
             case .free:
-                guard let block = live.removeValue(for: event.address) else {
+                guard let block = live.remove(at: event.address) else {
                     unmatchedFrees += 1
                     return
                 }

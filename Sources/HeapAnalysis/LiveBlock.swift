@@ -1,4 +1,4 @@
-/// A block alive in the replay, as `AddressTable` keeps it under its address: a `HeapTimeline.Block`
+/// A block alive in the replay, as `LiveBlocks` keeps it under its address: a `HeapTimeline.Block`
 /// without the address (the table's key) and the free (not yet).
 struct LiveBlock {
     var seq: UInt64
@@ -7,9 +7,6 @@ struct LiveBlock {
     /// Index into the timeline's generations.
     var generation: Int
     var stack: UInt32
-
-    /// The empty table slot's value.
-    static let none = LiveBlock(seq: 0, size: 0, typeMetadata: 0, generation: 0, stack: 0)
 
     /// The block at `address`, freed at `freedAt` (`.max`: alive at the end).
     func block(at address: UInt64, freedAt: UInt64 = .max) -> HeapTimeline.Block {

@@ -20,8 +20,15 @@ public enum RecordingReader {
     /// the file's bytes when replayed).
     public static func read(_ file: MappedFile, path: String,
                             progress: ((_ bytesRead: Int, _ totalBytes: Int) -> Void)? = nil) throws(RecordingError) -> HeapRecording {
+        try read(file, path: path, progress: progress, validatingAheadFrom: Processors.online > 1 ? eventsValidatedAhead : .max)
+    }
+
+    /// `validatingAheadFrom`: the events bytes from which `validateEventsAhead` runs (tests
+    /// give 0, or `.max` for the record loop alone).
+    static func read(_ file: MappedFile, path: String, progress: ((_ bytesRead: Int, _ totalBytes: Int) -> Void)? = nil,
+                     validatingAheadFrom minimum: Int) throws(RecordingError) -> HeapRecording {
         var cursor = ByteCursor(file.bytes, section: "recording")
-        do throws(DecodeError) { return try read(&cursor, path: path, storage: file, progress: progress) } catch {
+        do throws(DecodeError) { return try read(&cursor, path: path, storage: file, progress: progress, validatingAheadFrom: minimum) } catch {
             throw RecordingError(path: path, offset: error.offset, message: "\(error.section): \(error.reason)")
         }
     }
@@ -44,7 +51,7 @@ public enum RecordingReader {
     }
 
     private static func read(_ fileCursor: inout ByteCursor, path: String, storage file: MappedFile,
-                             progress: ((Int, Int) -> Void)?) throws(DecodeError) -> HeapRecording {
+                             progress: ((Int, Int) -> Void)?, validatingAheadFrom minimum: Int) throws(DecodeError) -> HeapRecording {
         let header = try readHeader(&fileCursor)
         // Version 4: COMPRESSED records are expanded first (header and plain records copied),
         // and the records read from that; offsets in warnings are taken back to the file's.
@@ -60,7 +67,7 @@ public enum RecordingReader {
         }
         var recording = HeapRecording(path: path, header: header, storage: storage)
         if let compressed { recording.warnings = compressed.warnings }
-        let ahead = validateEventsAhead(storage.bytes, from: cursor.offset, columns: header.version >= 5)
+        let ahead = validateEventsAhead(storage.bytes, from: cursor.offset, columns: header.version >= 5, minimumBytes: minimum)
         var nextAhead = 0
         var nextProgress = 0
         while cursor.remaining > 0 {
@@ -138,7 +145,8 @@ public enum RecordingReader {
         return recording
     }
 
-    /// Events bytes from which `validateEventsAhead` validates on two threads.
+    /// Events bytes from which `read` validates ahead on two threads (with two processors):
+    /// below, the threads cost more than they save.
     static let eventsValidatedAhead = 1 << 18
 
     /// The events records from `start` on, validated ahead of the record loop on up to two
@@ -147,10 +155,10 @@ public enum RecordingReader {
     /// framing is scanned as the loop reads it, up to the first record that ends the loop;
     /// the loop still decides everything else (a refused record is validated again there, for
     /// its error, and ends reading; records after it are never used). Empty below
-    /// `eventsValidatedAhead` bytes of events, or on one processor.
+    /// `minimumBytes` bytes of events.
     static func validateEventsAhead(_ bytes: UnsafeRawBufferPointer, from start: Int, columns: Bool,
-                                    minimumBytes: Int = eventsValidatedAhead) -> [(offset: Int, record: EventRecord?)] {
-        guard Processors.online > 1 else { return [] }
+                                    minimumBytes: Int) -> [(offset: Int, record: EventRecord?)] {
+        guard minimumBytes < Int.max else { return [] }
         var records: [(offset: Int, payload: Range<Int>)] = []
         var eventBytes = 0
         var at = start
