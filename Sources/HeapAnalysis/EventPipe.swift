@@ -8,7 +8,7 @@ import Dispatch
 /// takes the events out and replays them (the address table and the generations). Each stage
 /// was about half of cross-thread's replay. A chunk at a time keeps the semaphores (an atomic
 /// each, a futex only when one side waits) out of the per-event work. The ring is long (64 ×
-/// 1,024 events of 56 bytes, 3.5 MiB): on a machine whose other core is busy, a side that
+/// 1,024 events of 48 bytes, 3 MiB): on a machine whose other core is busy, a side that
 /// waits for the other waits for a time slice, and with 8 chunks that happened every few
 /// thousand events (cross-thread's heapdiff 0.17 s with 64 chunks, 0.22 s with 8, against
 /// 0.21 s on one thread, in one hyperfine run while another process took a core).

@@ -9,15 +9,23 @@ public struct HeapEvent: Sendable, Equatable {
         case shortLived
     }
 
+    // Stored widest first: 48 bytes a stride, not 56 (`EventPipe` copies every event of a
+    // large replay from one core to the other).
+
     /// Global order across threads.
     public var seq: UInt64
-    public var kind: Kind
     public var address: UInt64
     /// Requested size in bytes (0 for a free).
     public var size: UInt64
-    /// Interned stack id (allocations; 0 = unknown).
-    public var stack: UInt32
     /// Swift type metadata address for a class instance, else 0.
     public var typeMetadata: UInt64
+    /// Interned stack id (allocations; 0 = unknown).
+    public var stack: UInt32
     public var thread: UInt32
+    public var kind: Kind
+
+    init(seq: UInt64, kind: Kind, address: UInt64, size: UInt64, stack: UInt32, typeMetadata: UInt64, thread: UInt32) {
+        (self.seq, self.kind, self.address, self.size, self.stack, self.typeMetadata, self.thread) =
+            (seq, kind, address, size, stack, typeMetadata, thread)
+    }
 }
