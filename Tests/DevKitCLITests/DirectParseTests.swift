@@ -21,6 +21,7 @@ import Testing
         case let command as Plist.PlistDelete: command.invocation
         case let command as Lint: command.invocation
         case let command as Symbolicate: command.invocation
+        case let command as Heap.HeapRecord: command.invocation
         default: nil
         }
     }
@@ -97,6 +98,14 @@ import Testing
         ["symbolicate", "--group", "a.crash", "b.ips", "--format=json", "--no-cache"],
         ["symbolicate", "--group", "logs", "--names", "full", "--offline"],
         ["symbolicate", "crash.ips", "--format", "summary"],
+        ["heap", "record", "--", "./app"],
+        ["heap", "record", "-o", "app.dkheap", "--", "./app", "--serve", "-v", "--", "x"],
+        ["heap", "record", "--interval", "0.5s", "--mark-signal", "USR1", "--stack-depth=16", "--", "./app"],
+        ["heap", "record", "--scan-at-exit", "--every-event", "--fork", "follow", "--output", "a.dkheap", "--", "./app", "-"],
+        ["heap", "record", "--pid", "4242", "-o", "app.dkheap"],
+        ["heap", "record", "--pid=4242", "--interval", "250ms", "--mark-signal", "SIGHUP", "--every-event"],
+        ["heap", "record", "--pid", "4242", "--mark-signal=none"],
+        ["heap", "record", "--", "--help"],
     ]
 
     static let leftToArgumentParser: [[String]] = [
@@ -183,6 +192,22 @@ import Testing
         ["plist", "print", "-k", "a.plist"],
         ["--version"],
         ["help", "lint"],
+        ["heap", "record", "--help"],
+        ["heap", "record", "-h", "--", "./app"],
+        ["heap", "record"],  // refused by validate()
+        ["heap", "record", "./app"],  // ArgumentParser's: the program without `--`
+        ["heap", "record", "./app", "--", "x"],
+        ["heap", "record", "-o", "a.dkheap", "./app", "--serve"],
+        ["heap", "record", "--stack-depth", "0", "--", "./app"],  // refused by validate()
+        ["heap", "record", "--pid", "42", "--", "./app"],  // refused by validate()
+        ["heap", "record", "--pid", "42", "--scan-at-exit"],  // refused by validate()
+        ["heap", "record", "--pid", "0"],  // refused by validate()
+        ["heap", "record", "--interval", "10", "--mark-signal", "none", "--", "./app"],  // refused by validate()
+        ["heap", "record", "--interval", "-1", "--", "./app"],
+        ["heap", "record", "--fork", "maybe", "--", "./app"],
+        ["heap", "record", "--mark-signal", "USR9", "--", "./app"],
+        ["heap", "record", "--every-event=yes", "--", "./app"],
+        ["heap", "record", "--outptu", "a", "--", "./app"],
     ]
 
     @Test(arguments: readDirectly)

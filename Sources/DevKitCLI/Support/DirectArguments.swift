@@ -13,6 +13,8 @@ struct DirectArguments {
     private var optionsEnded = false
     /// The positionals met so far, in order.
     private(set) var positionals: [String] = []
+    /// How many positionals came before `--`, once it is met.
+    private(set) var positionalsBeforeEnd: Int?
 
     init(_ arguments: ArraySlice<String>) {
         remaining = arguments
@@ -30,6 +32,7 @@ struct DirectArguments {
                 positionals.append(argument)
             } else if argument == "--" {
                 optionsEnded = true
+                positionalsBeforeEnd = positionals.count
             } else if argument.hasPrefix("--"), argument != "--help" {
                 guard let equals = argument.firstIndex(of: "=") else { return argument }
                 attachedValue = String(argument[argument.index(after: equals)...])
