@@ -13,16 +13,7 @@ struct PlistRenameInvocation: DirectlyParsed {
     var force = false
 
     static func read(_ arguments: inout DirectArguments) -> PlistRenameInvocation? {
-        var backup = false
-        var force = false
-        while let option = arguments.nextOption() {
-            let read = switch option {
-            case "--backup": arguments.set(&backup)
-            case "--force": arguments.set(&force)
-            default: false
-            }
-            guard read else { return nil }
-        }
+        guard let (backup, force) = arguments.writeFlags() else { return nil }
         guard arguments.positionals.count == 3 else { return nil }
         return PlistRenameInvocation(file: arguments.positionals[0], keyPath: arguments.positionals[1], newKey: arguments.positionals[2],
                                      backup: backup, force: force)

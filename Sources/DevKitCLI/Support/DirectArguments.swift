@@ -98,3 +98,21 @@ struct DirectArguments {
         attachedValue == nil
     }
 }
+
+extension DirectArguments {
+    /// Reads a line whose only options are an in-place edit's `--backup` and `--force`
+    /// (`plist delete`, `plist rename`); nil at any other option.
+    mutating func writeFlags() -> (backup: Bool, force: Bool)? {
+        var backup = false
+        var force = false
+        while let option = nextOption() {
+            let read = switch option {
+            case "--backup": set(&backup)
+            case "--force": set(&force)
+            default: false
+            }
+            guard read else { return nil }
+        }
+        return (backup, force)
+    }
+}
