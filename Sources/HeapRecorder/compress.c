@@ -34,6 +34,9 @@
 #define DKH_COMPRESSED_HEADER_SIZE (DKH_RECORD_HEADER_SIZE + 4)
 /// Deferred records (new stacks) held for the stream's next write.
 #define DKH_DEFERRED_SIZE (32u * 1024)
+/// The most zstd's match-finder tables get (as logs of their entries), whatever the level.
+#define DKH_ZSTD_HASH_LOG 17u
+#define DKH_ZSTD_CHAIN_LOG 16u
 
 static struct {
     /// The thread id holding the stream, 0 when free.
@@ -98,6 +101,13 @@ void dkh_stream_begin(void) {
     ZSTD_CCtx_reset(stream.context, ZSTD_reset_session_and_parameters);
     // Levels up to 19 keep zstd's window within DKH_ZSTD_WINDOW_LOG_MAX (2^23 at 19).
     if (ZSTD_isError(ZSTD_CCtx_setParameter(stream.context, ZSTD_c_compressionLevel, stream.level))) stream.enabled = 0;
+    // Level 5's tables (2^19 + 2^18 entries, 3 MB) are sized for inputs of many megabytes and
+    // cleared when the first record is compressed: about 750 page faults more than level 1's,
+    // 1.8 ms of every recorded run's start-up. A quarter of that wrote recordings as small on
+    // Scripts/bench/heap's workloads (RESULTS.md, "The recorder's per-event costs").
+    ZSTD_compressionParameters chosen = ZSTD_getCParams(stream.level, 0, 0);
+    if (chosen.hashLog > DKH_ZSTD_HASH_LOG) ZSTD_CCtx_setParameter(stream.context, ZSTD_c_hashLog, DKH_ZSTD_HASH_LOG);
+    if (chosen.chainLog > DKH_ZSTD_CHAIN_LOG) ZSTD_CCtx_setParameter(stream.context, ZSTD_c_chainLog, DKH_ZSTD_CHAIN_LOG);
 }
 
 /// 1 when this thread now holds the stream; 0 when it cannot (see the top of the file).

@@ -149,6 +149,7 @@ typedef struct dkh_thread {
     int owner_locked;
     pid_t tid;
     uint8_t *buffer;      // DKH_THREAD_BUFFER_SIZE bytes of encoding scratch, mmap'd once per slot
+    uint8_t *columns;     // DKH_EVENT_COLUMNS regions of DKH_THREAD_BUFFER_SIZE: a record's columns as encoded
     dkh_pending_event *events;  // DKH_PENDING_EVENTS, mmap'd with the buffer
     uint16_t *index;            // DKH_PENDING_INDEX_SIZE event indices by address
     dkh_pair_entry *pairs;      // DKH_PAIR_TABLE_SIZE

@@ -238,15 +238,25 @@ __attribute__((constructor)) static void word_keys_init(void) {
     }
 }
 
-static inline uint64_t words_hash(uint32_t gen, const uint64_t *words, uint32_t count) {
-    uint64_t a = (uint64_t)gen * 0x9E3779B97F4A7C15ull, b = count;
+/// The words' sum, each times its place's multiplier (mod 2^64), from the shape's gen: linear
+/// in each word, so a walk that differs from a remembered one in a few words gets its sum from
+/// that one's and the differences (the shape's last walk, below).
+static inline uint64_t words_sum(uint32_t gen, const uint64_t *words, uint32_t count) {
+    uint64_t a = (uint64_t)gen * 0x9E3779B97F4A7C15ull, b = 0;
     uint32_t i = 0;
+    // Scalar: vectorized, each 64-bit product is three pmuludq (SSE2 has no 64-bit multiply).
+#pragma clang loop vectorize(disable) interleave(disable)
     for (; i + 1 < count; i += 2) {
         a += words[i] * word_keys[i];
         b += words[i + 1] * word_keys[i + 1];
     }
     if (i < count) a += words[i] * word_keys[i];
-    uint64_t h = a ^ (b * 0xD6E8FEB86659FD93ull);
+    return a + b;
+}
+
+/// Where a sum's walks go in the vector table (its bits mixed).
+static inline uint64_t sum_hash(uint64_t sum, uint32_t count) {
+    uint64_t h = sum ^ ((uint64_t)count * 0xD6E8FEB86659FD93ull);
     h ^= h >> 32;
     h *= 0x9E3779B97F4A7C15ull;
     return h ^ (h >> 29);
@@ -260,7 +270,7 @@ static inline int words_equal(const uint64_t *a, const uint64_t *b, uint32_t cou
 
 /// Probes per lookup in the vector table (linear).
 #define WALK_VECTOR_PROBES 4
-/// A remembered walk in the arena: its words' hash, its shape's gen and its stack (one word),
+/// A remembered walk in the arena: its words' sum, its shape's gen and its stack (one word),
 /// the count of words, then the words. The table holds only where records start: it stays
 /// small (16 KiB), mostly in the first-level cache.
 #define WALK_RECORD_HEADER 3
@@ -268,18 +278,19 @@ static inline int words_equal(const uint64_t *a, const uint64_t *b, uint32_t cou
 static inline const uint64_t *walk_record(const dkh_thread *t, uint32_t ref) { return t->walk_arena + ref - 1; }
 
 /// Whether the record at `ref` (0: none) is a walk of shape `gen` that read `words`.
-static inline int record_matches(const dkh_thread *t, uint32_t ref, uint32_t gen, uint64_t hash, const uint64_t *words,
+static inline int record_matches(const dkh_thread *t, uint32_t ref, uint32_t gen, uint64_t sum, const uint64_t *words,
                                  uint32_t count) {
     if (!ref) return 0;
     const uint64_t *r = walk_record(t, ref);
-    return r[0] == hash && (uint32_t)r[1] == gen && r[2] == count && words_equal(r + WALK_RECORD_HEADER, words, count);
+    return r[0] == sum && (uint32_t)r[1] == gen && r[2] == count && words_equal(r + WALK_RECORD_HEADER, words, count);
 }
 
-/// The record of a remembered walk of shape `gen` that read `words`, or 0.
-static inline uint32_t vector_find(const dkh_thread *t, uint32_t gen, uint64_t hash, const uint64_t *words, uint32_t count) {
+/// The record of a remembered walk of shape `gen` that read `words` (whose sum is `sum`), or 0.
+static inline uint32_t vector_find(const dkh_thread *t, uint32_t gen, uint64_t sum, const uint64_t *words, uint32_t count) {
+    const uint64_t hash = sum_hash(sum, count);
     for (uint32_t p = 0; p < WALK_VECTOR_PROBES; p++) {
         uint32_t ref = t->walk_vectors[(hash + p) & (DKH_WALK_VECTOR_SIZE - 1)];
-        if (record_matches(t, ref, gen, hash, words, count)) return ref;
+        if (record_matches(t, ref, gen, sum, words, count)) return ref;
     }
     return 0;
 }
@@ -296,7 +307,7 @@ static uint32_t vector_store(dkh_thread *t, uint32_t gen, const uint64_t *words,
     // A full arena starts again (stale shapes' words pile up in it; a program with many
     // distinct stacks fills it).
     if (t->walk_arena_used + WALK_RECORD_HEADER + count > DKH_WALK_ARENA_WORDS) vectors_clear(t);
-    uint64_t hash = words_hash(gen, words, count);
+    const uint64_t sum = words_sum(gen, words, count), hash = sum_hash(sum, count);
     uint32_t *slot = &t->walk_vectors[hash & (DKH_WALK_VECTOR_SIZE - 1)];
     // The first empty slot of the probes, else the first (its walk is forgotten).
     for (uint32_t p = 0; p < WALK_VECTOR_PROBES; p++) {
@@ -307,7 +318,7 @@ static uint32_t vector_store(dkh_thread *t, uint32_t gen, const uint64_t *words,
         }
     }
     uint64_t *r = t->walk_arena + t->walk_arena_used;
-    r[0] = hash;
+    r[0] = sum;
     r[1] = gen | (uint64_t)stack << 32;
     r[2] = count;
     memcpy(r + WALK_RECORD_HEADER, words, count * sizeof(uint64_t));
@@ -395,20 +406,28 @@ uint32_t dkh_current_stack(dkh_thread *t, const void *hook_frame) {
                     dkh_walk_entry *e = &entry[way];
                     if (e->epoch != epoch + 1 || e->pc != pc || e->sp != sp || (e->needs_rbp && e->rbp != rbp)) continue;
                     const uint32_t n = e->reads;
-                    // The shape's last walk first (a loop allocating at one place: no hashing).
+                    // The shape's last walk first: a loop allocating at one place finds it; a
+                    // recursion's next walk at this depth differs from it in a few words, and
+                    // its sum is the last's plus their differences times their multipliers.
                     const uint64_t *last = e->last ? walk_record(t, e->last) : NULL;
+                    uint64_t sum;
                     if (last && (uint32_t)last[1] == e->gen && last[2] == n) {
                         const uint64_t *seen = last + WALK_RECORD_HEADER;
                         uint64_t diff = 0;
+                        sum = last[0];
+#pragma clang loop vectorize(disable) interleave(disable)
                         for (uint32_t i = 0; i < n; i++) {
                             words[i] = *(const uint64_t *)e->read_at[i];
-                            diff |= words[i] ^ seen[i];
+                            const uint64_t d = words[i] - seen[i];
+                            diff |= d;
+                            sum += d * word_keys[i];
                         }
                         if (!diff) return (uint32_t)(last[1] >> 32);
                     } else {
                         for (uint32_t i = 0; i < n; i++) words[i] = *(const uint64_t *)e->read_at[i];
+                        sum = words_sum(e->gen, words, n);
                     }
-                    uint32_t ref = vector_find(t, e->gen, words_hash(e->gen, words, n), words, n);
+                    uint32_t ref = vector_find(t, e->gen, sum, words, n);
                     if (ref) {
                         e->last = ref;
                         return (uint32_t)(walk_record(t, ref)[1] >> 32);

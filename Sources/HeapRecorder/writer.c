@@ -24,6 +24,16 @@ size_t dkh_put_u64(uint8_t *p, uint64_t v) {
 }
 
 static inline size_t put_uleb(uint8_t *p, uint64_t v) {
+    // Most fields are deltas of one or two bytes.
+    if (v < 0x80) {
+        p[0] = (uint8_t)v;
+        return 1;
+    }
+    if (v < 0x4000) {
+        p[0] = (uint8_t)(v | 0x80);
+        p[1] = (uint8_t)(v >> 7);
+        return 2;
+    }
     size_t n = 0;
     do {
         uint8_t byte = v & 0x7f;
@@ -196,17 +206,20 @@ static void *map_pages(size_t size) {
 }
 
 /// Per-slot memory, mapped once when a slot is first claimed and kept for reuse: the encoding
-/// scratch buffer, the pending events, their address index and the pair counters.
+/// scratch buffer, the pending events, their address index, the pair counters and the column
+/// regions (pages are only touched as a column grows into them).
 static int map_thread_memory(dkh_thread *t) {
     size_t events = sizeof(dkh_pending_event) * DKH_PENDING_EVENTS;
     size_t index = sizeof(uint16_t) * DKH_PENDING_INDEX_SIZE;
     size_t pairs = sizeof(dkh_pair_entry) * DKH_PAIR_TABLE_SIZE;
-    uint8_t *p = map_pages(DKH_THREAD_BUFFER_SIZE + events + index + pairs);
+    size_t columns = (size_t)DKH_EVENT_COLUMNS * DKH_THREAD_BUFFER_SIZE;
+    uint8_t *p = map_pages(DKH_THREAD_BUFFER_SIZE + events + index + pairs + columns);
     if (!p) return -1;
     t->buffer = p;
     t->events = (dkh_pending_event *)(p + DKH_THREAD_BUFFER_SIZE);
     t->index = (uint16_t *)(p + DKH_THREAD_BUFFER_SIZE + events);
     t->pairs = (dkh_pair_entry *)(p + DKH_THREAD_BUFFER_SIZE + events + index);
+    t->columns = p + DKH_THREAD_BUFFER_SIZE + events + index + pairs;
     return 0;
 }
 
@@ -363,12 +376,8 @@ static void index_rebuild(dkh_thread *t) {
 // ---- cancelled pairs ------------------------------------------------------------------
 
 static inline size_t uleb_size(uint64_t v) {
-    size_t n = 1;
-    while (v >= 0x80) {
-        v >>= 7;
-        n++;
-    }
-    return n;
+    // Seven bits a byte: ceil(significant bits / 7), without a loop.
+    return (size_t)(64 - __builtin_clzll(v | 1) + 6) / 7;
 }
 
 /// Pair entries in (stack, size, type) order: the same keys come out in the same order in
@@ -698,44 +707,29 @@ static void thread_flush(dkh_thread *t, int at_exit) {
     dkh_out_event event;
     int more = walk_next(t, &walk, &event);
     while (more) {
-        // First pass: how many events fit, and each column's length.
-        const dkh_walk first_walk = walk;
-        const dkh_out_event first = event;
+        // Each field at its column's end, each column in its own region (the events fit in
+        // `room` together, so each column does alone); then the columns one after another.
         const uint64_t base_seq = event.seq;
         dkh_predictor p = {.seq = base_seq};
         size_t length[DKH_COLUMNS] = {0};
         size_t total = 0;
-        uint32_t count = 0;
         uint64_t v[DKH_COLUMNS];
         while (more && total + DKH_MAX_EVENT_SIZE <= room) {
             unsigned used = event_fields(&p, &event, v);
             for (int c = 0; c < DKH_COLUMNS; c++) {
                 if (!(used >> c & 1)) continue;
-                size_t n = uleb_size(v[c]);
+                size_t n = put_uleb(t->columns + (size_t)c * DKH_THREAD_BUFFER_SIZE + length[c], v[c]);
                 length[c] += n;
                 total += n;
             }
-            count++;
             more = walk_next(t, &walk, &event);
         }
-        // Second pass: the same events, each field at its column's end.
         uint8_t *b = t->buffer;
         size_t n = DKH_EVENTS_HEADER_SIZE;
         for (int c = 0; c < DKH_COLUMNS - 1; c++) n += put_uleb(b + n, length[c]);
-        uint8_t *column[DKH_COLUMNS];
         for (int c = 0; c < DKH_COLUMNS; c++) {
-            column[c] = b + n;
+            memcpy(b + n, t->columns + (size_t)c * DKH_THREAD_BUFFER_SIZE, length[c]);
             n += length[c];
-        }
-        dkh_walk again = first_walk;
-        dkh_out_event e = first;
-        p = (dkh_predictor){.seq = base_seq};
-        for (uint32_t i = 0; i < count; i++) {
-            if (i) walk_next(t, &again, &e);
-            unsigned used = event_fields(&p, &e, v);
-            for (int c = 0; c < DKH_COLUMNS; c++) {
-                if (used >> c & 1) column[c] += put_uleb(column[c], v[c]);
-            }
         }
         write_events_record(t, n, base_seq, more ? 0 : at_exit ? 2 : 1);
     }

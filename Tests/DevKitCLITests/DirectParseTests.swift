@@ -21,6 +21,11 @@ import Testing
         case let command as Plist.PlistDelete: command.invocation
         case let command as Lint: command.invocation
         case let command as Symbolicate: command.invocation
+        case let command as Heap.HeapRecord: command.invocation
+        case let command as Plist.PlistInsert: command.invocation
+        case let command as Plist.PlistRename: command.invocation
+        case let command as Plist.PlistMerge: command.invocation
+        case let command as Plist.PlistDiff: command.invocation
         default: nil
         }
     }
@@ -97,6 +102,25 @@ import Testing
         ["symbolicate", "--group", "a.crash", "b.ips", "--format=json", "--no-cache"],
         ["symbolicate", "--group", "logs", "--names", "full", "--offline"],
         ["symbolicate", "crash.ips", "--format", "summary"],
+        ["plist", "insert", "Info.plist", "UIBackgroundModes.0", "audio"],
+        ["plist", "insert", "--type", "json", "Info.plist", "CFBundleURLTypes.end", "{\"CFBundleURLSchemes\": [\"x\"]}", "--backup"],
+        ["plist", "insert", "a.plist", "A.-1", "--force", "--type=integer", "--", "-3"],
+        ["plist", "rename", "Info.plist", "CFBundleName", "CFBundleDisplayName"],
+        ["plist", "rename", "--backup", "--force", "a.plist", ":A:B", "C"],
+        ["plist", "merge", "Info.plist", "extra.plist"],
+        ["plist", "merge", "--at", "NSAppTransportSecurity", "--overwrite", "a.plist", "b.json", "--backup"],
+        ["plist", "merge", "a.plist", "-", "--at=A.0", "--force"],
+        ["plist", "diff", "a.plist", "b.plist"],
+        ["plist", "diff", "--format", "json", "--color", "never", "a.plist", "b.bplist"],
+        ["plist", "diff", "-", "b.plist", "--input-format=xml1", "--color=always"],
+        ["heap", "record", "--", "./app"],
+        ["heap", "record", "-o", "app.dkheap", "--", "./app", "--serve", "-v", "--", "x"],
+        ["heap", "record", "--interval", "0.5s", "--mark-signal", "USR1", "--stack-depth=16", "--", "./app"],
+        ["heap", "record", "--scan-at-exit", "--every-event", "--fork", "follow", "--output", "a.dkheap", "--", "./app", "-"],
+        ["heap", "record", "--pid", "4242", "-o", "app.dkheap"],
+        ["heap", "record", "--pid=4242", "--interval", "250ms", "--mark-signal", "SIGHUP", "--every-event"],
+        ["heap", "record", "--pid", "4242", "--mark-signal=none"],
+        ["heap", "record", "--", "--help"],
     ]
 
     static let leftToArgumentParser: [[String]] = [
@@ -183,6 +207,35 @@ import Testing
         ["plist", "print", "-k", "a.plist"],
         ["--version"],
         ["help", "lint"],
+        ["plist", "insert", "a.plist", "A.0"],
+        ["plist", "insert", "a.plist", "A.0", "x", "--type", "uuid"],
+        ["plist", "insert", "a.plist", "A.0", "x", "--create-parents"],
+        ["plist", "rename", "a.plist", "A"],
+        ["plist", "rename", "a.plist", "A", "B", "C"],
+        ["plist", "merge", "a.plist"],
+        ["plist", "merge", "a.plist", "b.plist", "--at"],
+        ["plist", "merge", "a.plist", "b.plist", "--overwrite=no"],
+        ["plist", "diff", "a.plist"],
+        ["plist", "diff", "-", "-"],  // refused by validate()
+        ["plist", "diff", "a.plist", "b.plist", "--format", "sarif"],
+        ["plist", "diff", "a.plist", "b.plist", "--color", "sometimes"],
+        ["plist", "diff", "a.plist", "b.plist", "--help"],
+        ["heap", "record", "--help"],
+        ["heap", "record", "-h", "--", "./app"],
+        ["heap", "record"],  // refused by validate()
+        ["heap", "record", "./app"],  // ArgumentParser's: the program without `--`
+        ["heap", "record", "./app", "--", "x"],
+        ["heap", "record", "-o", "a.dkheap", "./app", "--serve"],
+        ["heap", "record", "--stack-depth", "0", "--", "./app"],  // refused by validate()
+        ["heap", "record", "--pid", "42", "--", "./app"],  // refused by validate()
+        ["heap", "record", "--pid", "42", "--scan-at-exit"],  // refused by validate()
+        ["heap", "record", "--pid", "0"],  // refused by validate()
+        ["heap", "record", "--interval", "10", "--mark-signal", "none", "--", "./app"],  // refused by validate()
+        ["heap", "record", "--interval", "-1", "--", "./app"],
+        ["heap", "record", "--fork", "maybe", "--", "./app"],
+        ["heap", "record", "--mark-signal", "USR9", "--", "./app"],
+        ["heap", "record", "--every-event=yes", "--", "./app"],
+        ["heap", "record", "--outptu", "a", "--", "./app"],
     ]
 
     @Test(arguments: readDirectly)

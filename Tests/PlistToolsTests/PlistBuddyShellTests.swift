@@ -6,6 +6,8 @@ import Testing
 /// `devkit PlistBuddy`: Apple's semantics (a failing command does not stop the others; -c
 /// saves at the end, the interactive mode only on Save), on files in a fresh directory.
 @Suite struct PlistBuddyShellTests {
+    let scratch = ScratchFiles()
+
     struct Run {
         var status: Int32
         var output: String
@@ -21,7 +23,7 @@ import Testing
     }
 
     @Test func aFailingCommandIsReportedAndTheRestStillRunAndSave() throws {
-        let path = try PlistFileSessionTests.file()
+        let path = try scratch.file("Info.plist", PlistFileSessionTests.xml)
         let run = Self.run(["-c", "Print :Version", "-c", "Print :Nope", "-c", "Set :Version 2.0", "-c", "Add :Build integer 7", path])
         #expect(run.status == 1)
         #expect(run.output == "1.0\n")
@@ -33,7 +35,7 @@ import Testing
     }
 
     @Test func interactiveChangesAreSavedOnlyOnSaveAndRevertGoesBack() throws {
-        let path = try PlistFileSessionTests.file()
+        let path = try scratch.file("Info.plist", PlistFileSessionTests.xml)
         let dropped = Self.run([path], input: ["Set :Version 3.0", "Print :Version", "Exit"])
         #expect(dropped.status == 0)
         #expect(dropped.output == "Command: Command: 3.0\nCommand: ")
@@ -47,7 +49,7 @@ import Testing
     }
 
     @Test func importMinusXAndAMissingFile() throws {
-        let path = try PlistFileSessionTests.file()
+        let path = try scratch.file("Info.plist", PlistFileSessionTests.xml)
         let data = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("blob.bin").path
         try Data([0, 1, 2, 0xff]).write(to: URL(fileURLWithPath: data))
         let run = Self.run(["-x", "-c", "Import :Blob \(data)", "-c", "Print :Blob", path])

@@ -13,19 +13,17 @@ import Testing
         "\t<key>Version</key>", "\t<string>1.0</string>", "</dict>", "</plist>", "",
     ].joined(separator: "\n")
 
+    let scratch = ScratchFiles()
+
     /// A new directory holding `name` with `contents`; returns the file's path.
-    static func file(_ name: String = "Info.plist", _ contents: String = xml) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("devkit-plisttools-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent(name)
-        try Data(contents.utf8).write(to: url)
-        return url.path
+    func file(_ name: String = "Info.plist", _ contents: String = PlistFileSessionTests.xml) throws -> String {
+        try scratch.file(name, contents)
     }
 
     static func text(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
 
     @Test func editChangesOnlyTheEditedLineAndKeepsABackup() throws {
-        let path = try Self.file()
+        let path = try file()
         try PlistFile.edit(path, backup: true) { bytes throws(PlistError) in
             try PlistEditor.set(bytes, at: KeyPath.parse("Version"), text: "2.0", type: nil)
         }
@@ -34,7 +32,7 @@ import Testing
     }
 
     @Test func loadNamesTheFileInErrors() throws {
-        let path = try Self.file("Bad.plist", "<plist><dict><key>a</key></dict></plist>")
+        let path = try file("Bad.plist", "<plist><dict><key>a</key></dict></plist>")
         #expect {
             _ = try PlistFile.load(path, format: nil, warning: { _ in })
         } throws: { error in
@@ -44,7 +42,7 @@ import Testing
     }
 
     @Test func buddyRunsAllOrNothing() throws {
-        let path = try Self.file()
+        let path = try file()
         var failing = try PlistBuddySession(file: path, commands: ["Set :Version 3.0", "Delete :Missing"])
         #expect {
             _ = try failing.runCommands()
@@ -61,7 +59,7 @@ import Testing
     }
 
     @Test func buddyCreatesAMissingFileWhenTheFirstCommandAdds() throws {
-        let path = try Self.file() + ".new"
+        let path = try file() + ".new"
         var session = try PlistBuddySession(file: path, commands: ["Add :Name string devkit"])
         #expect(!session.fileExists)
         _ = try session.runCommands()
@@ -70,7 +68,7 @@ import Testing
     }
 
     @Test func formatFileChecksWithoutWriting() throws {
-        let path = try Self.file("Settings.plist", #"{"b": 1, "a": [true]}"#)
+        let path = try file("Settings.plist", #"{"b": 1, "a": [true]}"#)
         let formatter = PlistFormatter(sortsKeys: true)
         #expect(try formatter.formatFile(path, as: nil, check: true, backup: false, warning: { _ in }) == .wouldChange)
         #expect(try Self.text(path) == #"{"b": 1, "a": [true]}"#)
@@ -79,8 +77,8 @@ import Testing
     }
 
     @Test func editorSessionWritesWhatTheEditorSaved() throws {
-        let path = try Self.file()
-        let editor = try Self.file("editor.sh", "#!/bin/sh\nsed -i 's|<string>1.0|<string>4.0|' \"$1\"\n")
+        let path = try file()
+        let editor = try file("editor.sh", "#!/bin/sh\nsed -i 's|<string>1.0|<string>4.0|' \"$1\"\n")
         setenv("VISUAL", "/bin/sh \(editor)", 1)
         defer { unsetenv("VISUAL") }
         let session = try PlistEditorSession(file: path, editAs: nil)

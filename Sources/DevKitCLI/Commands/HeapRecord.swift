@@ -1,6 +1,4 @@
 import ArgumentParser
-import HeapLauncher
-import System
 
 extension Heap {
     struct HeapRecord: ParsableCommand {
@@ -62,70 +60,15 @@ extension Heap {
             // The program's arguments are captured verbatim, `--help` included: help asked for
             // before the program (not after `--`) is devkit's.
             if let first = command.first, first == "--help" || first == "-h" { throw CleanExit.helpRequest(self) }
-            if let pid {
-                guard pid > 0 else { throw ValidationError("--pid must be a process id.") }
-                guard program.isEmpty else { throw ValidationError("Give either --pid or a program to run, not both.") }
-                guard !scanAtExit else { throw ValidationError("--scan-at-exit cannot be used with --pid.") }
-                guard fork == .stop else { throw ValidationError("--fork follow cannot be used with --pid.") }
-            } else {
-                guard !program.isEmpty else { throw ValidationError("Missing the program to run (after --) or --pid.") }
-            }
-            guard (1...256).contains(stackDepth) else { throw ValidationError("--stack-depth must be between 1 and 256.") }
-            if interval != nil, markSignal.number == 0 { throw ValidationError("--interval needs a mark signal.") }
+            try invocation.validate()
         }
 
-        var program: [String] { command.first == "--" ? Array(command.dropFirst()) : command }
-
-        func run() throws {
-            if let pid { return try attach(pid) }
-            var configuration = HeapLauncher.Configuration(program: program[0], outputPath: output)
-            configuration.markSignal = markSignal.number
-            configuration.interval = interval?.seconds
-            configuration.stackDepth = stackDepth
-            configuration.followForks = fork == .follow
-            configuration.scanAtExit = scanAtExit
-            configuration.everyEvent = everyEvent
-            let termination = try HeapLauncher(configuration: configuration).run(program)
-            FileHandleOutput.standardError("devkit: heap recording written to \(configuration.outputPath)\n")
-            if let note = HeapLauncher.recordingNote(for: termination) { FileHandleOutput.standardError("devkit: \(note)\n") }
-            if termination != .exited(0) { throw CommandFailure(message: "", exitCode: termination.shellStatus) }
+        var invocation: HeapRecordInvocation {
+            HeapRecordInvocation(
+                output: output, pid: pid, markSignal: markSignal, interval: interval, stackDepth: stackDepth, fork: fork,
+                scanAtExit: scanAtExit, everyEvent: everyEvent, program: command.first == "--" ? Array(command.dropFirst()) : command)
         }
-    }
-}
 
-extension Heap.HeapRecord {
-    /// `--pid`: record a running process until it exits or devkit is interrupted.
-    func attach(_ pid: Int32) throws {
-        var configuration = HeapLauncher.Configuration(
-            agentPath: HeapLauncher.defaultAgentPath(), outputPath: output ?? "heap.\(pid).dkheap")
-        configuration.markSignal = markSignal.number
-        configuration.interval = interval?.seconds
-        configuration.stackDepth = stackDepth
-        configuration.everyEvent = everyEvent
-        let outcome = try HeapAttach(configuration: configuration, pid: pid).run()
-        if configuration.markSignal > 0, outcome.markSignal == 0 {
-            FileHandleOutput.standardError("devkit: process \(pid) handles signal \(configuration.markSignal) itself: no signal marks (--mark-signal chooses another)\n")
-        }
-        let how = outcome.ending == .detached ? "detached from process \(pid), which runs on" : "process \(pid) ended"
-        FileHandleOutput.standardError("devkit: heap recording written to \(configuration.outputPath) (\(how))\n")
-    }
-
-    enum ForkPolicy: String, ExpressibleByArgument, CaseIterable {
-        case stop, follow
-    }
-
-    /// Seconds, with an optional unit: `10`, `0.5s`, `2m`.
-    struct RecordInterval: ExpressibleByArgument {
-        var seconds: Double
-
-        init?(argument: String) {
-            var text = Substring(argument)
-            var scale = 1.0
-            if text.hasSuffix("ms") { scale = 0.001; text = text.dropLast(2) }
-            else if text.hasSuffix("s") { text = text.dropLast() }
-            else if text.hasSuffix("m") { scale = 60; text = text.dropLast() }
-            guard let value = Double(text), value > 0, value.isFinite else { return nil }
-            seconds = value * scale
-        }
+        func run() throws { try invocation.run() }
     }
 }

@@ -37,20 +37,12 @@ extension Plist {
 
         @OptionGroup var input: InputOptions
 
-        func validate() throws {
-            if a == "-" && b == "-" { throw ValidationError("Only one of A and B can be standard input.") }
+        func validate() throws { try invocation.validate() }
+
+        var invocation: PlistDiffInvocation {
+            PlistDiffInvocation(a: a, b: b, format: format, color: color, inputFormat: input.format)
         }
 
-        func run() throws {
-            let old = try PlistLoader.load(a, format: input.format).value
-            let new = try PlistLoader.load(b, format: input.format).value
-            let differences = old.differences(to: new)
-            guard !differences.isEmpty else { return }
-            switch format {
-            case .text: try FileHandleOutput.standardOutput(PlistDifference.textReport(differences, colored: color.enabled))
-            case .json: try FileHandleOutput.standardOutput(PlistDifference.jsonReport(differences))
-            }
-            throw CommandFailure.findings()
-        }
+        func run() throws { try invocation.run() }
     }
 }

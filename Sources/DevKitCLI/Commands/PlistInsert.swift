@@ -3,7 +3,7 @@ import PlistTools
 import PropertyList
 
 extension Plist {
-    struct PlistInsert: PlistFileEditCommand {
+    struct PlistInsert: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "insert",
             abstract: "Insert a value into an array (or add a new dictionary key).",
@@ -30,10 +30,11 @@ extension Plist {
 
         @OptionGroup var writeOptions: WriteOptions
 
-        func edit(_ bytes: [UInt8]) throws(PlistError) -> [UInt8] {
-            let root = try PlistEditor.value(of: bytes)
-            let insertion = try PlistEditor.insertEdit(in: root, at: KeyPath.parse(keyPath), text: newValue.value, type: newValue.type)
-            return try PlistEditor.apply([insertion], to: bytes)
+        var invocation: PlistInsertInvocation {
+            PlistInsertInvocation(file: file, keyPath: keyPath, value: newValue.value, type: newValue.type,
+                                  backup: writeOptions.backup, force: writeOptions.force)
         }
+
+        func run() throws { try invocation.run() }
     }
 }

@@ -35,18 +35,10 @@ extension Plist {
 
         @OptionGroup var writeOptions: WriteOptions
 
-        func run() throws {
-            let source = try PlistLoader.load(other, format: nil).value
-            var skipped: [KeyPath] = []
-            try PlistLoader.edit(file, backup: writeOptions.backup, force: writeOptions.force) { bytes throws(PlistError) in
-                let root = try PlistEditor.value(of: bytes)
-                let merge = try PlistEditor.mergeEdits(in: root, other: source, at: KeyPath.parse(at), overwrite: overwrite)
-                skipped = merge.skipped
-                return merge.edits.isEmpty ? bytes : try PlistEditor.apply(merge.edits, to: bytes)
-            }
-            for path in skipped {
-                FileHandleOutput.standardError("\(file): note: kept \"\(path)\": its value differs in \(other) (--overwrite replaces it)\n")
-            }
+        var invocation: PlistMergeInvocation {
+            PlistMergeInvocation(file: file, other: other, at: at, overwrite: overwrite, backup: writeOptions.backup, force: writeOptions.force)
         }
+
+        func run() throws { try invocation.run() }
     }
 }

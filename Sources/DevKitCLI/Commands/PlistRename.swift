@@ -3,7 +3,7 @@ import PlistTools
 import PropertyList
 
 extension Plist {
-    struct PlistRename: PlistFileEditCommand {
+    struct PlistRename: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rename",
             abstract: "Rename a dictionary key, keeping the entry's place and value.",
@@ -28,8 +28,10 @@ extension Plist {
 
         @OptionGroup var writeOptions: WriteOptions
 
-        func edit(_ bytes: [UInt8]) throws(PlistError) -> [UInt8] {
-            try PlistEditor.apply([.renameKey(KeyPath.parse(keyPath), to: newKey)], to: bytes)
+        var invocation: PlistRenameInvocation {
+            PlistRenameInvocation(file: file, keyPath: keyPath, newKey: newKey, backup: writeOptions.backup, force: writeOptions.force)
         }
+
+        func run() throws { try invocation.run() }
     }
 }

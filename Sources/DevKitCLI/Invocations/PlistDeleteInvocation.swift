@@ -12,16 +12,7 @@ struct PlistDeleteInvocation: DirectlyParsed {
     var force = false
 
     static func read(_ arguments: inout DirectArguments) -> PlistDeleteInvocation? {
-        var backup = false
-        var force = false
-        while let option = arguments.nextOption() {
-            let read = switch option {
-            case "--backup": arguments.set(&backup)
-            case "--force": arguments.set(&force)
-            default: false
-            }
-            guard read else { return nil }
-        }
+        guard let (backup, force) = arguments.writeFlags() else { return nil }
         guard arguments.positionals.count == 2 else { return nil }
         return PlistDeleteInvocation(file: arguments.positionals[0], keyPath: arguments.positionals[1], backup: backup, force: force)
     }

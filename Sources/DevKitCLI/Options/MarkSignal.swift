@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// A signal by name (`USR2`, `SIGUSR2`), number, or `none`: `heap record --mark-signal` and
 /// `heap mark --signal`.
-struct MarkSignal: ExpressibleByArgument {
+struct MarkSignal: ExpressibleByArgument, Equatable {
     var number: Int32
 
     init(number: Int32) { self.number = number }

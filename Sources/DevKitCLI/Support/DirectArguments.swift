@@ -13,6 +13,8 @@ struct DirectArguments {
     private var optionsEnded = false
     /// The positionals met so far, in order.
     private(set) var positionals: [String] = []
+    /// How many positionals came before `--`, once it is met.
+    private(set) var positionalsBeforeEnd: Int?
 
     init(_ arguments: ArraySlice<String>) {
         remaining = arguments
@@ -30,6 +32,7 @@ struct DirectArguments {
                 positionals.append(argument)
             } else if argument == "--" {
                 optionsEnded = true
+                positionalsBeforeEnd = positionals.count
             } else if argument.hasPrefix("--"), argument != "--help" {
                 guard let equals = argument.firstIndex(of: "=") else { return argument }
                 attachedValue = String(argument[argument.index(after: equals)...])
@@ -93,5 +96,23 @@ struct DirectArguments {
     /// Whether the flag just read stands alone (a flag given `=value` is not read here).
     func isFlag() -> Bool {
         attachedValue == nil
+    }
+}
+
+extension DirectArguments {
+    /// Reads a line whose only options are an in-place edit's `--backup` and `--force`
+    /// (`plist delete`, `plist rename`); nil at any other option.
+    mutating func writeFlags() -> (backup: Bool, force: Bool)? {
+        var backup = false
+        var force = false
+        while let option = nextOption() {
+            let read = switch option {
+            case "--backup": set(&backup)
+            case "--force": set(&force)
+            default: false
+            }
+            guard read else { return nil }
+        }
+        return (backup, force)
     }
 }

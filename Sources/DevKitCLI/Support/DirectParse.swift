@@ -4,6 +4,8 @@ enum DirectParse {
         PlistGetInvocation.self, PlistLintInvocation.self, PlistConvertInvocation.self,
         PlistTextconvInvocation.self, PlistFmtInvocation.self, PlistPrintInvocation.self,
         PlistSetInvocation.self, PlistDeleteInvocation.self, LintInvocation.self, SymbolicateInvocation.self,
+        PlistInsertInvocation.self, PlistRenameInvocation.self, PlistMergeInvocation.self, PlistDiffInvocation.self,
+        HeapRecordInvocation.self,
     ]
 
     /// The invocation `arguments` (argv without the program) hold, read directly and
