@@ -121,19 +121,28 @@ static void record_alloc(void *ptr, size_t size, const void *hook_frame) {
     dkh_live_insert((uintptr_t)ptr, size);  // --scan-at-exit only
     dkh_thread *t = dkh_current_thread();
     if (t) {
+        // The address's slot is read and raised after the walk: fetched meanwhile, the raise
+        // does not wait for the line (a cache miss on most allocations otherwise).
+        if (dkh.last_alloc) __builtin_prefetch(dkh_last_alloc_slot((uintptr_t)ptr), 1);
         uint32_t stack = dkh_current_stack(t, hook_frame);
         // Sequentially consistent, in this order (the marks count first): the free's test in
         // dkh_append_free relies on it (FORMAT.md, "Cancelled pairs").
         uint32_t marks = atomic_load(&dkh.marks_finished);
-        uint64_t seq = atomic_fetch_add(&dkh.seq, 1);
-        // Published before malloc returns, so a thread that later frees a block this thread
-        // allocated at the same address sees that the address changed hands.
-        if (dkh.last_alloc) atomic_store_explicit(dkh_last_alloc_slot((uintptr_t)ptr), seq, memory_order_relaxed);
+        _Atomic uint64_t *slot = dkh.last_alloc ? dkh_last_alloc_slot((uintptr_t)ptr) : NULL;
+        uint64_t seen = slot ? atomic_load_explicit(slot, memory_order_relaxed) : UINT64_MAX;
+        uint64_t seq = dkh_event_seq(t, slot, seen);
         dkh_append_alloc(t, seq, marks, (uintptr_t)ptr, size, stack, type);
+        // Published before malloc returns, so a thread that later frees a block this thread
+        // allocated at the same address sees that the address changed hands. Raised after the
+        // buffering, which then overlaps the wait for the slot's cache line (a locked
+        // instruction before it stalled every allocation on a cache miss).
+        if (slot) dkh_raise_last_alloc(slot, seen, seq);
     } else if (dkh.last_alloc) {
         // Unrecorded (no thread slot left), but the address still changed hands: no pending
-        // allocation elsewhere may be cancelled by a free of this block. No seq is UINT64_MAX.
-        atomic_store_explicit(dkh_last_alloc_slot((uintptr_t)ptr), UINT64_MAX, memory_order_relaxed);
+        // allocation elsewhere may be cancelled by a free of this block. The next seq to be
+        // reserved is no pending allocation's, and the slot's next event follows it.
+        _Atomic uint64_t *slot = dkh_last_alloc_slot((uintptr_t)ptr);
+        dkh_raise_slot_shared(slot, atomic_load_explicit(slot, memory_order_relaxed), atomic_load(&dkh.seq));
     }
     leave_recorder(0);
 }
@@ -142,13 +151,32 @@ static void record_alloc(void *ptr, size_t size, const void *hook_frame) {
 /// of the old block: a realloc chain on one thread then leaves only its last block's
 /// allocation, the steps before it counted as pairs). `live`: remove the live table entry here
 /// (realloc removes it itself, before the real call).
-static void record_free(void *ptr, int cancellable, int live) {
+static void record_free(void *ptr, int cancellable, int live, const dkh_early_free *early) {
     if (!ptr || in_recorder || !atomic_load_explicit(&dkh.active, memory_order_relaxed)) return;
     in_recorder = 1;
     if (live) dkh_live_remove((uintptr_t)ptr);  // --scan-at-exit only
     dkh_thread *t = dkh_current_thread();
-    if (t) dkh_append_free(t, (uintptr_t)ptr, cancellable && dkh.cancel_pairs);
+    if (t) dkh_append_free(t, (uintptr_t)ptr, cancellable && dkh.cancel_pairs, early);
     leave_recorder(0);
+}
+
+/// realloc's free of `ptr`, before the real call: its seq taken and left in the address's
+/// slot, so an allocation another thread makes there once realloc has freed the block
+/// follows it (taken after the call, the free came after that allocation some tens of times
+/// in a run of Programs/realloc_race.c, and the replay lost the other thread's block).
+/// Returns 0 when there is nothing to take (not recording, no slot table or thread slot).
+static int take_realloc_free_seq(void *ptr, dkh_early_free *early) {
+    if (!ptr || !dkh.last_alloc || in_recorder || !atomic_load_explicit(&dkh.active, memory_order_relaxed)) return 0;
+    in_recorder = 1;
+    dkh_thread *t = dkh_current_thread();
+    if (t) {
+        _Atomic uint64_t *slot = dkh_last_alloc_slot((uintptr_t)ptr);
+        early->seen = atomic_load_explicit(slot, memory_order_relaxed);
+        early->seq = dkh_take_seq(t, early->seen);
+        dkh_raise_last_alloc(slot, early->seen, early->seq);
+    }
+    leave_recorder(0);
+    return t != NULL;
 }
 
 // ---- interposed functions ---------------------------------------------------------------
@@ -166,7 +194,7 @@ void *malloc(size_t size) {
 void free(void *ptr) {
     if (!ptr || in_bootstrap_arena(ptr)) return;
     ENSURE_REAL(free);
-    record_free(ptr, 1, 1);
+    record_free(ptr, 1, 1, NULL);
     real_free(ptr);
 }
 
@@ -209,13 +237,17 @@ void *realloc(void *ptr, size_t size) {
     // belongs to the generation and call site of its last resize. The free cancels the old
     // block's allocation as any free does when it is still pending in this thread's buffer
     // with no mark since: the steps of a realloc chain become counted pairs, not events.
+    // If realloc fails the seq taken for the free is a gap; the old block's allocation no
+    // longer cancels (its slot moved on), which is only a pair written.
+    dkh_early_free early;
+    int took = take_realloc_free_seq(ptr, &early);
     void *p = real_realloc(ptr, size);
     if (removed && !p && size != 0) {
         in_recorder = 1;
         dkh_live_insert_slow((uintptr_t)ptr, old_size);
         leave_recorder(0);
     }
-    if (ptr && (p || size == 0)) record_free(ptr, 1, 0);
+    if (ptr && (p || size == 0)) record_free(ptr, 1, 0, took ? &early : NULL);
     if (p) record_alloc(p, size, __builtin_frame_address(0));
     return p;
 }
@@ -315,6 +347,9 @@ static void write_mark(uint32_t kind, const char *label, size_t length) {
     atomic_fetch_add(&dkh.marks_started, 1);
     uint64_t seq = atomic_fetch_add(&dkh.seq, 1);
     dkh_put_u64(payload, seq);
+    // The epoch before marks_finished: an allocation that sees this mark finished sees the
+    // epoch raised and takes a seq after the mark's (FORMAT.md, "Cancelled pairs").
+    atomic_fetch_add(&dkh.seq_epoch, 1);
     atomic_fetch_add(&dkh.marks_finished, 1);
     dkh_put_u32(payload + 8, kind);
     memcpy(payload + 12, label, length);
@@ -400,7 +435,7 @@ static void write_end(uint32_t reason, int32_t status) {
     // (writer.c), so the final flush may have had none.
     dkh_write_clock(atomic_load(&dkh.seq));
     uint8_t payload[16];
-    dkh_put_u64(payload, atomic_fetch_add(&dkh.seq, 1));
+    dkh_put_u64(payload, dkh_take_global_seq());
     dkh_put_u32(payload + 8, reason);
     dkh_put_u32(payload + 12, (uint32_t)status);
     dkh_write_record(DKH_RECORD_END, payload, sizeof payload);

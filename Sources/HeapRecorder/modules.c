@@ -57,7 +57,7 @@ static void write_module_record(struct dl_phdr_info *info, uint32_t id) {
     uint32_t segments = 0;
     for (int i = 0; i < info->dlpi_phnum; i++)
         if (info->dlpi_phdr[i].p_type == PT_LOAD && segments < MAX_SEGMENTS) segments++;
-    n += dkh_put_u64(payload + n, atomic_fetch_add(&dkh.seq, 1));
+    n += dkh_put_u64(payload + n, dkh_take_global_seq());
     n += dkh_put_u32(payload + n, id);
     n += dkh_put_u32(payload + n, segments);
     n += dkh_put_u64(payload + n, info->dlpi_addr);
@@ -128,7 +128,7 @@ void dkh_modules_refresh(void) {
         if (m->alive && !m->seen) {
             m->alive = 0;
             uint8_t payload[12];
-            dkh_put_u64(payload, atomic_fetch_add(&dkh.seq, 1));
+            dkh_put_u64(payload, dkh_take_global_seq());
             dkh_put_u32(payload + 8, m->id);
             dkh_write_record_deferred(DKH_RECORD_MODULE_UNLOAD, payload, sizeof payload);
         }

@@ -45,6 +45,11 @@
 #define DKH_PAIR_CLOCK_EVERY 256u
 /// Process-wide "seq of the last allocation at an address hashing here" (see hooks.c).
 #define DKH_LAST_ALLOC_BITS 16
+/// Sequence numbers a thread reserves at once, and how far other threads' reservations may
+/// run past its block before it takes a new one (dkh_take_seq). One atomic increment shared
+/// by the cores per allocation cost 0.4-0.6x of the bare run on two-thread workloads.
+#define DKH_SEQ_BLOCK 64
+#define DKH_SEQ_LAG 1024
 /// Largest encoded event: tag + 5 ULEB128 numbers of at most 10 bytes.
 #define DKH_MAX_EVENT_SIZE 64
 /// A thread flush writes a clock record when none was written in this long (writer.c).
@@ -148,6 +153,11 @@ typedef struct dkh_thread {
     atomic_int flusher;
     int owner_locked;
     pid_t tid;
+    /// The thread's block of sequence numbers (see dkh_take_seq): the next one to use, the
+    /// block's end, and `dkh.seq_epoch` as read before the block was reserved. Only the
+    /// owner touches them; seq_end 0 makes the next event reserve a block.
+    uint64_t seq_next, seq_end;
+    uint32_t seq_epoch;
     uint8_t *buffer;      // DKH_THREAD_BUFFER_SIZE bytes of encoding scratch, mmap'd once per slot
     uint8_t *columns;     // DKH_EVENT_COLUMNS regions of DKH_THREAD_BUFFER_SIZE: a record's columns as encoded
     dkh_pending_event *events;  // DKH_PENDING_EVENTS, mmap'd with the buffer
@@ -197,15 +207,23 @@ typedef struct dkh_state {
     /// MARK_DIR/label.PID, the file `devkit heap mark` writes before signalling; empty
     /// without a usable mark directory.
     char mark_label_path[4096];
-    /// Global event order across threads. Alone on its cache line: every allocation of every
-    /// thread increments it, and the fields read on every event (marks, the last-allocation
-    /// table, the recorder's own address range) would otherwise be fetched again after each.
+    /// Global event order across threads: the next sequence number no one has reserved.
+    /// Threads reserve blocks of DKH_SEQ_BLOCK (dkh_take_seq); marks, module changes, the
+    /// scan and the end take one each. Alone on its cache line, which the cores would
+    /// otherwise fetch from each other with the fields read on every event.
     _Alignas(64) atomic_uint_fast64_t seq;
     char seq_line_rest[64 - sizeof(atomic_uint_fast64_t)];
     /// Marks begun / completed (a mark counts itself begun before taking its seq and
     /// completed after): a free compares them with the allocation's to see a mark between.
     atomic_uint marks_started;
     atomic_uint marks_finished;
+    /// Raised after every seq taken outside the threads' blocks (a mark, a module change, the
+    /// scan, the end) and before a mark counts itself finished: a thread whose block is older
+    /// reserves another, so what follows such a record in time follows it in seq too.
+    atomic_uint seq_epoch;
+    /// More than one thread may write the last-allocation table (see dkh_raise_last_alloc):
+    /// raised, for good, when a second thread first records (or without membarrier).
+    atomic_int last_alloc_shared;
     int cancel_pairs;          // DEVKIT_HEAP_PAIRS != "keep"
     int fast_unwind;           // DEVKIT_HEAP_UNWIND != "libunwind" (unwind.c)
     /// membarrier(2) is registered: buffer owners need no locked instruction (writer.c).
@@ -218,6 +236,8 @@ typedef struct dkh_state {
     /// slots stop here. A slot spans pages of its own; a loop over all 1,024 faulted each one
     /// in (a mark at start-up: 1,024 of a recorded program's 2,000 page faults).
     atomic_int thread_slots;
+    /// Threads that have asked for a slot (counted until last_alloc_shared is raised).
+    atomic_int slot_askers;
     pthread_mutex_t stack_lock;
     pthread_mutex_t module_lock;
 } dkh_state;
@@ -231,6 +251,70 @@ extern dkh_state dkh DKH_INTERNAL;
 static inline _Atomic uint64_t *dkh_last_alloc_slot(uint64_t ptr) {
     uint64_t region = ((ptr >> 14) * 0x9E3779B97F4A7C15ull) >> (64 - DKH_LAST_ALLOC_BITS);
     return &dkh.last_alloc[(region + ((ptr >> 4) & 1023)) & ((1u << DKH_LAST_ALLOC_BITS) - 1)];
+}
+
+/// A seq for one of `t`'s events, from the thread's block (FORMAT.md, "Sequence numbers").
+/// `after`: a seq the event must follow (the last-allocation slot of its address), or
+/// UINT64_MAX for none. A new block is reserved when the block is used up, when a mark or
+/// module change came since it was reserved, when `after` is not below the block's next seq,
+/// or when other threads have reserved more than DKH_SEQ_LAG seqs past it: so an event with
+/// no such reason is placed at most that far before events that happened earlier.
+static inline uint64_t dkh_take_seq(dkh_thread *t, uint64_t after) {
+    uint32_t epoch = atomic_load(&dkh.seq_epoch);
+    uint64_t next = t->seq_next;
+    if (next >= t->seq_end || epoch != t->seq_epoch || (after != UINT64_MAX && after >= next) ||
+        atomic_load_explicit(&dkh.seq, memory_order_relaxed) - t->seq_end > DKH_SEQ_LAG) {
+        // Sequentially consistent: the epoch above is read before the block is reserved.
+        next = atomic_fetch_add(&dkh.seq, DKH_SEQ_BLOCK);
+        t->seq_end = next + DKH_SEQ_BLOCK;
+        t->seq_epoch = epoch;
+    }
+    t->seq_next = next + 1;
+    return next;
+}
+
+/// A seq outside the threads' blocks (a module change, the scan, the end): every thread's
+/// next event takes a new block, after it.
+static inline uint64_t dkh_take_global_seq(void) {
+    uint64_t seq = atomic_fetch_add(&dkh.seq, 1);
+    atomic_fetch_add(&dkh.seq_epoch, 1);
+    return seq;
+}
+
+/// Raises `slot` from `seen` to `value` unless another thread raised it further meanwhile.
+static inline void dkh_raise_slot_shared(_Atomic uint64_t *slot, uint64_t seen, uint64_t value) {
+    while ((seen == UINT64_MAX || seen < value) &&
+           !atomic_compare_exchange_weak_explicit(slot, &seen, value, memory_order_relaxed, memory_order_relaxed)) {
+    }
+}
+
+/// Leaves `seq` in an address's last-allocation slot, which held `seen`. A slot only grows: a
+/// slot shared by two addresses keeps the later of their seqs, which the next event at either
+/// must follow. Two threads may raise one slot at once (two addresses hashing there), so the
+/// raise is a compare-and-swap. That locked instruction cost a tenth of the bare run of a
+/// one-thread program (Scripts/bench/heap, swift), which needs none: until a second thread
+/// records, a plain store, then a look at whether one has begun meanwhile. The second thread
+/// raises `last_alloc_shared` and calls membarrier(2) before it writes the table (the
+/// asymmetric form of Dekker's algorithm, as for the buffers in writer.c): either its raises
+/// see this store, or this thread sees the flag and raises the slot past every seq taken,
+/// whatever the store may have overwritten.
+static inline void dkh_raise_last_alloc(_Atomic uint64_t *slot, uint64_t seen, uint64_t seq) {
+    if (__builtin_expect(atomic_load_explicit(&dkh.last_alloc_shared, memory_order_relaxed), 1)) {
+        dkh_raise_slot_shared(slot, seen, seq);
+        return;
+    }
+    if (seen == UINT64_MAX || seen < seq) atomic_store_explicit(slot, seq, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst);
+    if (__builtin_expect(atomic_load_explicit(&dkh.last_alloc_shared, memory_order_relaxed), 0))
+        dkh_raise_slot_shared(slot, atomic_load_explicit(slot, memory_order_relaxed), atomic_load(&dkh.seq));
+}
+
+/// The seq of an allocation or written free by `t` at the address of `slot` (its
+/// last-allocation slot, NULL without the table), which held `seen`: after the address's last
+/// such event of any thread, so a block freed on one thread and handed back to another keeps
+/// its order. Without the table (its mmap failed) every event takes the next seq of all.
+static inline uint64_t dkh_event_seq(dkh_thread *t, _Atomic uint64_t *slot, uint64_t seen) {
+    return slot ? dkh_take_seq(t, seen) : atomic_fetch_add(&dkh.seq, 1);
 }
 
 // writer.c
@@ -260,7 +344,14 @@ DKH_INTERNAL void dkh_write_clock(uint64_t seq);
 DKH_INTERNAL uint64_t dkh_monotonic_ns(int coarse);
 DKH_INTERNAL void dkh_append_alloc(dkh_thread *t, uint64_t seq, uint32_t marks, uint64_t ptr, uint64_t size, uint32_t stack,
                                    uint64_t type);
-DKH_INTERNAL void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable);
+/// realloc's free of the old block, whose seq is taken and published before the real call:
+/// once realloc has freed the block another thread may allocate at its address, and that
+/// allocation must follow the free. `seen`: the address's last-allocation slot before.
+typedef struct dkh_early_free {
+    uint64_t seen, seq;
+} dkh_early_free;
+/// `early`: the seq taken before realloc's real call, or NULL (a plain free).
+DKH_INTERNAL void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable, const dkh_early_free *early);
 DKH_INTERNAL void dkh_reset_thread(dkh_thread *t);
 DKH_INTERNAL void dkh_threads_after_fork_child(dkh_thread *self);
 DKH_INTERNAL void dkh_disable_after_write_failure(int error);

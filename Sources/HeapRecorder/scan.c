@@ -641,7 +641,7 @@ __attribute__((noinline)) void dkh_scan_at_exit(void) {
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     uint64_t started_ns = (uint64_t)start.tv_sec * 1000000000u + (uint64_t)start.tv_nsec;
-    uint64_t seq = atomic_fetch_add(&dkh.seq, 1);
+    uint64_t seq = dkh_take_global_seq();
     run_scan(s, &context, seq, started_ns);
     release_state(s);
 }

@@ -244,6 +244,12 @@ void dkh_reset_thread(dkh_thread *t) {
 dkh_thread *dkh_current_thread(void) {
     if (current) return current;
     if (!dkh.threads) return NULL;
+    // A second thread: from now on the last-allocation table has several writers
+    // (dkh_raise_last_alloc says why this order; this thread writes it only after).
+    if (!atomic_load_explicit(&dkh.last_alloc_shared, memory_order_relaxed) && atomic_fetch_add(&dkh.slot_askers, 1) > 0) {
+        atomic_store(&dkh.last_alloc_shared, 1);
+        if (dkh.asymmetric_buffers) syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+    }
     for (int i = 0; i < DKH_MAX_THREADS; i++) {
         dkh_thread *t = &dkh.threads[i];
         int expected = 0;
@@ -260,6 +266,7 @@ dkh_thread *dkh_current_thread(void) {
         t->tid = (pid_t)syscall(SYS_gettid);
         dkh_unwind_thread_init(t);
         dkh_reset_thread(t);
+        t->seq_next = t->seq_end = 0;
         current = t;
         // The key's destructor flushes the buffer when the thread ends.
         pthread_setspecific(dkh.thread_key, t);
@@ -285,6 +292,9 @@ void dkh_buffers_init(void) {
     long commands = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
     dkh.asymmetric_buffers = commands > 0 && (commands & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
                              syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+    // Without membarrier a lone thread's plain stores to the last-allocation table could not
+    // be ordered against a second thread's first raise (dkh_raise_last_alloc).
+    if (!dkh.asymmetric_buffers) atomic_store(&dkh.last_alloc_shared, 1);
 }
 
 void dkh_owner_enter(dkh_thread *t) {
@@ -781,7 +791,7 @@ void dkh_append_alloc(dkh_thread *t, uint64_t seq, uint32_t marks, uint64_t ptr,
 /// the two and no other thread has allocated at this address since, the pair changes nothing
 /// a heapshot shows: both events are dropped and the pair is only counted (FORMAT.md, PAIRS).
 /// Otherwise the free is buffered as an event with its own seq.
-void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable) {
+void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable, const dkh_early_free *early) {
     dkh_owner_enter(t);
     uint32_t slot = index_probe(t, ptr);
     if (t->index[slot] != DKH_INDEX_EMPTY) {
@@ -792,9 +802,11 @@ void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable) {
         // marks_finished as read before the allocation took its seq equals marks_started now:
         // no mark lies between the two (FORMAT.md, "Cancelled pairs", says why). The
         // last-allocation slot still holding the allocation's seq: no other thread allocated
-        // at this address since, so this free is of that very block.
-        if (cancellable && alloc->marks == atomic_load(&dkh.marks_started) &&
-            atomic_load_explicit(dkh_last_alloc_slot(ptr), memory_order_relaxed) == alloc->seq) {
+        // at this address since, so this free is of that very block. realloc's slot held it
+        // before the call and holds the free's own seq since.
+        uint64_t last = atomic_load_explicit(dkh_last_alloc_slot(ptr), memory_order_relaxed);
+        int same_block = early ? early->seen == alloc->seq && last == early->seq : last == alloc->seq;
+        if (cancellable && alloc->marks == atomic_load(&dkh.marks_started) && same_block) {
             count_pair(t, alloc);
             alloc->tag = 0;
             run_merge_cancelled(t, i);
@@ -814,10 +826,25 @@ void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable) {
             return;
         }
     }
+    // After the block's allocation, perhaps another thread's; the slot then holds this free's
+    // seq, which the block's next allocation follows.
+    // realloc's seq, unless this thread took another since (a signal handler's allocation
+    // during the real call, already buffered after it): the buffer's seqs must grow.
+    if (early && t->seq_next == early->seq + 1) {
+        dkh_pending_event *e = event_slot(t);
+        *e = (dkh_pending_event){.seq = early->seq, .ptr = ptr, .tag = DKH_EVENT_FREE};
+        run_start(t, e);
+        dkh_owner_leave(t);
+        return;
+    }
+    _Atomic uint64_t *last = dkh.last_alloc ? dkh_last_alloc_slot(ptr) : NULL;
+    uint64_t seen = last ? atomic_load_explicit(last, memory_order_relaxed) : UINT64_MAX;
+    uint64_t seq = dkh_event_seq(t, last, seen);
     dkh_pending_event *e = event_slot(t);
-    *e = (dkh_pending_event){.seq = atomic_fetch_add(&dkh.seq, 1), .ptr = ptr, .tag = DKH_EVENT_FREE};
+    *e = (dkh_pending_event){.seq = seq, .ptr = ptr, .tag = DKH_EVENT_FREE};
     run_start(t, e);
     dkh_owner_leave(t);
+    if (last) dkh_raise_last_alloc(last, seen, seq);
 }
 
 /// Flushes every thread's buffer. From a crash handler (`trylock_only`) a buffer whose lock

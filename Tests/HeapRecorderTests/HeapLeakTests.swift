@@ -337,6 +337,11 @@ import Testing
             let recording = try HeapFixture.load(run.recordingPath)
             let scan = try #require(recording.scan)
             #expect(scan.flags.isEmpty)
+            // Seqs from per-thread blocks still order every address's events: no allocation
+            // lands on a block the replay thinks alive, no free on one it does not know.
+            let timeline = HeapTimeline(recording)
+            #expect(timeline.missedFrees == 0, "run \(attempt)")
+            #expect(timeline.unmatchedFrees == 0, "run \(attempt)")
             let (leaked, abandoned) = try Self.classified(recording)
             #expect(leaked.isEmpty, "run \(attempt): leaked \(leaked.mapValues { $0.count })")
             let kept = (abandoned["churn"]?.count ?? 0) + (abandoned["fill_empty"]?.count ?? 0)
