@@ -826,8 +826,6 @@ void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable, const dkh_ear
             return;
         }
     }
-    // After the block's allocation, perhaps another thread's; the slot then holds this free's
-    // seq, which the block's next allocation follows.
     // realloc's seq, unless this thread took another since (a signal handler's allocation
     // during the real call, already buffered after it): the buffer's seqs must grow.
     if (early && t->seq_next == early->seq + 1) {
@@ -837,6 +835,8 @@ void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable, const dkh_ear
         dkh_owner_leave(t);
         return;
     }
+    // After the block's allocation, perhaps another thread's; the slot then holds this free's
+    // seq, which the block's next allocation follows.
     _Atomic uint64_t *last = dkh.last_alloc ? dkh_last_alloc_slot(ptr) : NULL;
     uint64_t seen = last ? atomic_load_explicit(last, memory_order_relaxed) : UINT64_MAX;
     uint64_t seq = dkh_event_seq(t, last, seen);
