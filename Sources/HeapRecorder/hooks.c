@@ -123,20 +123,19 @@ static void record_alloc(void *ptr, size_t size, const void *hook_frame) {
     if (t) {
         // The address's slot is read and raised after the walk: fetched meanwhile, the raise
         // does not wait for the line (a cache miss on most allocations otherwise).
-        if (dkh.last_alloc) __builtin_prefetch(dkh_last_alloc_slot((uintptr_t)ptr), 1);
+        _Atomic uint64_t *slot = dkh_last_alloc_slot_if_any((uintptr_t)ptr);
+        if (slot) __builtin_prefetch(slot, 1);
         uint32_t stack = dkh_current_stack(t, hook_frame);
         // Sequentially consistent, in this order (the marks count first): the free's test in
         // dkh_append_free relies on it (FORMAT.md, "Cancelled pairs").
         uint32_t marks = atomic_load(&dkh.marks_finished);
-        _Atomic uint64_t *slot = dkh.last_alloc ? dkh_last_alloc_slot((uintptr_t)ptr) : NULL;
-        uint64_t seen = slot ? atomic_load_explicit(slot, memory_order_relaxed) : UINT64_MAX;
-        uint64_t seq = dkh_event_seq(t, slot, seen);
-        dkh_append_alloc(t, seq, marks, (uintptr_t)ptr, size, stack, type);
+        dkh_event_seq seq = dkh_take_event_seq(t, slot);
+        dkh_append_alloc(t, seq.seq, marks, (uintptr_t)ptr, size, stack, type);
         // Published before malloc returns, so a thread that later frees a block this thread
         // allocated at the same address sees that the address changed hands. Raised after the
         // buffering, which then overlaps the wait for the slot's cache line (a locked
         // instruction before it stalled every allocation on a cache miss).
-        if (slot) dkh_raise_last_alloc(slot, seen, seq);
+        dkh_publish_event_seq(&seq);
     } else if (dkh.last_alloc) {
         // Unrecorded (no thread slot left), but the address still changed hands: no pending
         // allocation elsewhere may be cancelled by a free of this block. The next seq to be
@@ -151,7 +150,7 @@ static void record_alloc(void *ptr, size_t size, const void *hook_frame) {
 /// of the old block: a realloc chain on one thread then leaves only its last block's
 /// allocation, the steps before it counted as pairs). `live`: remove the live table entry here
 /// (realloc removes it itself, before the real call).
-static void record_free(void *ptr, int cancellable, int live, const dkh_early_free *early) {
+static void record_free(void *ptr, int cancellable, int live, const dkh_event_seq *early) {
     if (!ptr || in_recorder || !atomic_load_explicit(&dkh.active, memory_order_relaxed)) return;
     in_recorder = 1;
     if (live) dkh_live_remove((uintptr_t)ptr);  // --scan-at-exit only
@@ -165,15 +164,13 @@ static void record_free(void *ptr, int cancellable, int live, const dkh_early_fr
 /// follows it (taken after the call, the free came after that allocation some tens of times
 /// in a run of Programs/realloc_race.c, and the replay lost the other thread's block).
 /// Returns 0 when there is nothing to take (not recording, no slot table or thread slot).
-static int take_realloc_free_seq(void *ptr, dkh_early_free *early) {
+static int take_realloc_free_seq(void *ptr, dkh_event_seq *early) {
     if (!ptr || !dkh.last_alloc || in_recorder || !atomic_load_explicit(&dkh.active, memory_order_relaxed)) return 0;
     in_recorder = 1;
     dkh_thread *t = dkh_current_thread();
     if (t) {
-        _Atomic uint64_t *slot = dkh_last_alloc_slot((uintptr_t)ptr);
-        early->seen = atomic_load_explicit(slot, memory_order_relaxed);
-        early->seq = dkh_take_seq(t, early->seen);
-        dkh_raise_last_alloc(slot, early->seen, early->seq);
+        *early = dkh_take_event_seq(t, dkh_last_alloc_slot((uintptr_t)ptr));
+        dkh_publish_event_seq(early);
     }
     leave_recorder(0);
     return t != NULL;
@@ -239,7 +236,7 @@ void *realloc(void *ptr, size_t size) {
     // with no mark since: the steps of a realloc chain become counted pairs, not events.
     // If realloc fails the seq taken for the free is a gap; the old block's allocation no
     // longer cancels (its slot moved on), which is only a pair written.
-    dkh_early_free early;
+    dkh_event_seq early;
     int took = take_realloc_free_seq(ptr, &early);
     void *p = real_realloc(ptr, size);
     if (removed && !p && size != 0) {
@@ -344,12 +341,12 @@ static void write_mark(uint32_t kind, const char *label, size_t length) {
     if (length > 256) length = 256;
     // Begun before the seq is taken, completed after: an allocation/free pair around this
     // mark then never cancels (FORMAT.md, "Cancelled pairs").
+    // The epoch (raised with the seq) before marks_finished: an allocation that sees this mark
+    // finished sees the epoch raised and takes a seq after the mark's (FORMAT.md, "Cancelled
+    // pairs").
     atomic_fetch_add(&dkh.marks_started, 1);
-    uint64_t seq = atomic_fetch_add(&dkh.seq, 1);
+    uint64_t seq = dkh_take_global_seq();
     dkh_put_u64(payload, seq);
-    // The epoch before marks_finished: an allocation that sees this mark finished sees the
-    // epoch raised and takes a seq after the mark's (FORMAT.md, "Cancelled pairs").
-    atomic_fetch_add(&dkh.seq_epoch, 1);
     atomic_fetch_add(&dkh.marks_finished, 1);
     dkh_put_u32(payload + 8, kind);
     memcpy(payload + 12, label, length);

@@ -273,7 +273,7 @@ static inline uint64_t dkh_take_seq(dkh_thread *t, uint64_t after) {
     return next;
 }
 
-/// A seq outside the threads' blocks (a module change, the scan, the end): every thread's
+/// A seq outside the threads' blocks (a mark, a module change, the scan, the end): every thread's
 /// next event takes a new block, after it.
 static inline uint64_t dkh_take_global_seq(void) {
     uint64_t seq = atomic_fetch_add(&dkh.seq, 1);
@@ -309,12 +309,31 @@ static inline void dkh_raise_last_alloc(_Atomic uint64_t *slot, uint64_t seen, u
         dkh_raise_slot_shared(slot, atomic_load_explicit(slot, memory_order_relaxed), atomic_load(&dkh.seq));
 }
 
-/// The seq of an allocation or written free by `t` at the address of `slot` (its
-/// last-allocation slot, NULL without the table), which held `seen`: after the address's last
-/// such event of any thread, so a block freed on one thread and handed back to another keeps
-/// its order. Without the table (its mmap failed) every event takes the next seq of all.
-static inline uint64_t dkh_event_seq(dkh_thread *t, _Atomic uint64_t *slot, uint64_t seen) {
-    return slot ? dkh_take_seq(t, seen) : atomic_fetch_add(&dkh.seq, 1);
+/// The seq of an allocation or written free, with what publishing it needs: the address's
+/// last-allocation slot (NULL without the table) and what the slot held when the seq was taken.
+typedef struct dkh_event_seq {
+    _Atomic uint64_t *slot;
+    uint64_t seen, seq;
+} dkh_event_seq;
+
+/// The address's slot, or NULL when the table could not be mapped.
+static inline _Atomic uint64_t *dkh_last_alloc_slot_if_any(uint64_t ptr) {
+    return dkh.last_alloc ? dkh_last_alloc_slot(ptr) : NULL;
+}
+
+/// A seq for `t`'s event at the address of `slot` (from dkh_last_alloc_slot_if_any): after the
+/// address's last allocation or written free of any thread, so a block freed on one thread and
+/// handed back to another keeps its order. Without the table every event takes the next seq of
+/// all. The caller publishes it with dkh_publish_event_seq before the block can change hands.
+static inline dkh_event_seq dkh_take_event_seq(dkh_thread *t, _Atomic uint64_t *slot) {
+    if (!slot) return (dkh_event_seq){.slot = NULL, .seen = UINT64_MAX, .seq = atomic_fetch_add(&dkh.seq, 1)};
+    uint64_t seen = atomic_load_explicit(slot, memory_order_relaxed);
+    return (dkh_event_seq){.slot = slot, .seen = seen, .seq = dkh_take_seq(t, seen)};
+}
+
+/// Leaves the event's seq in its address's slot, for the address's next event to follow.
+static inline void dkh_publish_event_seq(const dkh_event_seq *event) {
+    if (event->slot) dkh_raise_last_alloc(event->slot, event->seen, event->seq);
 }
 
 // writer.c
@@ -344,14 +363,10 @@ DKH_INTERNAL void dkh_write_clock(uint64_t seq);
 DKH_INTERNAL uint64_t dkh_monotonic_ns(int coarse);
 DKH_INTERNAL void dkh_append_alloc(dkh_thread *t, uint64_t seq, uint32_t marks, uint64_t ptr, uint64_t size, uint32_t stack,
                                    uint64_t type);
-/// realloc's free of the old block, whose seq is taken and published before the real call:
-/// once realloc has freed the block another thread may allocate at its address, and that
-/// allocation must follow the free. `seen`: the address's last-allocation slot before.
-typedef struct dkh_early_free {
-    uint64_t seen, seq;
-} dkh_early_free;
-/// `early`: the seq taken before realloc's real call, or NULL (a plain free).
-DKH_INTERNAL void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable, const dkh_early_free *early);
+/// `early`: realloc's free of the old block, its seq taken and published before the real call
+/// (once realloc has freed the block another thread may allocate at its address, and that
+/// allocation must follow the free); NULL for a plain free.
+DKH_INTERNAL void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable, const dkh_event_seq *early);
 DKH_INTERNAL void dkh_reset_thread(dkh_thread *t);
 DKH_INTERNAL void dkh_threads_after_fork_child(dkh_thread *self);
 DKH_INTERNAL void dkh_disable_after_write_failure(int error);

@@ -791,7 +791,7 @@ void dkh_append_alloc(dkh_thread *t, uint64_t seq, uint32_t marks, uint64_t ptr,
 /// the two and no other thread has allocated at this address since, the pair changes nothing
 /// a heapshot shows: both events are dropped and the pair is only counted (FORMAT.md, PAIRS).
 /// Otherwise the free is buffered as an event with its own seq.
-void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable, const dkh_early_free *early) {
+void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable, const dkh_event_seq *early) {
     dkh_owner_enter(t);
     uint32_t slot = index_probe(t, ptr);
     if (t->index[slot] != DKH_INDEX_EMPTY) {
@@ -837,14 +837,12 @@ void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable, const dkh_ear
     }
     // After the block's allocation, perhaps another thread's; the slot then holds this free's
     // seq, which the block's next allocation follows.
-    _Atomic uint64_t *last = dkh.last_alloc ? dkh_last_alloc_slot(ptr) : NULL;
-    uint64_t seen = last ? atomic_load_explicit(last, memory_order_relaxed) : UINT64_MAX;
-    uint64_t seq = dkh_event_seq(t, last, seen);
+    dkh_event_seq seq = dkh_take_event_seq(t, dkh_last_alloc_slot_if_any(ptr));
     dkh_pending_event *e = event_slot(t);
-    *e = (dkh_pending_event){.seq = seq, .ptr = ptr, .tag = DKH_EVENT_FREE};
+    *e = (dkh_pending_event){.seq = seq.seq, .ptr = ptr, .tag = DKH_EVENT_FREE};
     run_start(t, e);
     dkh_owner_leave(t);
-    if (last) dkh_raise_last_alloc(last, seen, seq);
+    dkh_publish_event_seq(&seq);
 }
 
 /// Flushes every thread's buffer. From a crash handler (`trylock_only`) a buffer whose lock
