@@ -308,7 +308,7 @@ let package = Package(
         .testTarget(name: "LazyLibrariesTests", dependencies: ["LazyLibraries", "CLibDW", "CLibDebuginfod", "CLibYAML", "PlistXMLShim"]),
         // The expat tokenizer's C API: tokens and their places, pieces, errors, refused entities.
         .testTarget(name: "PlistXMLShimTests", dependencies: ["PlistXMLShim", "DevKitTestSupport"]),
-        .testTarget(name: "SystemTests", dependencies: ["System", "Diagnostics"]),
+        .testTarget(name: "SystemTests", dependencies: ["System", "Diagnostics", "DevKitTestSupport"]),
         .testTarget(
             name: "PropertyListTests",
             dependencies: ["PropertyList", "BinaryReading", "JSONWriter", "PropertyListTestSupport"]

@@ -89,7 +89,7 @@ public enum PropertyListCoding {
     package static func stream(_ bytes: UnsafeRawBufferPointer, from source: PlistFormat, to format: PlistFormat,
                                xmlIndent: XMLIndent = .tabs, lossyJSON: Bool, compactJSON: Bool = false,
                                drain: OutputDrain? = nil) -> [UInt8]? {
-        func transcode<Sink: PlistEventSink>(into sink: inout Sink) -> Bool {
+        func transcode<Sink: PlistEventSink & ~Copyable>(into sink: inout Sink) -> Bool {
             switch source {
             case .binary: BinaryPlistTranscoder.transcode(bytes, into: &sink)
             case .xml: XMLPlistTranscoder.transcode(bytes, into: &sink)

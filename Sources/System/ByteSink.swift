@@ -1,11 +1,15 @@
 /// Where text is written as bytes: an array being built, or `ByteWriter`'s buffer on its way
-/// to standard output. Renderers written against it serve both without a copy of their logic.
-public protocol ByteSink {
+/// to standard output, or a `ByteBuffer`. Renderers written against it serve all of them
+/// without a copy of their logic.
+public protocol ByteSink: ~Copyable {
     mutating func write(_ byte: UInt8)
     mutating func write(_ bytes: UnsafeBufferPointer<UInt8>)
+    /// Writes `count` bytes that `fill` puts in place (all of them), for output whose size is
+    /// known before it is made (base64): no piece-by-piece writes.
+    mutating func writeUninitialized(count: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void)
 }
 
-extension ByteSink {
+extension ByteSink where Self: ~Copyable {
     @inlinable
     public mutating func write(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { write($0) }
@@ -38,4 +42,11 @@ extension ByteSink {
 extension Array: ByteSink where Element == UInt8 {
     @inlinable public mutating func write(_ byte: UInt8) { append(byte) }
     @inlinable public mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
+
+    public mutating func writeUninitialized(count: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        guard count > 0 else { return }
+        let start = self.count
+        append(contentsOf: repeatElement(0, count: count))
+        withUnsafeMutableBufferPointer { fill(UnsafeMutableBufferPointer(rebasing: $0[start...])) }
+    }
 }

@@ -53,6 +53,21 @@ public struct ByteWriter: ByteSink {
         used += bytes.count
     }
 
+    public mutating func writeUninitialized(count: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        guard count > 0, let base = buffer.baseAddress else { return }
+        if count > buffer.count - used { flush() }
+        guard count <= buffer.count else {
+            // Larger than the whole buffer: made in memory of its own and written out as it is.
+            let piece = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: count)
+            defer { piece.deallocate() }
+            fill(piece)
+            try? FileIO.writeStandardOutput(UnsafeRawBufferPointer(piece))
+            return
+        }
+        fill(UnsafeMutableBufferPointer(start: base + used, count: count))
+        used += count
+    }
+
     /// Writes what was collected to standard output now. A closed pipe or a full disk is not
     /// worth stopping an answering loop for: the bytes are dropped.
     public mutating func flush() {

@@ -12,7 +12,7 @@ import BinaryReading
 /// (false) without saying why: the caller converts through the tree, whose reader and writer
 /// word the error. The checks are the reader's (`BinaryPlistLayout` is shared); the walk may
 /// refuse more than the reader (a shared leaf below the depth limit, heavy sharing), never less.
-struct BinaryPlistTranscoder {
+struct BinaryPlistTranscoder: ~Copyable {
     private let layout: BinaryPlistLayout
     /// Containers being written (a container inside itself is a cycle).
     private var onPath: [Bool]
@@ -34,7 +34,7 @@ struct BinaryPlistTranscoder {
 
     /// Streams `bytes` into `sink`; false when the tree reader must do it (see the type's doc).
     /// After false, `sink` holds a partial document and must be thrown away.
-    static func transcode<Sink: PlistEventSink>(_ bytes: UnsafeRawBufferPointer, into sink: inout Sink) -> Bool {
+    static func transcode<Sink: PlistEventSink & ~Copyable>(_ bytes: UnsafeRawBufferPointer, into sink: inout Sink) -> Bool {
         guard let layout = try? BinaryPlistLayout(file: bytes) else { return false }
         var walker = BinaryPlistTranscoder(layout: layout)
         do {
@@ -54,7 +54,7 @@ struct BinaryPlistTranscoder {
 
     /// Writes object `index` at `depth`: the reader's checks for an object visit (cycle, depth,
     /// node budget), then its marker.
-    private mutating func value<Sink: PlistEventSink>(_ index: Int, depth: Int, into sink: inout Sink) throws(GaveUp) {
+    private mutating func value<Sink: PlistEventSink & ~Copyable>(_ index: Int, depth: Int, into sink: inout Sink) throws(GaveUp) {
         guard !onPath[index], depth < BinaryPlistReader.maxDepth else { throw GaveUp() }
         nodesLeft -= 1
         guard nodesLeft >= 0 else { throw GaveUp() }
@@ -108,7 +108,7 @@ struct BinaryPlistTranscoder {
     }
 
     /// A dictionary whose count has been read from `c`, positioned at its key references.
-    private mutating func dictionary<Sink: PlistEventSink>(count: Int, depth: Int, _ c: inout ByteCursor, into sink: inout Sink) throws(GaveUp) {
+    private mutating func dictionary<Sink: PlistEventSink & ~Copyable>(count: Int, depth: Int, _ c: inout ByteCursor, into sink: inout Sink) throws(GaveUp) {
         // Keys first, as the reader reads them: each a visit at depth + 1, each a string.
         let mark = keys.mark
         defer { keys.pop(to: mark) }

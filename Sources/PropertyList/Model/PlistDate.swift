@@ -1,3 +1,5 @@
+import System
+
 /// A point in time as plists store it: seconds since 2001-01-01T00:00:00Z (Apple's reference
 /// date), as a `Double` like binary plists do.
 ///
@@ -77,8 +79,8 @@ public struct PlistDate: Hashable, Sendable, Comparable, CustomStringConvertible
 
     /// Appends `iso8601`'s bytes without making a `String` (writers of large files): the
     /// twenty bytes are laid out on the stack and appended once.
-    package func appendISO8601(to out: inout [UInt8]) {
-        guard let c = components else { return out.append(contentsOf: iso8601.utf8) }
+    package func appendISO8601(to out: inout some ByteSink & ~Copyable) {
+        guard let c = components else { return out.write(iso8601) }
         var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &text) { p in
             func two(_ value: Int, at i: Int) {
@@ -89,7 +91,7 @@ public struct PlistDate: Hashable, Sendable, Comparable, CustomStringConvertible
             p[4] = UInt8(ascii: "-"); two(c.month, at: 5); p[7] = UInt8(ascii: "-"); two(c.day, at: 8)
             p[10] = UInt8(ascii: "T"); two(c.hour, at: 11); p[13] = UInt8(ascii: ":"); two(c.minute, at: 14)
             p[16] = UInt8(ascii: ":"); two(c.second, at: 17); p[19] = UInt8(ascii: "Z")
-            out.append(contentsOf: p[0..<20])
+            out.write(UnsafeBufferPointer(start: p.baseAddress?.assumingMemoryBound(to: UInt8.self), count: 20))
         }
     }
 

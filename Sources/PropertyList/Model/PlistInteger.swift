@@ -39,8 +39,8 @@ public struct PlistInteger: Hashable, Sendable, Comparable, CustomStringConverti
     public var description: String { isNegative ? "-\(magnitude)" : "\(magnitude)" }
 
     /// Appends `description`'s bytes without making a `String` (writers of large files).
-    package func appendDecimal(to out: inout [UInt8]) {
-        if isNegative { out.append(UInt8(ascii: "-")) }
+    package func appendDecimal(to out: inout some ByteSink & ~Copyable) {
+        if isNegative { out.write(UInt8(ascii: "-")) }
         out.writeDecimal(magnitude)
     }
 

@@ -1,11 +1,13 @@
+import System
+
 /// The UTF-8 keys of the dictionaries a transcoder is writing, innermost last, in one byte
-/// array: a streaming reader must refuse a dictionary with two equal keys as the tree's
+/// buffer: a streaming reader must refuse a dictionary with two equal keys as the tree's
 /// `OrderedDictionary` does, without a `String` per key.
 ///
 /// A dictionary's keys are addressed from the `mark` taken when it opened; keys of the
 /// dictionaries inside it follow its own, so its keys stay in place while they are written.
-struct DictionaryKeyStack {
-    private var bytes: [UInt8] = []
+struct DictionaryKeyStack: ~Copyable {
+    private var bytes = ByteBuffer()
     /// Where each key starts in `bytes`.
     private var starts: [Int] = []
 
@@ -14,19 +16,19 @@ struct DictionaryKeyStack {
 
     mutating func append(_ key: UnsafeBufferPointer<UInt8>) {
         starts.append(bytes.count)
-        bytes.append(contentsOf: key)
+        bytes.write(key)
     }
 
     /// Forgets the keys from `mark` on (the dictionary that took it has closed).
     mutating func pop(to mark: Int) {
         guard mark < starts.count else { return }
-        bytes.removeSubrange(starts[mark]...)
+        bytes.removeLast(bytes.count - starts[mark])
         starts.removeSubrange(mark...)
     }
 
     /// Key `index` of the dictionary that took `mark`, valid during `body` only.
     func withKey<R>(_ index: Int, from mark: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        bytes.withUnsafeBufferPointer { all in body(UnsafeBufferPointer(rebasing: all[range(mark + index)])) }
+        bytes.withUnsafeBytes { all in body(UnsafeBufferPointer(rebasing: all.assumingMemoryBound(to: UInt8.self)[range(mark + index)])) }
     }
 
     private func range(_ key: Int) -> Range<Int> {
@@ -48,7 +50,8 @@ struct DictionaryKeyStack {
     /// of the bytes only: a collision says "duplicate", and the caller's tree reader decides.
     func hasDuplicate(from mark: Int, count: Int) -> Bool {
         guard count > 1 else { return false }
-        return bytes.withUnsafeBufferPointer { all in
+        return bytes.withUnsafeBytes { raw in
+            let all = raw.assumingMemoryBound(to: UInt8.self)
             let lower = starts[mark], upper = range(mark + count - 1).upperBound
             func key(_ i: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: all[range(mark + i)]) }
             if UnsafeBufferPointer(rebasing: all[lower..<upper]).contains(where: { $0 >= 0x80 }) {

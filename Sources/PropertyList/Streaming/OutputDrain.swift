@@ -22,12 +22,23 @@ package final class OutputDrain {
         if bytes.count >= Self.pieceSize { takeAll(&bytes) }
     }
 
+    @inline(__always)
+    func takeIfFull(_ bytes: inout ByteBuffer) {
+        if bytes.count >= Self.pieceSize { takeAll(&bytes) }
+    }
+
     func takeAll(_ bytes: inout [UInt8]) {
-        if failure == nil {
-            bytes.withUnsafeBytes { piece in
-                do throws(FileIOError) { try take(piece) } catch { failure = error }
-            }
-        }
+        bytes.withUnsafeBytes { hand($0) }
         bytes.removeAll(keepingCapacity: true)
+    }
+
+    func takeAll(_ bytes: inout ByteBuffer) {
+        bytes.withUnsafeBytes { hand($0) }
+        bytes.removeAll()
+    }
+
+    private func hand(_ piece: UnsafeRawBufferPointer) {
+        guard failure == nil else { return }
+        do throws(FileIOError) { try take(piece) } catch { failure = error }
     }
 }

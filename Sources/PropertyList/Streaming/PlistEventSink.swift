@@ -8,7 +8,7 @@
 /// reader of XML knows that at its start tag, not how many items follow. Every item of an
 /// array is announced by `arrayItem`, every member of a dictionary by `dictionaryKey`, before
 /// its value. Text arrives as valid UTF-8.
-package protocol PlistEventSink {
+package protocol PlistEventSink: ~Copyable {
     associatedtype Failure: Error
 
     mutating func beginArray(isEmpty: Bool, depth: Int)
@@ -37,7 +37,7 @@ package protocol PlistEventSink {
     func failure(_ error: Failure, inKey key: String?, index: Int) -> Failure
 }
 
-extension PlistEventSink {
+extension PlistEventSink where Self: ~Copyable {
     package mutating func base64Data(_ text: UnsafeRawBufferPointer, depth: Int) throws(Failure) -> Bool {
         guard let bytes = try? Base64.decode(text) else { return false }
         try bytes.withUnsafeBufferPointer { buffer throws(Failure) in try data(buffer, depth: depth) }

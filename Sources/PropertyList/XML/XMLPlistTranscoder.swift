@@ -14,7 +14,7 @@ internal import PlistXMLShim
 /// duplicate keys (found when their dictionary closes), a `CF$UID` key (the tree reads
 /// `{CF$UID: n}` as a UID), nesting past `PropertyListCoding.maxDepth`, or a value the sink
 /// refuses (strict JSON's dates and data).
-struct XMLPlistTranscoder {
+struct XMLPlistTranscoder: ~Copyable {
     private struct OpenContainer {
         var isDictionary: Bool
         /// Items (array) or members (dictionary) written so far.
@@ -39,7 +39,7 @@ struct XMLPlistTranscoder {
 
     /// Streams `bytes` into `sink`; false when the tree must do it (see the type's doc). After
     /// false, `sink` holds a partial document and must be thrown away.
-    static func transcode<Sink: PlistEventSink>(_ bytes: UnsafeRawBufferPointer, into sink: inout Sink) -> Bool {
+    static func transcode<Sink: PlistEventSink & ~Copyable>(_ bytes: UnsafeRawBufferPointer, into sink: inout Sink) -> Bool {
         guard let parser = px_parser_create() else { return false }
         defer { px_parser_free(parser) }
         let base = bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
@@ -59,7 +59,7 @@ struct XMLPlistTranscoder {
     }
 
     /// Writes as many tokens of this batch as can be written now; returns how many.
-    private mutating func consume<Sink: PlistEventSink>(final: Bool, into sink: inout Sink) throws(GaveUp) -> Int {
+    private mutating func consume<Sink: PlistEventSink & ~Copyable>(final: Bool, into sink: inout Sink) throws(GaveUp) -> Int {
         var i = 0
         if !sawPlist {
             guard let first = tokens.first else {
@@ -87,7 +87,7 @@ struct XMLPlistTranscoder {
     }
 
     /// An end tag outside a leaf: a container's, or `</plist>`'s.
-    private mutating func endContainer<Sink: PlistEventSink>(into sink: inout Sink) throws(GaveUp) {
+    private mutating func endContainer<Sink: PlistEventSink & ~Copyable>(into sink: inout Sink) throws(GaveUp) {
         guard let frame = open.popLast() else {
             guard hasRoot else { throw GaveUp() }
             finished = true
@@ -107,7 +107,7 @@ struct XMLPlistTranscoder {
 
     /// Writes the element whose start tag is token `i`; returns the index of the next token,
     /// or nil (having written nothing) when the element's tokens are not all in this batch.
-    private mutating func startElement<Sink: PlistEventSink>(_ i: Int, final: Bool, into sink: inout Sink) throws(GaveUp) -> Int? {
+    private mutating func startElement<Sink: PlistEventSink & ~Copyable>(_ i: Int, final: Bool, into sink: inout Sink) throws(GaveUp) -> Int? {
         let tag = px_tag(UInt32(tokens[i].tag))
         switch tag {
         case PX_TAG_DICT, PX_TAG_ARRAY:
@@ -146,7 +146,7 @@ struct XMLPlistTranscoder {
     }
 
     /// Leaf `tag`'s value from its text `content`, parsed as `XMLPlistReader` parses it.
-    private func writeLeaf<Sink: PlistEventSink>(_ tag: px_tag, _ content: UnsafeRawBufferPointer, into sink: inout Sink) throws(GaveUp) {
+    private func writeLeaf<Sink: PlistEventSink & ~Copyable>(_ tag: px_tag, _ content: UnsafeRawBufferPointer, into sink: inout Sink) throws(GaveUp) {
         let depth = open.count
         let trimmed = content.trimmingASCIIWhitespace
         do {
@@ -195,7 +195,7 @@ struct XMLPlistTranscoder {
     }
 
     /// The checks before a value and, in an array, its announcement.
-    private mutating func announceValue<Sink: PlistEventSink>(into sink: inout Sink) throws(GaveUp) {
+    private mutating func announceValue<Sink: PlistEventSink & ~Copyable>(into sink: inout Sink) throws(GaveUp) {
         guard let top = open.indices.last else {
             if hasRoot { throw GaveUp() }  // <plist> holds one value
             return

@@ -1,12 +1,15 @@
+import System
+
 /// Writes XML property lists in Apple's layout: XML declaration, the plist DOCTYPE, tab
 /// indentation, `<true/>`/`<false/>`, `<dict/>` for empty containers, `<data>` as base64
 /// lines indented like their tag (76 columns, counting a tab as 8, as Apple and plistlib do).
 ///
-/// Output goes straight into a byte buffer: no `String` building per element.
+/// Output goes straight into a `ByteBuffer`: no `String` building per element, and each piece
+/// is one capacity check and a copy.
 ///
 /// `XMLIndent.spaces(n)` swaps the tabs for `n` spaces per level (everything else unchanged;
 /// `<data>` lines then count each level as `n` columns).
-package struct XMLPlistWriter {
+package struct XMLPlistWriter: ~Copyable {
     static let header = Array("""
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -14,7 +17,7 @@ package struct XMLPlistWriter {
 
         """.utf8)
 
-    private var out: [UInt8] = []
+    private var out = ByteBuffer()
     private var indentation: XMLIndent = .tabs
     /// Written at the start of every line before the level's indentation (fragments only).
     private var linePrefix: [UInt8] = []
@@ -23,15 +26,12 @@ package struct XMLPlistWriter {
     package var drain: OutputDrain?
 
     static func write(_ value: PlistValue, indent: XMLIndent = .tabs, drain: OutputDrain? = nil) throws(PlistError) -> [UInt8] {
-        var writer = XMLPlistWriter()
-        writer.indentation = indent
-        writer.drain = drain
         // About 32 bytes of XML per value: growing the buffer by copying costs more than guessing.
-        writer.out.reserveCapacity(drain == nil ? value.nodeCount * 32 + 4096 : OutputDrain.pieceSize * 2)
-        writer.out.append(contentsOf: header)
+        var writer = XMLPlistWriter(reservingCapacity: drain == nil ? value.nodeCount * 32 + 4096 : OutputDrain.pieceSize * 2,
+                                    indent: indent)
+        writer.drain = drain
         try writer.write(value, depth: 0)
-        writer.put("</plist>\n")
-        return writer.out
+        return writer.finish()
     }
 
     /// One leaf element (string, integer, real, bool, date, data) as `write` spells it, with
@@ -40,7 +40,7 @@ package struct XMLPlistWriter {
         var writer = XMLPlistWriter()
         try writer.write(value, depth: 0)
         if writer.out.last == 0x0A { writer.out.removeLast() }
-        return writer.out
+        return writer.out.array()
     }
 
     /// One value (any type) as `write` spells it, for splicing into a document at a place whose
@@ -52,33 +52,33 @@ package struct XMLPlistWriter {
         writer.linePrefix = linePrefix
         try writer.write(value, depth: 0)
         if writer.out.last == 0x0A { writer.out.removeLast() }
-        return Array(writer.out.dropFirst(linePrefix.count))
+        return Array(writer.out.array().dropFirst(linePrefix.count))
     }
 
     private mutating func indent(_ depth: Int) {
-        if !linePrefix.isEmpty { out.append(contentsOf: linePrefix) }
+        if !linePrefix.isEmpty { out.write(linePrefix) }
         switch indentation {
         case .tabs:
-            // Most lines are a few levels deep: one append of a run of tabs.
+            // Most lines are a few levels deep: one copy of a run of tabs (a fill calls memset).
             if depth <= Self.tabs.utf8CodeUnitCount {
-                out.append(contentsOf: UnsafeBufferPointer(start: Self.tabs.utf8Start, count: depth))
+                out.write(UnsafeBufferPointer(start: Self.tabs.utf8Start, count: depth))
             } else {
-                out.append(contentsOf: repeatElement(0x09, count: depth))
+                out.write(repeating: 0x09, count: depth)
             }
-        case .spaces: out.append(contentsOf: repeatElement(0x20, count: indentation.columns * depth))
+        case .spaces: out.write(repeating: 0x20, count: indentation.columns * depth)
         }
     }
 
     private static let tabs: StaticString = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t"
 
     private mutating func put(_ text: StaticString) {
-        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        out.write(text)
     }
 
     /// `open`, `body`, `close` (tags spelt whole, so an element is three appends).
-    private mutating func element(_ open: StaticString, _ body: some Sequence<UInt8>, _ close: StaticString) {
+    private mutating func element(_ open: StaticString, _ body: UnsafeBufferPointer<UInt8>, _ close: StaticString) {
         put(open)
-        out.append(contentsOf: body)
+        out.write(body)
         put(close)
     }
 
@@ -112,7 +112,7 @@ package struct XMLPlistWriter {
             let c = base[i]
             i += 1
             if c > 0x3E || plain >> UInt64(c) & 1 != 0 { continue }
-            out.append(contentsOf: UnsafeBufferPointer(start: base + run, count: i - 1 - run))
+            out.write(UnsafeBufferPointer(start: base + run, count: i - 1 - run))
             run = i
             switch c {
             case UInt8(ascii: "&"): put("&amp;")
@@ -125,7 +125,7 @@ package struct XMLPlistWriter {
                 throw PlistError(position: nil, message: "string \"\(text.prefix(40))\" contains control character U+\(String(c, radix: 16, uppercase: true).leftPadded(4)), which XML 1.0 cannot hold")
             }
         }
-        out.append(contentsOf: UnsafeBufferPointer(start: base + run, count: count - run))
+        out.write(UnsafeBufferPointer(start: base + run, count: count - run))
     }
 
     /// False only if none of the eight bytes is below 0x20, `&`, `<` or `>` (bit tricks from
@@ -146,13 +146,14 @@ extension XMLPlistWriter: PlistEventSink {
     /// `finish` gives the document.
     package init(reservingCapacity capacity: Int, indent: XMLIndent = .tabs) {
         indentation = indent
-        out.reserveCapacity(capacity)
-        out.append(contentsOf: Self.header)
+        out = ByteBuffer(capacity: capacity)
+        Self.header.withUnsafeBufferPointer { out.write($0) }
     }
 
-    package mutating func finish() -> [UInt8] {
+    /// The document, or what is left of it after the drain took its pieces.
+    package consuming func finish() -> [UInt8] {
         put("</plist>\n")
-        return out
+        return out.array()
     }
 
     package mutating func beginArray(isEmpty: Bool, depth: Int) {
@@ -200,7 +201,7 @@ extension XMLPlistWriter: PlistEventSink {
         let escaped: Void? = try? withUnsafePointer(to: byte) { b throws(PlistError) in
             try writer.appendEscaped(UnsafeBufferPointer(start: b, count: 1))
         }
-        return escaped == nil ? nil : writer.out
+        return escaped == nil ? nil : writer.out.array()
     }
 
     package mutating func escapedString(_ escaped: UnsafeBufferPointer<UInt8>, depth: Int) {
@@ -231,7 +232,9 @@ extension XMLPlistWriter: PlistEventSink {
             i.appendDecimal(to: &out)
             put("</integer>\n")
         case .real(let r):
-            element("<real>", r.description.utf8, "</real>\n")
+            put("<real>")
+            out.write(r.description)
+            put("</real>\n")
         case .bool(let b):
             if b { put("<true/>\n") } else { put("<false/>\n") }
         case .date(let d):
@@ -247,7 +250,9 @@ extension XMLPlistWriter: PlistEventSink {
             indent(depth + 1)
             put("<key>CF$UID</key>\n")
             indent(depth + 1)
-            element("<integer>", String(u).utf8, "</integer>\n")
+            put("<integer>")
+            out.writeDecimal(u)
+            put("</integer>\n")
             indent(depth)
             put("</dict>\n")
         case .string, .data, .array, .dictionary:
