@@ -792,6 +792,9 @@ void dkh_append_alloc(dkh_thread *t, uint64_t seq, uint32_t marks, uint64_t ptr,
 /// a heapshot shows: both events are dropped and the pair is only counted (FORMAT.md, PAIRS).
 /// Otherwise the free is buffered as an event with its own seq.
 void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable, const dkh_event_seq *early) {
+    // Null when the table could not be mapped: then no pair is proven safe to cancel (the
+    // index still finds pending allocations).
+    _Atomic uint64_t *last_slot = dkh_last_alloc_slot_if_any(ptr);
     dkh_owner_enter(t);
     uint32_t slot = index_probe(t, ptr);
     if (t->index[slot] != DKH_INDEX_EMPTY) {
@@ -804,7 +807,7 @@ void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable, const dkh_eve
         // last-allocation slot still holding the allocation's seq: no other thread allocated
         // at this address since, so this free is of that very block. realloc's slot held it
         // before the call and holds the free's own seq since.
-        uint64_t last = atomic_load_explicit(dkh_last_alloc_slot(ptr), memory_order_relaxed);
+        uint64_t last = last_slot ? atomic_load_explicit(last_slot, memory_order_relaxed) : UINT64_MAX;
         int same_block = early ? early->seen == alloc->seq && last == early->seq : last == alloc->seq;
         if (cancellable && alloc->marks == atomic_load(&dkh.marks_started) && same_block) {
             count_pair(t, alloc);
@@ -837,7 +840,7 @@ void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable, const dkh_eve
     }
     // After the block's allocation, perhaps another thread's; the slot then holds this free's
     // seq, which the block's next allocation follows.
-    dkh_event_seq seq = dkh_take_event_seq(t, dkh_last_alloc_slot_if_any(ptr));
+    dkh_event_seq seq = dkh_take_event_seq(t, last_slot);
     dkh_pending_event *e = event_slot(t);
     *e = (dkh_pending_event){.seq = seq.seq, .ptr = ptr, .tag = DKH_EVENT_FREE};
     run_start(t, e);
