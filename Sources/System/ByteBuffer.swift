@@ -75,8 +75,8 @@ public struct ByteBuffer: ~Copyable, ByteSink {
     }
 
     /// The bytes written so far.
-    public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
-        try body(UnsafeRawBufferPointer(start: base, count: used))
+    public func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
+        try body(UnsafeBufferPointer(start: base, count: used))
     }
 
     /// The bytes written so far as an array (a copy).

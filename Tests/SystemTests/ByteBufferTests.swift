@@ -51,7 +51,7 @@ import Testing
             #expect(buffer.last == expected.last)
         }
         #expect(buffer.array() == expected)
-        buffer.withUnsafeBytes { #expect(Array($0) == expected) }
+        buffer.withUnsafeBufferPointer { #expect(Array($0) == expected) }
     }
 
     @Test func removingMoreThanWrittenEmptiesIt() {

@@ -28,7 +28,7 @@ struct DictionaryKeyStack: ~Copyable {
 
     /// Key `index` of the dictionary that took `mark`, valid during `body` only.
     func withKey<R>(_ index: Int, from mark: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        bytes.withUnsafeBytes { all in body(UnsafeBufferPointer(rebasing: all.assumingMemoryBound(to: UInt8.self)[range(mark + index)])) }
+        bytes.withUnsafeBufferPointer { all in body(UnsafeBufferPointer(rebasing: all[range(mark + index)])) }
     }
 
     private func range(_ key: Int) -> Range<Int> {
@@ -50,8 +50,7 @@ struct DictionaryKeyStack: ~Copyable {
     /// of the bytes only: a collision says "duplicate", and the caller's tree reader decides.
     func hasDuplicate(from mark: Int, count: Int) -> Bool {
         guard count > 1 else { return false }
-        return bytes.withUnsafeBytes { raw in
-            let all = raw.assumingMemoryBound(to: UInt8.self)
+        return bytes.withUnsafeBufferPointer { all in
             let lower = starts[mark], upper = range(mark + count - 1).upperBound
             func key(_ i: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: all[range(mark + i)]) }
             if UnsafeBufferPointer(rebasing: all[lower..<upper]).contains(where: { $0 >= 0x80 }) {

@@ -33,7 +33,7 @@ package final class OutputDrain {
     }
 
     func takeAll(_ bytes: inout ByteBuffer) {
-        bytes.withUnsafeBytes { hand($0) }
+        bytes.withUnsafeBufferPointer { hand(UnsafeRawBufferPointer($0)) }
         bytes.removeAll()
     }
 

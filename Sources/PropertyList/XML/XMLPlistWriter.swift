@@ -52,7 +52,7 @@ package struct XMLPlistWriter: ~Copyable {
         writer.linePrefix = linePrefix
         try writer.write(value, depth: 0)
         if writer.out.last == 0x0A { writer.out.removeLast() }
-        return Array(writer.out.array().dropFirst(linePrefix.count))
+        return writer.out.withUnsafeBufferPointer { Array($0.dropFirst(linePrefix.count)) }
     }
 
     private mutating func indent(_ depth: Int) {
