@@ -106,7 +106,7 @@ public final class DWARFReader {
                              files: files.names, firstDirectory: files.firstDirectory, lineRows: [], subroutines: [], ranges: [])
         // Subroutines first: their ranges tell line rows that start a sequence from the
         // zero-length tail of the one before (see `readLines`).
-        readSubroutines(&cu, into: &unit)
+        readSubroutines(&cu, typesHoldFunctions: !Self.isC(handle.unsigned(DWHandle.Attribute.language, of: &cu)), into: &unit)
         readLines(&cu, into: &unit)
         // libdw keeps every unit's line table (~60 bytes a row) until dwarf_end: start
         // afresh every few units so a large binary's tables are not all in memory at once.
@@ -177,10 +177,20 @@ public final class DWARFReader {
         return low > 0 && address < ranges[low - 1].1
     }
 
+    /// Whether `language` (a unit's `DW_AT_language`) is C, any standard: C has no functions
+    /// inside types.
+    static func isC(_ language: UInt64?) -> Bool {
+        // DW_LANG_C89, DW_LANG_C, DW_LANG_C99, DW_LANG_C11, DW_LANG_C17 (DWARF 5; not in
+        // elfutils 0.188's dwarf.h).
+        guard let language else { return false }
+        return language == 0x0001 || language == 0x0002 || language == 0x000c || language == 0x001d || language == 0x002c
+    }
+
     /// Walks the DIE tree without recursion (a corrupt file's nesting cannot exhaust the stack),
     /// descending only into DIEs that can contain code: functions, inlined calls, blocks,
-    /// namespaces and modules. Types and variables are skipped with their children.
-    private func readSubroutines(_ cu: inout DIE, into unit: inout DWARFUnit) {
+    /// namespaces and modules, and types where the language defines functions inside them
+    /// (`typesHoldFunctions`). Other types and variables are skipped with their children.
+    private func readSubroutines(_ cu: inout DIE, typesHoldFunctions: Bool, into unit: inout DWARFUnit) {
         guard var die = handle.child(of: &cu) else { return }
         // For each open level: the parent DIE and the subroutine depth of its children.
         var stack: [(parent: DIE, childDepth: Int)] = []
@@ -193,10 +203,11 @@ public final class DWARFReader {
             switch tag {
             case DWHandle.Tag.subprogram, DWHandle.Tag.inlinedSubroutine:
                 ranges.removeAll(keepingCapacity: true)
-                if handle.appendRanges(of: &die, to: &ranges) {
+                var attributes = handle.subroutineAttributes(of: &die)
+                if handle.appendRanges(of: &die, &attributes, to: &ranges) {
                     let inlined = tag == DWHandle.Tag.inlinedSubroutine
                     let level = inlined ? depth : 0
-                    record(&die, inlined: inlined, depth: level, ranges: ranges, into: &unit)
+                    record(&die, &attributes, inlined: inlined, depth: level, ranges: ranges, into: &unit)
                     descend = true
                     childDepth = level + 1
                 } else {
@@ -215,8 +226,9 @@ public final class DWARFReader {
             case DWHandle.Tag.structure, DWHandle.Tag.classType, DWHandle.Tag.union:
                 // Methods defined inside (C++, Swift). Inside functions too: a lambda's
                 // operator() is a function of its closure type, a class local to the function
-                // that encloses the lambda (libstdc++'s fast_float.h).
-                descend = true
+                // that encloses the lambda (libstdc++'s fast_float.h). Not in C, whose
+                // structures' members were two fifths of python3.11d's DIEs walked.
+                descend = typesHoldFunctions
             default:
                 descend = false
             }
@@ -239,26 +251,28 @@ public final class DWARFReader {
         }
     }
 
-    private func record(_ die: inout DIE, inlined: Bool, depth: Int, ranges: [(UInt64, UInt64)], into unit: inout DWARFUnit) {
+    private func record(_ die: inout DIE, _ attributes: inout DWHandle.SubroutineAttributes, inlined: Bool, depth: Int,
+                        ranges: [(UInt64, UInt64)], into unit: inout DWARFUnit) {
         let name: String?
-        if let origin = handle.abstractOrigin(of: &die) {
+        if let origin = handle.abstractOrigin(of: &die, &attributes) {
             if let cached = originNames[origin] {
                 name = cached
             } else {
-                name = handle.linkageOrName(of: &die)
+                name = handle.linkageOrName(of: &die, &attributes)
                 originNames[origin] = name
             }
         } else {
-            name = handle.linkageOrName(of: &die)
+            name = handle.linkageOrName(of: &die, &attributes)
         }
         let first = unit.ranges.count
         for range in ranges where range.0 < range.1 { unit.ranges.append((range.0, range.1)) }
         var subroutine = DWARFSubroutine(name: name, depth: depth, ranges: first..<unit.ranges.count,
                                          callFile: nil, callLine: 0, callColumn: 0)
         if inlined {
-            subroutine.callFile = handle.unsigned(DWHandle.Attribute.callFile, of: &die).flatMap { Int(exactly: $0) }
-            subroutine.callLine = UInt32(clamping: handle.unsigned(DWHandle.Attribute.callLine, of: &die) ?? 0)
-            subroutine.callColumn = UInt32(clamping: handle.unsigned(DWHandle.Attribute.callColumn, of: &die) ?? 0)
+            let call = handle.callSite(of: &die, &attributes)
+            subroutine.callFile = call.file.flatMap { Int(exactly: $0) }
+            subroutine.callLine = UInt32(clamping: call.line ?? 0)
+            subroutine.callColumn = UInt32(clamping: call.column ?? 0)
         }
         unit.subroutines.append(subroutine)
     }

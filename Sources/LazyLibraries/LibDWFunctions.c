@@ -20,9 +20,11 @@
     X(const char *, dwarf_errmsg, (int error), (error))                                                   \
     X(int, dwarf_errno, (void), ())                                                                       \
     X(const char *, dwarf_filesrc, (Dwarf_Files * files, size_t index, Dwarf_Word *mtime, Dwarf_Word *length), (files, index, mtime, length)) \
+    X(int, dwarf_formaddr, (Dwarf_Attribute * attribute, Dwarf_Addr *address), (attribute, address))       \
     X(Dwarf_Die *, dwarf_formref_die, (Dwarf_Attribute * attribute, Dwarf_Die *result), (attribute, result)) \
     X(const char *, dwarf_formstring, (Dwarf_Attribute * attribute), (attribute))                         \
     X(int, dwarf_formudata, (Dwarf_Attribute * attribute, Dwarf_Word *value), (attribute, value))          \
+    X(ptrdiff_t, dwarf_getattrs, (Dwarf_Die * die, int (*callback)(Dwarf_Attribute *, void *), void *argument, ptrdiff_t offset), (die, callback, argument, offset)) \
     X(int, dwarf_getsrcdirs, (Dwarf_Files * files, const char *const **result, size_t *count), (files, result, count)) \
     X(int, dwarf_getsrcfiles, (Dwarf_Die * unit, Dwarf_Files **files, size_t *count), (unit, files, count)) \
     X(int, dwarf_getsrclines, (Dwarf_Die * unit, Dwarf_Lines **lines, size_t *count), (unit, lines, count)) \

@@ -284,6 +284,161 @@ final class DWHandle {
         return nil
     }
 
+    // MARK: a function's attributes in one pass
+
+    /// The attributes the subroutine walk reads from a function or inlined call, collected in
+    /// one pass over the DIE (`dwarf_getattrs`). Asking libdw for each (`dwarf_ranges`,
+    /// `dwarf_attr`, `dwarf_attr_integrate`) scans the DIE's attributes again every time: a C
+    /// function's name alone took seven scans (two linkage names and the name, each looked for
+    /// through `DW_AT_abstract_origin` and `DW_AT_specification` too), about 4,700 instructions.
+    /// Each attribute is the first of its name, as `dwarf_attr` finds it; what the pass cannot
+    /// answer as libdw would (another form, a name to look up elsewhere, a DIE libdw could not
+    /// read) is left to the calls above, so the answers are theirs.
+    struct SubroutineAttributes {
+        fileprivate var lowPC = Dwarf_Attribute()
+        fileprivate var highPC = Dwarf_Attribute()
+        fileprivate var abstractOrigin = Dwarf_Attribute()
+        fileprivate var linkageName = Dwarf_Attribute()
+        fileprivate var mipsLinkageName = Dwarf_Attribute()
+        fileprivate var name = Dwarf_Attribute()
+        fileprivate var callFile = Dwarf_Attribute()
+        fileprivate var callLine = Dwarf_Attribute()
+        fileprivate var callColumn = Dwarf_Attribute()
+        /// A bit per attribute found (`Bit`).
+        fileprivate var found: UInt32 = 0
+        /// Whether the pass read every attribute; if not, nothing above is used.
+        fileprivate var isComplete = false
+
+        fileprivate enum Bit {
+            static let lowPC: UInt32 = 1 << 0
+            static let highPC: UInt32 = 1 << 1
+            static let ranges: UInt32 = 1 << 2
+            static let abstractOrigin: UInt32 = 1 << 3
+            static let specification: UInt32 = 1 << 4
+            static let linkageName: UInt32 = 1 << 5
+            static let mipsLinkageName: UInt32 = 1 << 6
+            static let name: UInt32 = 1 << 7
+            static let callFile: UInt32 = 1 << 8
+            static let callLine: UInt32 = 1 << 9
+            static let callColumn: UInt32 = 1 << 10
+        }
+
+        fileprivate func has(_ bit: UInt32) -> Bool { found & bit != 0 }
+
+        /// Keeps `attribute` if it is one of ours and the first of its name.
+        fileprivate mutating func take(_ attribute: Dwarf_Attribute) {
+            func keep(_ bit: UInt32, _ slot: inout Dwarf_Attribute) {
+                guard found & bit == 0 else { return }
+                found |= bit
+                slot = attribute
+            }
+            switch attribute.code {
+            case UInt32(DW_AT_low_pc): keep(Bit.lowPC, &lowPC)
+            case UInt32(DW_AT_high_pc): keep(Bit.highPC, &highPC)
+            case UInt32(DW_AT_ranges): found |= Bit.ranges
+            case UInt32(DW_AT_abstract_origin): keep(Bit.abstractOrigin, &abstractOrigin)
+            case UInt32(DW_AT_specification): found |= Bit.specification
+            case UInt32(DW_AT_linkage_name): keep(Bit.linkageName, &linkageName)
+            case UInt32(DW_AT_MIPS_linkage_name): keep(Bit.mipsLinkageName, &mipsLinkageName)
+            case UInt32(DW_AT_name): keep(Bit.name, &name)
+            case UInt32(DW_AT_call_file): keep(Bit.callFile, &callFile)
+            case UInt32(DW_AT_call_line): keep(Bit.callLine, &callLine)
+            case UInt32(DW_AT_call_column): keep(Bit.callColumn, &callColumn)
+            default: break
+            }
+        }
+    }
+
+    /// The attributes of `die` the subroutine walk reads, in one `dwarf_getattrs` pass.
+    func subroutineAttributes(of die: inout DIE) -> SubroutineAttributes {
+        var attributes = SubroutineAttributes()
+        let end = withUnsafeMutablePointer(to: &attributes) { pointer in
+            dwarf_getattrs(&die.raw, { attribute, context in
+                guard let attribute, let context else { return Int32(DWARF_CB_ABORT) }
+                context.assumingMemoryBound(to: SubroutineAttributes.self).pointee.take(attribute.pointee)
+                return Int32(DWARF_CB_OK)
+            }, pointer, 0)
+        }
+        // 1: the end of the attributes was reached (every other value is an error or an abort).
+        attributes.isComplete = end == 1
+        return attributes
+    }
+
+    /// `appendRanges(of:to:)` with the attributes already read: `DW_AT_low_pc` and a
+    /// `DW_AT_high_pc` that is an address or an unsigned offset from it give the one range
+    /// `dwarf_ranges` would (it asks `dwarf_highpc` and `dwarf_lowpc` first); neither
+    /// `DW_AT_high_pc` nor `DW_AT_ranges` gives none, as there; anything else is `dwarf_ranges`'.
+    func appendRanges(of die: inout DIE, _ attributes: inout SubroutineAttributes, to ranges: inout [(UInt64, UInt64)]) -> Bool {
+        typealias Bit = SubroutineAttributes.Bit
+        if attributes.isComplete {
+            if !attributes.has(Bit.highPC) && !attributes.has(Bit.ranges) { return false }
+            if attributes.has(Bit.highPC) && attributes.has(Bit.lowPC) {
+                var low: Dwarf_Addr = 0
+                var high: Dwarf_Addr = 0
+                var offset: Dwarf_Word = 0
+                let highForm = attributes.highPC.form
+                let isOffset = highForm == UInt32(DW_FORM_data1) || highForm == UInt32(DW_FORM_data2) || highForm == UInt32(DW_FORM_data4)
+                    || highForm == UInt32(DW_FORM_data8) || highForm == UInt32(DW_FORM_udata)
+                if dwarf_formaddr(&attributes.lowPC, &low) == 0 {
+                    if highForm == UInt32(DW_FORM_addr), dwarf_formaddr(&attributes.highPC, &high) == 0 {
+                        ranges.append((low, high))
+                        return true
+                    }
+                    if isOffset, dwarf_formudata(&attributes.highPC, &offset) == 0 {
+                        ranges.append((low, low &+ offset))
+                        return true
+                    }
+                }
+            }
+        }
+        return appendRanges(of: &die, to: &ranges)
+    }
+
+    /// `abstractOrigin(of:)` with the attributes already read.
+    func abstractOrigin(of die: inout DIE, _ attributes: inout SubroutineAttributes) -> UInt64? {
+        guard attributes.isComplete else { return abstractOrigin(of: &die) }
+        guard attributes.has(SubroutineAttributes.Bit.abstractOrigin) else { return nil }
+        var target = Dwarf_Die()
+        guard dwarf_formref_die(&attributes.abstractOrigin, &target) != nil else { return nil }
+        return dwarf_dieoffset(&target)
+    }
+
+    /// `linkageOrName(of:)` with the attributes already read, when the DIE's own attributes
+    /// decide it: its own linkage name, or, with no `DW_AT_abstract_origin` or
+    /// `DW_AT_specification` to follow, its own MIPS linkage name or name (or none).
+    func linkageOrName(of die: inout DIE, _ attributes: inout SubroutineAttributes) -> String? {
+        typealias Bit = SubroutineAttributes.Bit
+        guard attributes.isComplete else { return linkageOrName(of: &die) }
+        if attributes.has(Bit.linkageName) {
+            if let text = dwarf_formstring(&attributes.linkageName) { return String(cString: text) }
+        } else if !attributes.has(Bit.abstractOrigin) && !attributes.has(Bit.specification) {
+            if attributes.has(Bit.mipsLinkageName) {
+                if let text = dwarf_formstring(&attributes.mipsLinkageName) { return String(cString: text) }
+            } else if attributes.has(Bit.name) {
+                return dwarf_formstring(&attributes.name).map { String(cString: $0) }
+            } else {
+                return nil
+            }
+        }
+        return linkageOrName(of: &die)
+    }
+
+    /// An inlined call's `DW_AT_call_file`, `DW_AT_call_line` and `DW_AT_call_column`
+    /// (`unsigned(_:of:)` of each) with the attributes already read.
+    func callSite(of die: inout DIE, _ attributes: inout SubroutineAttributes) -> (file: UInt64?, line: UInt64?, column: UInt64?) {
+        typealias Bit = SubroutineAttributes.Bit
+        guard attributes.isComplete else {
+            return (unsigned(Attribute.callFile, of: &die), unsigned(Attribute.callLine, of: &die), unsigned(Attribute.callColumn, of: &die))
+        }
+        func value(_ present: Bool, _ attribute: inout Dwarf_Attribute) -> UInt64? {
+            guard present else { return nil }
+            var value: Dwarf_Word = 0
+            return dwarf_formudata(&attribute, &value) == 0 ? value : nil
+        }
+        let hasFile = attributes.has(Bit.callFile), hasLine = attributes.has(Bit.callLine), hasColumn = attributes.has(Bit.callColumn)
+        return (value(hasFile, &attributes.callFile), value(hasLine, &attributes.callLine), value(hasColumn, &attributes.callColumn))
+    }
+
     /// An unsigned constant attribute (`dwarf_attr` + `dwarf_formudata`).
     func unsigned(_ attributeName: Int32, of die: inout DIE) -> UInt64? {
         var attribute = Dwarf_Attribute()
