@@ -15,11 +15,22 @@ public final class DWARFReader {
     private var unitsSinceReopen = 0
     private let image: UnsafeRawBufferPointer
     private let owner: AnyObject
+    /// The sections line tables are read from by `LineProgram` (nil: libdw reads them all).
+    private let lineSections: LineProgram.Sections?
+    /// Line tables read since the last `reopen()`, by `.debug_line` offset; nil for one left to
+    /// libdw. Units sharing a table get the first one's, as from libdw's own cache (file names
+    /// joined with that unit's compilation directory).
+    private var lineTables: [UInt64: LineProgram.Table?] = [:]
 
     public init(image: UnsafeRawBufferPointer, owner: AnyObject) throws(DWError) {
-        handle = try DWHandle.open(image: image, owner: owner)
+        let handle = try DWHandle.open(image: image, owner: owner)
+        self.handle = handle
         self.image = image
         self.owner = owner
+        lineSections = handle.sectionBytes(named: ".debug_line", in: image).map { debugLine in
+            LineProgram.Sections(debugLine: debugLine, debugLineString: handle.sectionBytes(named: ".debug_line_str", in: image),
+                                 debugString: handle.sectionBytes(named: ".debug_str", in: image))
+        }
     }
 
     /// Calls `body` with each compilation or partial unit, in `.debug_info` order. Type units
@@ -45,8 +56,8 @@ public final class DWARFReader {
         }
         guard jobs > 1, starts.count > 1 else {
             cursor = DWHandle.UnitCursor()
-            while let (die, version) = try handle.nextUnit(&cursor) {
-                if let unit = try read(die, version: version) { body(unit) }
+            while let (die, version, addressSize) = try handle.nextUnit(&cursor) {
+                if let unit = try read(die, version: version, addressSize: addressSize) { body(unit) }
             }
             return
         }
@@ -91,40 +102,73 @@ public final class DWARFReader {
     /// The unit whose header is at `start`, or nil for a type unit.
     private func read(at start: DWHandle.UnitCursor) throws(DWError) -> DWARFUnit? {
         var cursor = start
-        guard let (die, version) = try handle.nextUnit(&cursor) else { return nil }
-        return try read(die, version: version)
+        guard let (die, version, addressSize) = try handle.nextUnit(&cursor) else { return nil }
+        return try read(die, version: version, addressSize: addressSize)
     }
 
     /// The unit of `die`, or nil for a type unit.
-    private func read(_ die: DIE, version: Int) throws(DWError) -> DWARFUnit? {
+    private func read(_ die: DIE, version: Int, addressSize: Int) throws(DWError) -> DWARFUnit? {
         var cu = die
         let tag = handle.tag(&cu)
         guard tag == DWHandle.Tag.compileUnit || tag == DWHandle.Tag.partialUnit else { return nil }
-        let files = handle.files(of: &cu)
+        let compilationDirectory = handle.string(DWHandle.Attribute.compilationDirectory, of: &cu)
         var unit = DWARFUnit(version: version, name: handle.string(DWHandle.Attribute.name, of: &cu),
-                             compilationDirectory: handle.string(DWHandle.Attribute.compilationDirectory, of: &cu),
-                             files: files.names, firstDirectory: files.firstDirectory, lineRows: [], subroutines: [], ranges: [])
+                             compilationDirectory: compilationDirectory,
+                             files: [], firstDirectory: nil, lineRows: [], subroutines: [], ranges: [])
         // Subroutines first: their ranges tell line rows that start a sequence from the
-        // zero-length tail of the one before (see `readLines`).
+        // zero-length tail of the one before (see `addLines`).
         readSubroutines(&cu, typesHoldFunctions: !Self.isC(handle.unsigned(DWHandle.Attribute.language, of: &cu)), into: &unit)
-        readLines(&cu, into: &unit)
+        if let table = lineTable(&cu, compilationDirectory: compilationDirectory, addressSize: addressSize) {
+            unit.files = table.files
+            unit.firstDirectory = table.firstDirectory
+            addLines(table.rows.count, &cu, into: &unit) { table.rows[$0] }
+        } else {
+            let files = handle.files(of: &cu)
+            unit.files = files.names
+            unit.firstDirectory = files.firstDirectory
+            // A unit without a line table (no DW_AT_stmt_list) is normal: no rows.
+            if let lines = try? handle.lines(of: &cu) {
+                addLines(lines.count, &cu, into: &unit) { index in
+                    handle.row(index, of: lines).map { row in
+                        DWARFLineRow(address: row.address, file: Int32(clamping: row.file), line: UInt32(clamping: row.line),
+                                     column: UInt32(clamping: row.column), isEndSequence: row.endSequence)
+                    }
+                }
+            }
+        }
         // libdw keeps every unit's line table (~60 bytes a row) until dwarf_end: start
         // afresh every few units so a large binary's tables are not all in memory at once.
         unitsSinceReopen += 1
         if unitsSinceReopen == Self.unitsPerSession {
             unitsSinceReopen = 0
+            lineTables.removeAll(keepingCapacity: true)
             try handle.reopen()
         }
         return unit
     }
 
-    private func readLines(_ cu: inout DIE, into unit: inout DWARFUnit) {
-        // A unit without a line table (no DW_AT_stmt_list) is normal: no rows.
-        guard let lines = try? handle.lines(of: &cu) else { return }
+    /// The unit's line table as `LineProgram` reads it, or nil for libdw to read it: no
+    /// sections to read it from, no `DW_AT_stmt_list` in the form libdw takes, a compilation
+    /// directory whose bytes the String no longer holds (repaired UTF-8), a table `LineProgram`
+    /// leaves to libdw, or one libdw read for an earlier unit of this session.
+    private func lineTable(_ cu: inout DIE, compilationDirectory: String?, addressSize: Int) -> LineProgram.Table? {
+        guard let lineSections, let offset = handle.statementList(of: &cu) else { return nil }
+        if let known = lineTables[offset] { return known }
+        var table: LineProgram.Table?
+        if compilationDirectory?.unicodeScalars.contains("\u{FFFD}") != true {
+            table = LineProgram.read(lineSections, at: offset, compilationDirectory: compilationDirectory.map { Array($0.utf8) },
+                                     addressSize: addressSize)
+        }
+        lineTables[offset] = .some(table)
+        return table
+    }
+
+    /// Appends the unit's `count` rows, in libdw's order, given by `row`.
+    private func addLines(_ count: Int, _ cu: inout DIE, into unit: inout DWARFUnit, _ row: (Int) -> DWARFLineRow?) {
         let code = unitCode(&cu, unit)
-        unit.lineRows.reserveCapacity(lines.count)
-        for index in 0..<lines.count {
-            guard let row = handle.row(index, of: lines) else { continue }
+        unit.lineRows.reserveCapacity(count)
+        for index in 0..<count {
+            guard let row = row(index) else { continue }
             // libdw sorts all of a unit's rows by address, putting an end of sequence before
             // other rows at its address, so sequences are no longer apart: a row there is
             // either the first of a sequence starting where the last one ended, or a row the
@@ -133,13 +177,11 @@ public final class DWARFReader {
             // to the unit's next end of sequence and cover other units' code (glibc's
             // loadmsgcat.c: 0x2639f to 0x38552). A sequence starting there describes code of
             // this unit; a zero-length row describes none and llvm-symbolizer never uses it.
-            if !row.endSequence, let last = unit.lineRows.last, last.isEndSequence, last.address == row.address,
+            if !row.isEndSequence, let last = unit.lineRows.last, last.isEndSequence, last.address == row.address,
                !Self.contains(code, row.address) {
                 continue
             }
-            unit.lineRows.append(DWARFLineRow(
-                address: row.address, file: Int32(clamping: row.file),
-                line: UInt32(clamping: row.line), column: UInt32(clamping: row.column), isEndSequence: row.endSequence))
+            unit.lineRows.append(row)
         }
     }
 

@@ -152,12 +152,14 @@ final class DWHandle {
     /// continue across `reopen()`.
     struct UnitCursor { fileprivate var offset: UInt64 = 0 }
 
-    /// The next unit (`dwarf_next_unit` + `dwarf_offdie`): its DIE and DWARF version; nil at the end.
-    func nextUnit(_ cursor: inout UnitCursor) throws(DWError) -> (die: DIE, version: Int)? {
+    /// The next unit (`dwarf_next_unit` + `dwarf_offdie`): its DIE, DWARF version and address
+    /// size; nil at the end.
+    func nextUnit(_ cursor: inout UnitCursor) throws(DWError) -> (die: DIE, version: Int, addressSize: Int)? {
         var next: Dwarf_Off = 0
         var headerSize = 0
         var version: Dwarf_Half = 0
-        let rc = dwarf_next_unit(dwarf, cursor.offset, &next, &headerSize, &version, nil, nil, nil, nil, nil)
+        var addressSize: UInt8 = 0
+        let rc = dwarf_next_unit(dwarf, cursor.offset, &next, &headerSize, &version, nil, &addressSize, nil, nil, nil)
         if rc == 1 { return nil }
         guard rc == 0 else { throw Self.dwarfError("dwarf_next_unit") }
         // Invariant: the walk moves forward (a corrupt length cannot loop).
@@ -165,7 +167,43 @@ final class DWHandle {
         var die = DIE()
         guard dwarf_offdie(dwarf, cursor.offset + UInt64(headerSize), &die.raw) != nil else { throw Self.dwarfError("dwarf_offdie") }
         cursor.offset = next
-        return (die, Int(version))
+        return (die, Int(version), Int(addressSize))
+    }
+
+    /// The bytes of the one section named `name` in an executable or shared object read in
+    /// place (`canShareImage`: neither compressed nor of the other byte order); nil if there is
+    /// none, more than one, or it has no bytes in the file.
+    func sectionBytes(named name: String, in image: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        guard canShareImage else { return nil }
+        var ehdr = GElf_Ehdr()
+        guard gelf_getehdr(elf, &ehdr) != nil, ehdr.e_type == UInt16(ET_EXEC) || ehdr.e_type == UInt16(ET_DYN) else { return nil }
+        var namesIndex = 0
+        guard elf_getshdrstrndx(elf, &namesIndex) == 0 else { return nil }
+        var found: UnsafeRawBufferPointer?
+        var section: OpaquePointer? = nil
+        while let current = elf_nextscn(elf, section) {
+            section = current
+            var header = GElf_Shdr()
+            guard gelf_getshdr(current, &header) != nil, let text = elf_strptr(elf, namesIndex, Int(header.sh_name)),
+                  String(cString: text) == name else { continue }
+            guard found == nil, header.sh_type != UInt32(SHT_NOBITS), header.sh_flags & UInt64(SHF_COMPRESSED) == 0,
+                  let start = Int(exactly: header.sh_offset), let size = Int(exactly: header.sh_size),
+                  start <= image.count, size <= image.count - start else { return nil }
+            found = UnsafeRawBufferPointer(rebasing: image[start..<(start + size)])
+        }
+        return found
+    }
+
+    /// The unit's `DW_AT_stmt_list` as `dwarf_getsrclines` reads it (a section offset checked to
+    /// lie inside `.debug_line`: `dwarf_formudata` does the same check for these forms), or nil.
+    func statementList(of cu: inout DIE) -> UInt64? {
+        var attribute = Dwarf_Attribute()
+        guard dwarf_attr(&cu.raw, UInt32(DW_AT_stmt_list), &attribute) != nil,
+              attribute.form == UInt32(DW_FORM_sec_offset) || attribute.form == UInt32(DW_FORM_data4)
+                || attribute.form == UInt32(DW_FORM_data8) else { return nil }
+        var value: Dwarf_Word = 0
+        guard dwarf_formudata(&attribute, &value) == 0 else { return nil }
+        return value
     }
 
     // MARK: line tables
