@@ -21,15 +21,6 @@ enum LineProgram {
         var debugString: UnsafeRawBufferPointer?
     }
 
-    /// One row before sorting; `file` as the program set it.
-    struct Row {
-        var address: UInt64
-        var file: UInt32
-        var line: Int32
-        var column: UInt16
-        var isEndSequence: Bool
-    }
-
     /// What libdw's two calls give: file names, directory 0 (nil when libdw has none) and rows.
     struct Table {
         var files: [String]
@@ -148,23 +139,28 @@ enum LineProgram {
             firstDirectory = text
         }
 
-        // The program.
-        var rows: [Row] = []
+        // The program. Rows as `DWARFReader` takes them from libdw: a file index past the
+        // table is -1 (`dwarf_line_file` fails), a negative line 0.
+        var rows: [DWARFLineRow] = []
         rows.reserveCapacity(max(16, (end - p) / 3))
+        let fileCount = UInt32(clamping: files.count)
         var address: UInt64 = 0
         var file: UInt32 = 1
         var line: Int64 = 1
         var column: UInt32 = 0
         var isa: UInt64 = 0
         var sorted = true
+        var lastAddress: UInt64 = 0
+        var lastIsEnd = true
         // Adds a row as libdw's `add_new_line` would, or false where libdw refuses the table.
         func emit(_ isEnd: Bool) -> Bool {
-            guard let rowLine = Int32(exactly: line), let rowColumn = UInt16(exactly: column), isa <= 255 else { return false }
-            if let last = rows.last, sorted {
-                // Out of libdw's order: a lower address, or an end of sequence after a row at its address.
-                if address < last.address || (address == last.address && isEnd && !last.isEndSequence) { sorted = false }
-            }
-            rows.append(Row(address: address, file: file, line: rowLine, column: rowColumn, isEndSequence: isEnd))
+            guard let rowLine = Int32(exactly: line), column <= UInt32(UInt16.max), isa <= 255 else { return false }
+            // Out of libdw's order: a lower address, or an end of sequence after a row at its address.
+            if address < lastAddress || (address == lastAddress && isEnd && !lastIsEnd) { sorted = false }
+            lastAddress = address
+            lastIsEnd = isEnd
+            rows.append(DWARFLineRow(address: address, file: file < fileCount ? Int32(clamping: file) : -1,
+                                     line: UInt32(clamping: rowLine), column: column, isEndSequence: isEnd))
             return true
         }
         func advance(_ operations: UInt32) {
@@ -255,12 +251,7 @@ enum LineProgram {
             rows = order.map { rows[$0] }
         }
         if !rows.isEmpty { rows[rows.count - 1].isEndSequence = true }
-        let fileCount = UInt32(clamping: files.count)
-        let lineRows = rows.map { row in
-            DWARFLineRow(address: row.address, file: row.file < fileCount ? Int32(clamping: row.file) : -1,
-                         line: UInt32(clamping: row.line), column: UInt32(row.column), isEndSequence: row.isEndSequence)
-        }
-        return Table(files: files, firstDirectory: firstDirectory, rows: lineRows)
+        return Table(files: files, firstDirectory: firstDirectory, rows: rows)
     }
 
     // MARK: DWARF 5 entry formats
