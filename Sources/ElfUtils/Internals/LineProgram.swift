@@ -172,7 +172,7 @@ enum LineProgram {
             p += 1
             if opcode >= opcodeBase {
                 let adjusted = UInt32(opcode - opcodeBase)
-                line += Int64(lineBase + Int32(adjusted % lineRange))
+                line &+= Int64(lineBase + Int32(adjusted % lineRange))
                 advance(adjusted / lineRange)
                 guard emit(false) else { return nil }
             } else if opcode == 0 {
@@ -212,7 +212,7 @@ enum LineProgram {
                     advance(operations)
                 case 3:  // DW_LNS_advance_line
                     guard let value = sleb(section, &p, limit: end), let delta = Int32(exactly: value) else { return nil }
-                    line += Int64(delta)
+                    line &+= Int64(delta)  // wrapping: a value past Int32 is refused at the next row anyway
                 case 4:  // DW_LNS_set_file
                     guard let value = uleb(section, &p, limit: end), let index = UInt32(exactly: value) else { return nil }
                     file = index
