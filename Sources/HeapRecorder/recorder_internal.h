@@ -344,7 +344,16 @@ DKH_INTERNAL void dkh_write_record(uint32_t type, const void *payload, uint32_t 
 /// The same, allowed to wait for the stream's next write (dkh_write_deferred).
 DKH_INTERNAL void dkh_write_record_deferred(uint32_t type, const void *payload, uint32_t length);
 DKH_INTERNAL void dkh_write_header(void);
-DKH_INTERNAL dkh_thread *dkh_current_thread(void);
+/// This thread's slot (set once claimed; initial-exec, one load from the thread pointer).
+DKH_INTERNAL extern __thread dkh_thread *dkh_this_thread __attribute__((tls_model("initial-exec")));
+/// Claims a slot for this thread on its first event; NULL when the pool is exhausted.
+DKH_INTERNAL dkh_thread *dkh_claim_thread(void);
+/// This thread's slot, claimed on first use; NULL when the pool is exhausted. Inline: asked
+/// on every allocation and free.
+static inline dkh_thread *dkh_current_thread(void) {
+    dkh_thread *t = dkh_this_thread;
+    return __builtin_expect(t != NULL, 1) ? t : dkh_claim_thread();
+}
 /// The buffer's owner (its thread) around every change it makes to it.
 DKH_INTERNAL void dkh_owner_enter(dkh_thread *t);
 DKH_INTERNAL void dkh_owner_leave(dkh_thread *t);

@@ -11,7 +11,7 @@
 #include <linux/membarrier.h>
 #include <unistd.h>
 
-static __thread dkh_thread *current __attribute__((tls_model("initial-exec")));
+__thread dkh_thread *dkh_this_thread __attribute__((tls_model("initial-exec")));
 
 size_t dkh_put_u32(uint8_t *p, uint32_t v) {
     for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
@@ -240,9 +240,8 @@ void dkh_reset_thread(dkh_thread *t) {
     t->pairs_counted = 0;
 }
 
-/// This thread's slot, claimed on first use; NULL when the pool is exhausted.
-dkh_thread *dkh_current_thread(void) {
-    if (current) return current;
+dkh_thread *dkh_claim_thread(void) {
+    if (dkh_this_thread) return dkh_this_thread;
     if (!dkh.threads) return NULL;
     // A second thread: from now on the last-allocation table has several writers
     // (dkh_raise_last_alloc says why this order; this thread writes it only after).
@@ -267,7 +266,7 @@ dkh_thread *dkh_current_thread(void) {
         dkh_unwind_thread_init(t);
         dkh_reset_thread(t);
         t->seq_next = t->seq_end = 0;
-        current = t;
+        dkh_this_thread = t;
         // The key's destructor flushes the buffer when the thread ends.
         pthread_setspecific(dkh.thread_key, t);
         return t;
@@ -901,7 +900,7 @@ void dkh_thread_destructor(void *value) {
     dkh_owner_enter(t);
     thread_flush(t, 1);
     dkh_owner_leave(t);
-    current = NULL;
+    dkh_this_thread = NULL;
     memset(t->cache, 0, sizeof t->cache);
     atomic_store(&t->in_use, 0);
 }
