@@ -212,32 +212,26 @@ static int map_thread_memory(dkh_thread *t) {
     size_t events = sizeof(dkh_pending_event) * DKH_PENDING_EVENTS;
     size_t index = sizeof(uint16_t) * DKH_PENDING_INDEX_SIZE;
     size_t pairs = sizeof(dkh_pair_entry) * DKH_PAIR_TABLE_SIZE;
+    size_t scratch = sizeof(dkh_pair_entry) * DKH_PAIR_TABLE_LIMIT;
+    size_t slots = sizeof(uint16_t) * DKH_PAIR_TABLE_LIMIT;
     size_t columns = (size_t)DKH_EVENT_COLUMNS * DKH_THREAD_BUFFER_SIZE;
-    uint8_t *p = map_pages(DKH_THREAD_BUFFER_SIZE + events + index + pairs + columns);
+    uint8_t *p = map_pages(DKH_THREAD_BUFFER_SIZE + events + index + pairs + scratch + slots + columns);
     if (!p) return -1;
     t->buffer = p;
-    t->events = (dkh_pending_event *)(p + DKH_THREAD_BUFFER_SIZE);
-    t->index = (uint16_t *)(p + DKH_THREAD_BUFFER_SIZE + events);
-    t->pairs = (dkh_pair_entry *)(p + DKH_THREAD_BUFFER_SIZE + events + index);
-    t->columns = p + DKH_THREAD_BUFFER_SIZE + events + index + pairs;
+    p += DKH_THREAD_BUFFER_SIZE;
+    t->events = (dkh_pending_event *)p;
+    p += events;
+    t->index = (uint16_t *)p;
+    p += index;
+    t->pairs = (dkh_pair_entry *)p;
+    p += pairs;
+    t->pair_scratch = (dkh_pair_entry *)p;
+    p += scratch;
+    t->pair_slots = (uint16_t *)p;
+    p += slots;
+    t->columns = p;
+    memset(t->index, 0xff, index);
     return 0;
-}
-
-/// Drops everything buffered (after a flush wrote it, or in a forked child, where it is the
-/// parent's).
-void dkh_reset_thread(dkh_thread *t) {
-    if (!t->buffer) return;
-    t->event_count = 0;
-    t->cancelled = 0;
-    t->pending_bytes = 0;
-    t->pending_blocks = 0;
-    t->head_run_bytes = 0;
-    t->head_run_blocks = 0;
-    t->head_run_seq = 0;
-    memset(t->index, 0xff, sizeof(uint16_t) * DKH_PENDING_INDEX_SIZE);
-    if (t->pair_count) memset(t->pairs, 0, sizeof(dkh_pair_entry) * DKH_PAIR_TABLE_SIZE);
-    t->pair_count = 0;
-    t->pairs_counted = 0;
 }
 
 dkh_thread *dkh_claim_thread(void) {
@@ -264,7 +258,7 @@ dkh_thread *dkh_claim_thread(void) {
         }
         t->tid = (pid_t)syscall(SYS_gettid);
         dkh_unwind_thread_init(t);
-        dkh_reset_thread(t);
+        dkh_reset_thread(t, 0);
         t->seq_next = t->seq_end = 0;
         dkh_this_thread = t;
         // The key's destructor flushes the buffer when the thread ends.
@@ -382,6 +376,54 @@ static void index_rebuild(dkh_thread *t) {
     }
 }
 
+/// Index slots cleared one by one after a flush of at most this many events; more, and the
+/// whole index is cleared at once.
+#define INDEX_CLEAR_ONE_BY_ONE 256
+
+/// Empties the address index. A short-lived thread's few events are cleared slot by slot (all
+/// 32 KiB at every thread's end were a tenth of recording Scripts/bench/heap `threads`).
+/// `whole`: the buffer may be inconsistent (a forked child's copy of another thread's).
+static void index_clear(dkh_thread *t, int whole) {
+    uint16_t used[INDEX_CLEAR_ONE_BY_ONE];
+    uint32_t n = 0;
+    if (!whole && t->event_count <= INDEX_CLEAR_ONE_BY_ONE) {
+        // Where each indexed event is, all found before any is cleared (a probe stops at an
+        // empty slot).
+        for (uint32_t i = 0; i < t->event_count; i++) {
+            if (t->events[i].tag && t->events[i].indexed) used[n++] = (uint16_t)index_probe(t, t->events[i].ptr);
+        }
+        for (uint32_t i = 0; i < n; i++) t->index[used[i]] = DKH_INDEX_EMPTY;
+        return;
+    }
+    memset(t->index, 0xff, sizeof(uint16_t) * DKH_PENDING_INDEX_SIZE);
+}
+
+/// Empties the pair counters: the used slots (listed), or every slot when `whole`.
+static void pairs_clear(dkh_thread *t, int whole) {
+    if (whole) {
+        memset(t->pairs, 0, sizeof(dkh_pair_entry) * DKH_PAIR_TABLE_SIZE);
+    } else {
+        for (uint32_t i = 0; i < t->pair_count; i++) t->pairs[t->pair_slots[i]] = (dkh_pair_entry){0};
+    }
+    t->pair_count = 0;
+    t->pairs_counted = 0;
+}
+
+/// Drops everything buffered (after a flush wrote it, or in a forked child, where it is the
+/// parent's: `whole`, which clears every table entirely).
+void dkh_reset_thread(dkh_thread *t, int whole) {
+    if (!t->buffer) return;
+    index_clear(t, whole);
+    if (whole || t->pair_count) pairs_clear(t, whole);
+    t->event_count = 0;
+    t->cancelled = 0;
+    t->pending_bytes = 0;
+    t->pending_blocks = 0;
+    t->head_run_bytes = 0;
+    t->head_run_blocks = 0;
+    t->head_run_seq = 0;
+}
+
 // ---- cancelled pairs ------------------------------------------------------------------
 
 static inline size_t uleb_size(uint64_t v) {
@@ -426,12 +468,11 @@ static void sort_pairs(dkh_pair_entry *e, uint32_t n) {
 /// its size (0 without counters).
 static size_t encode_pairs(dkh_thread *t, uint8_t *b) {
     if (!t->pair_count) return 0;
-    // The used slots to the front, in key order (the table is cleared below).
-    dkh_pair_entry *e = t->pairs;
-    uint32_t count = 0;
-    for (uint32_t i = 0; i < DKH_PAIR_TABLE_SIZE; i++) {
-        if (e[i].count) e[count++] = e[i];
-    }
+    // The used entries, taken out of the table, in key order.
+    dkh_pair_entry *e = t->pair_scratch;
+    const uint32_t count = t->pair_count;
+    for (uint32_t i = 0; i < count; i++) e[i] = t->pairs[t->pair_slots[i]];
+    pairs_clear(t, 0);
     sort_pairs(e, count);
     // Columns (FORMAT.md, "Cancelled pairs"): stacks as deltas, sizes, counts, types as deltas.
     size_t length[3] = {0, 0, 0};
@@ -464,9 +505,6 @@ static size_t encode_pairs(dkh_thread *t, uint8_t *b) {
     n = (size_t)(column[3] - b);
     dkh_put_u32(b, DKH_RECORD_PAIRS);
     dkh_put_u32(b + 4, (uint32_t)(n - DKH_RECORD_HEADER_SIZE));
-    memset(t->pairs, 0, sizeof(dkh_pair_entry) * DKH_PAIR_TABLE_SIZE);
-    t->pair_count = 0;
-    t->pairs_counted = 0;
     return n;
 }
 
@@ -513,7 +551,7 @@ static void count_pair(dkh_thread *t, const dkh_pending_event *e) {
         t->pairs[i].stack = e->stack;
         t->pairs[i].size = e->size;
         t->pairs[i].type = e->type;
-        t->pair_count++;
+        t->pair_slots[t->pair_count++] = (uint16_t)i;
     }
     t->pairs[i].count++;
     t->pairs_counted++;
@@ -744,7 +782,7 @@ static void thread_flush(dkh_thread *t, int at_exit) {
     }
     if (at_exit) flush_pairs_at_exit(t);
     else flush_pairs_locked(t);
-    dkh_reset_thread(t);
+    dkh_reset_thread(t, 0);
 }
 
 void dkh_thread_flush_locked(dkh_thread *t) { thread_flush(t, 0); }
@@ -887,7 +925,7 @@ void dkh_threads_after_fork_child(dkh_thread *self) {
         atomic_store(&t->busy, 0);
         atomic_store(&t->flusher, 0);
         t->owner_locked = 0;
-        dkh_reset_thread(t);
+        dkh_reset_thread(t, 1);
         if (t != self) atomic_store(&t->in_use, 0);
     }
     if (self) self->tid = (pid_t)syscall(SYS_gettid);
@@ -901,6 +939,7 @@ void dkh_thread_destructor(void *value) {
     thread_flush(t, 1);
     dkh_owner_leave(t);
     dkh_this_thread = NULL;
-    memset(t->cache, 0, sizeof t->cache);
+    // The stack cache stays: interned stacks never change, so its entries serve the slot's
+    // next thread as well.
     atomic_store(&t->in_use, 0);
 }
