@@ -453,7 +453,7 @@ static void sift_pairs(dkh_pair_entry *e, uint32_t i, uint32_t end) {
 }
 
 /// Heap sort: no allocation, async-signal-safe (a crash handler writes pairs too).
-static void sort_pairs(dkh_pair_entry *e, uint32_t n) {
+static void heap_sort_pairs(dkh_pair_entry *e, uint32_t n) {
     for (uint32_t i = n / 2; i-- > 0;) sift_pairs(e, i, n);
     for (uint32_t end = n; end > 1;) {
         end--;
@@ -461,6 +461,29 @@ static void sort_pairs(dkh_pair_entry *e, uint32_t n) {
         e[0] = e[end];
         e[end] = top;
         sift_pairs(e, 0, end);
+    }
+}
+
+/// The entries come in order of first use, which is mostly their stacks' order (stack ids are
+/// given in order of first sight): insertion sort while it moves few entries, heap sort (as
+/// for any order) once it has moved more than a few per entry. Heap sort alone did twice the
+/// work on Scripts/bench/heap `swift`, whose nearly sorted input is its worst.
+static void sort_pairs(dkh_pair_entry *e, uint32_t n) {
+    uint64_t moves = 0;
+    for (uint32_t i = 1; i < n; i++) {
+        if (!pair_before(&e[i], &e[i - 1])) continue;
+        dkh_pair_entry x = e[i];
+        uint32_t j = i;
+        do {
+            e[j] = e[j - 1];
+            j--;
+        } while (j > 0 && pair_before(&x, &e[j - 1]));
+        e[j] = x;
+        moves += i - j;
+        if (moves > 4 * (uint64_t)n) {
+            heap_sort_pairs(e, n);
+            return;
+        }
     }
 }
 
@@ -716,30 +739,36 @@ typedef struct dkh_predictor {
     uint64_t alloc_ptr, free_ptr, stack, short_bytes;
 } dkh_predictor;
 
-/// The event's value in each column it has (bit c of the result: column c); advances `p`.
-static inline unsigned event_fields(dkh_predictor *p, const dkh_out_event *o, uint64_t v[DKH_COLUMNS]) {
-    v[COL_TAG] = o->tag;  // below 0x80: one byte
-    v[COL_SEQ] = o->seq - p->seq;
+/// Appends `v` to column `c` (each column has its own region of `columns`); returns its size.
+static inline size_t column_put(uint8_t *columns, size_t length[DKH_COLUMNS], int c, uint64_t v) {
+    size_t n = put_uleb(columns + (size_t)c * DKH_THREAD_BUFFER_SIZE + length[c], v);
+    length[c] += n;
+    return n;
+}
+
+/// Appends the event's fields to the columns it has; advances `p`. Returns the bytes written.
+static inline size_t encode_event(dkh_predictor *p, const dkh_out_event *o, uint8_t *columns, size_t length[DKH_COLUMNS]) {
+    size_t n = column_put(columns, length, COL_TAG, o->tag);  // below 0x80: one byte
+    n += column_put(columns, length, COL_SEQ, o->seq - p->seq);
     p->seq = o->seq;
     switch (o->tag) {
     case DKH_EVENT_FREE:
-        v[COL_FREE] = zigzag((int64_t)(o->ptr - p->free_ptr));
+        n += column_put(columns, length, COL_FREE, zigzag((int64_t)(o->ptr - p->free_ptr)));
         p->free_ptr = o->ptr;
-        return 1u << COL_TAG | 1u << COL_SEQ | 1u << COL_FREE;
+        return n;
     case DKH_EVENT_SHORT_LIVED:
-        v[COL_SHORT_BYTES] = zigzag((int64_t)(o->a - p->short_bytes));
-        v[COL_SHORT_BLOCKS] = o->b;
+        n += column_put(columns, length, COL_SHORT_BYTES, zigzag((int64_t)(o->a - p->short_bytes)));
+        n += column_put(columns, length, COL_SHORT_BLOCKS, o->b);
         p->short_bytes = o->a;
-        return 1u << COL_TAG | 1u << COL_SEQ | 1u << COL_SHORT_BYTES | 1u << COL_SHORT_BLOCKS;
+        return n;
     default:
-        v[COL_ALLOC] = zigzag((int64_t)(o->ptr - p->alloc_ptr));
-        v[COL_SIZE] = o->a;
-        v[COL_STACK] = zigzag((int64_t)(o->b - p->stack));
-        v[COL_TYPE] = o->type;
+        n += column_put(columns, length, COL_ALLOC, zigzag((int64_t)(o->ptr - p->alloc_ptr)));
+        n += column_put(columns, length, COL_SIZE, o->a);
+        n += column_put(columns, length, COL_STACK, zigzag((int64_t)(o->b - p->stack)));
+        if (o->tag == DKH_EVENT_ALLOC_TYPED) n += column_put(columns, length, COL_TYPE, o->type);
         p->alloc_ptr = o->ptr;
         p->stack = o->b;
-        return 1u << COL_TAG | 1u << COL_SEQ | 1u << COL_ALLOC | 1u << COL_SIZE | 1u << COL_STACK |
-               (o->tag == DKH_EVENT_ALLOC_TYPED ? 1u << COL_TYPE : 0);
+        return n;
     }
 }
 
@@ -760,15 +789,8 @@ static void thread_flush(dkh_thread *t, int at_exit) {
         dkh_predictor p = {.seq = base_seq};
         size_t length[DKH_COLUMNS] = {0};
         size_t total = 0;
-        uint64_t v[DKH_COLUMNS];
         while (more && total + DKH_MAX_EVENT_SIZE <= room) {
-            unsigned used = event_fields(&p, &event, v);
-            for (int c = 0; c < DKH_COLUMNS; c++) {
-                if (!(used >> c & 1)) continue;
-                size_t n = put_uleb(t->columns + (size_t)c * DKH_THREAD_BUFFER_SIZE + length[c], v[c]);
-                length[c] += n;
-                total += n;
-            }
+            total += encode_event(&p, &event, t->columns, length);
             more = walk_next(t, &walk, &event);
         }
         uint8_t *b = t->buffer;
