@@ -163,6 +163,8 @@ typedef struct dkh_thread {
     dkh_pending_event *events;  // DKH_PENDING_EVENTS, mmap'd with the buffer
     uint16_t *index;            // DKH_PENDING_INDEX_SIZE event indices by address
     dkh_pair_entry *pairs;      // DKH_PAIR_TABLE_SIZE
+    uint16_t *pair_slots;       // DKH_PAIR_TABLE_LIMIT: the used slots of pairs, in order of first use
+    dkh_pair_entry *pair_scratch;  // DKH_PAIR_TABLE_LIMIT: the used entries, sorted for encoding
     uint32_t event_count;       // events[0..event_count) hold events, some cancelled
     uint32_t cancelled;         // of those, cancelled (tag 0)
     uint32_t pair_count;        // used slots of pairs
@@ -344,7 +346,16 @@ DKH_INTERNAL void dkh_write_record(uint32_t type, const void *payload, uint32_t 
 /// The same, allowed to wait for the stream's next write (dkh_write_deferred).
 DKH_INTERNAL void dkh_write_record_deferred(uint32_t type, const void *payload, uint32_t length);
 DKH_INTERNAL void dkh_write_header(void);
-DKH_INTERNAL dkh_thread *dkh_current_thread(void);
+/// This thread's slot (set once claimed; initial-exec, one load from the thread pointer).
+DKH_INTERNAL extern __thread dkh_thread *dkh_this_thread __attribute__((tls_model("initial-exec")));
+/// Claims a slot for this thread on its first event; NULL when the pool is exhausted.
+DKH_INTERNAL dkh_thread *dkh_claim_thread(void);
+/// This thread's slot, claimed on first use; NULL when the pool is exhausted. Inline: asked
+/// on every allocation and free.
+static inline dkh_thread *dkh_current_thread(void) {
+    dkh_thread *t = dkh_this_thread;
+    return __builtin_expect(t != NULL, 1) ? t : dkh_claim_thread();
+}
 /// The buffer's owner (its thread) around every change it makes to it.
 DKH_INTERNAL void dkh_owner_enter(dkh_thread *t);
 DKH_INTERNAL void dkh_owner_leave(dkh_thread *t);
@@ -367,7 +378,7 @@ DKH_INTERNAL void dkh_append_alloc(dkh_thread *t, uint64_t seq, uint32_t marks, 
 /// (once realloc has freed the block another thread may allocate at its address, and that
 /// allocation must follow the free); NULL for a plain free.
 DKH_INTERNAL void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable, const dkh_event_seq *early);
-DKH_INTERNAL void dkh_reset_thread(dkh_thread *t);
+DKH_INTERNAL void dkh_reset_thread(dkh_thread *t, int whole);
 DKH_INTERNAL void dkh_threads_after_fork_child(dkh_thread *self);
 DKH_INTERNAL void dkh_disable_after_write_failure(int error);
 DKH_INTERNAL size_t dkh_put_u32(uint8_t *p, uint32_t v);

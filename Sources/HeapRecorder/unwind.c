@@ -366,7 +366,49 @@ static inline uint32_t walk_home(uint64_t pc, uint64_t sp) {
     return (uint32_t)(((pc ^ (sp << 17)) * 0x9E3779B97F4A7C15ull) >> 58) & (DKH_WALK_CACHE_SIZE - DKH_WALK_CACHE_WAYS);
 }
 
-uint32_t dkh_current_stack(dkh_thread *t, const void *hook_frame) {
+/// The stack of a walk remembered from the program's first frame at (pc, sp, rbp), whose
+/// shapes are in the set at `set`: when the words where one of them reads are those of a walk
+/// remembered under it. 0 otherwise.
+__attribute__((always_inline)) static inline uint32_t walk_recall(dkh_thread *t, dkh_walk_entry *set, uint64_t epoch, uint64_t pc, uint64_t sp, uint64_t rbp) {
+    if (!t->walk_vectors) return 0;
+    uint64_t words[DKH_WALK_READS];
+    for (int way = 0; way < DKH_WALK_CACHE_WAYS; way++) {
+        dkh_walk_entry *e = &set[way];
+        if (e->epoch != epoch + 1 || e->pc != pc || e->sp != sp || (e->needs_rbp && e->rbp != rbp)) continue;
+        const uint32_t n = e->reads;
+        // The shape's last walk first: a loop allocating at one place finds it; a recursion's
+        // next walk at this depth differs from it in a few words, and its sum is the last's
+        // plus their differences times their multipliers.
+        const uint64_t *last = e->last ? walk_record(t, e->last) : NULL;
+        uint64_t sum;
+        if (last && (uint32_t)last[1] == e->gen && last[2] == n) {
+            const uint64_t *seen = last + WALK_RECORD_HEADER;
+            uint64_t diff = 0;
+            sum = last[0];
+#pragma clang loop vectorize(disable) interleave(disable)
+            for (uint32_t i = 0; i < n; i++) {
+                words[i] = *(const uint64_t *)e->read_at[i];
+                const uint64_t d = words[i] - seen[i];
+                diff |= d;
+                sum += d * word_keys[i];
+            }
+            if (!diff) return (uint32_t)(last[1] >> 32);
+        } else {
+            for (uint32_t i = 0; i < n; i++) words[i] = *(const uint64_t *)e->read_at[i];
+            sum = words_sum(e->gen, words, n);
+        }
+        uint32_t ref = vector_find(t, e->gen, sum, words, n);
+        if (ref) {
+            e->last = ref;
+            return (uint32_t)(walk_record(t, ref)[1] >> 32);
+        }
+    }
+    return 0;
+}
+
+/// The walk itself, when no remembered one answers from the first frame (`recalled`: that was
+/// tried already, from the hook's caller).
+__attribute__((noinline)) static uint32_t walk_stack(dkh_thread *t, const void *hook_frame, int recalled) {
     uint64_t frames[DKH_MAX_STACK_DEPTH];
     const int max = dkh.stack_depth;
     if (!dkh.fast_unwind) return dkh_intern_stack(t, frames, (uint32_t)libunwind_backtrace(frames, max));
@@ -402,36 +444,9 @@ uint32_t dkh_current_stack(dkh_thread *t, const void *hook_frame) {
                 // reads; the same words as a remembered walk are its stack.
                 entry = &t->walks[walk_home(pc, sp)];
                 first_pc = pc, first_sp = sp, first_rbp = rbp;
-                for (int way = 0; way < DKH_WALK_CACHE_WAYS && t->walk_vectors; way++) {
-                    dkh_walk_entry *e = &entry[way];
-                    if (e->epoch != epoch + 1 || e->pc != pc || e->sp != sp || (e->needs_rbp && e->rbp != rbp)) continue;
-                    const uint32_t n = e->reads;
-                    // The shape's last walk first: a loop allocating at one place finds it; a
-                    // recursion's next walk at this depth differs from it in a few words, and
-                    // its sum is the last's plus their differences times their multipliers.
-                    const uint64_t *last = e->last ? walk_record(t, e->last) : NULL;
-                    uint64_t sum;
-                    if (last && (uint32_t)last[1] == e->gen && last[2] == n) {
-                        const uint64_t *seen = last + WALK_RECORD_HEADER;
-                        uint64_t diff = 0;
-                        sum = last[0];
-#pragma clang loop vectorize(disable) interleave(disable)
-                        for (uint32_t i = 0; i < n; i++) {
-                            words[i] = *(const uint64_t *)e->read_at[i];
-                            const uint64_t d = words[i] - seen[i];
-                            diff |= d;
-                            sum += d * word_keys[i];
-                        }
-                        if (!diff) return (uint32_t)(last[1] >> 32);
-                    } else {
-                        for (uint32_t i = 0; i < n; i++) words[i] = *(const uint64_t *)e->read_at[i];
-                        sum = words_sum(e->gen, words, n);
-                    }
-                    uint32_t ref = vector_find(t, e->gen, sum, words, n);
-                    if (ref) {
-                        e->last = ref;
-                        return (uint32_t)(walk_record(t, ref)[1] >> 32);
-                    }
+                if (!recalled) {
+                    uint32_t id = walk_recall(t, entry, epoch, pc, sp, rbp);
+                    if (id) return id;
                 }
             }
             frames[count++] = pc;
@@ -490,4 +505,18 @@ uint32_t dkh_current_stack(dkh_thread *t, const void *hook_frame) {
         walk_remember(t, entry, epoch, first_pc, first_sp, first_rbp, (uint32_t)needs_rbp, read_at, words, reads, id);
     }
     return id;
+}
+
+uint32_t dkh_current_stack(dkh_thread *t, const void *hook_frame) {
+    // Most calls repeat a remembered walk: tried here, in a small frame, before the walk's.
+    if (dkh.fast_unwind && rule_table) {
+        const uint64_t *frame = hook_frame;
+        const uint64_t pc = frame[1], sp = (uint64_t)(frame + 2), rbp = frame[0];
+        if (sp >= t->stack_low && sp < t->stack_high && !in_self(pc)) {
+            const uint64_t epoch = atomic_load_explicit(&rule_epoch, memory_order_relaxed) & RULE_EPOCH_MASK;
+            uint32_t id = walk_recall(t, &t->walks[walk_home(pc, sp)], epoch, pc, sp, rbp);
+            return id ? id : walk_stack(t, hook_frame, 1);
+        }
+    }
+    return walk_stack(t, hook_frame, 0);
 }

@@ -11,7 +11,7 @@
 #include <linux/membarrier.h>
 #include <unistd.h>
 
-static __thread dkh_thread *current __attribute__((tls_model("initial-exec")));
+__thread dkh_thread *dkh_this_thread __attribute__((tls_model("initial-exec")));
 
 size_t dkh_put_u32(uint8_t *p, uint32_t v) {
     for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
@@ -212,37 +212,30 @@ static int map_thread_memory(dkh_thread *t) {
     size_t events = sizeof(dkh_pending_event) * DKH_PENDING_EVENTS;
     size_t index = sizeof(uint16_t) * DKH_PENDING_INDEX_SIZE;
     size_t pairs = sizeof(dkh_pair_entry) * DKH_PAIR_TABLE_SIZE;
+    size_t scratch = sizeof(dkh_pair_entry) * DKH_PAIR_TABLE_LIMIT;
+    size_t slots = sizeof(uint16_t) * DKH_PAIR_TABLE_LIMIT;
     size_t columns = (size_t)DKH_EVENT_COLUMNS * DKH_THREAD_BUFFER_SIZE;
-    uint8_t *p = map_pages(DKH_THREAD_BUFFER_SIZE + events + index + pairs + columns);
+    uint8_t *p = map_pages(DKH_THREAD_BUFFER_SIZE + events + index + pairs + scratch + slots + columns);
     if (!p) return -1;
     t->buffer = p;
-    t->events = (dkh_pending_event *)(p + DKH_THREAD_BUFFER_SIZE);
-    t->index = (uint16_t *)(p + DKH_THREAD_BUFFER_SIZE + events);
-    t->pairs = (dkh_pair_entry *)(p + DKH_THREAD_BUFFER_SIZE + events + index);
-    t->columns = p + DKH_THREAD_BUFFER_SIZE + events + index + pairs;
+    p += DKH_THREAD_BUFFER_SIZE;
+    t->events = (dkh_pending_event *)p;
+    p += events;
+    t->index = (uint16_t *)p;
+    p += index;
+    t->pairs = (dkh_pair_entry *)p;
+    p += pairs;
+    t->pair_scratch = (dkh_pair_entry *)p;
+    p += scratch;
+    t->pair_slots = (uint16_t *)p;
+    p += slots;
+    t->columns = p;
+    memset(t->index, 0xff, index);
     return 0;
 }
 
-/// Drops everything buffered (after a flush wrote it, or in a forked child, where it is the
-/// parent's).
-void dkh_reset_thread(dkh_thread *t) {
-    if (!t->buffer) return;
-    t->event_count = 0;
-    t->cancelled = 0;
-    t->pending_bytes = 0;
-    t->pending_blocks = 0;
-    t->head_run_bytes = 0;
-    t->head_run_blocks = 0;
-    t->head_run_seq = 0;
-    memset(t->index, 0xff, sizeof(uint16_t) * DKH_PENDING_INDEX_SIZE);
-    if (t->pair_count) memset(t->pairs, 0, sizeof(dkh_pair_entry) * DKH_PAIR_TABLE_SIZE);
-    t->pair_count = 0;
-    t->pairs_counted = 0;
-}
-
-/// This thread's slot, claimed on first use; NULL when the pool is exhausted.
-dkh_thread *dkh_current_thread(void) {
-    if (current) return current;
+dkh_thread *dkh_claim_thread(void) {
+    if (dkh_this_thread) return dkh_this_thread;
     if (!dkh.threads) return NULL;
     // A second thread: from now on the last-allocation table has several writers
     // (dkh_raise_last_alloc says why this order; this thread writes it only after).
@@ -265,9 +258,9 @@ dkh_thread *dkh_current_thread(void) {
         }
         t->tid = (pid_t)syscall(SYS_gettid);
         dkh_unwind_thread_init(t);
-        dkh_reset_thread(t);
+        dkh_reset_thread(t, 0);
         t->seq_next = t->seq_end = 0;
-        current = t;
+        dkh_this_thread = t;
         // The key's destructor flushes the buffer when the thread ends.
         pthread_setspecific(dkh.thread_key, t);
         return t;
@@ -383,6 +376,54 @@ static void index_rebuild(dkh_thread *t) {
     }
 }
 
+/// Index slots cleared one by one after a flush of at most this many events; more, and the
+/// whole index is cleared at once.
+#define INDEX_CLEAR_ONE_BY_ONE 256
+
+/// Empties the address index. A short-lived thread's few events are cleared slot by slot (all
+/// 32 KiB at every thread's end were a tenth of recording Scripts/bench/heap `threads`).
+/// `whole`: the buffer may be inconsistent (a forked child's copy of another thread's).
+static void index_clear(dkh_thread *t, int whole) {
+    uint16_t used[INDEX_CLEAR_ONE_BY_ONE];
+    uint32_t n = 0;
+    if (!whole && t->event_count <= INDEX_CLEAR_ONE_BY_ONE) {
+        // Where each indexed event is, all found before any is cleared (a probe stops at an
+        // empty slot).
+        for (uint32_t i = 0; i < t->event_count; i++) {
+            if (t->events[i].tag && t->events[i].indexed) used[n++] = (uint16_t)index_probe(t, t->events[i].ptr);
+        }
+        for (uint32_t i = 0; i < n; i++) t->index[used[i]] = DKH_INDEX_EMPTY;
+        return;
+    }
+    memset(t->index, 0xff, sizeof(uint16_t) * DKH_PENDING_INDEX_SIZE);
+}
+
+/// Empties the pair counters: the used slots (listed), or every slot when `whole`.
+static void pairs_clear(dkh_thread *t, int whole) {
+    if (whole) {
+        memset(t->pairs, 0, sizeof(dkh_pair_entry) * DKH_PAIR_TABLE_SIZE);
+    } else {
+        for (uint32_t i = 0; i < t->pair_count; i++) t->pairs[t->pair_slots[i]] = (dkh_pair_entry){0};
+    }
+    t->pair_count = 0;
+    t->pairs_counted = 0;
+}
+
+/// Drops everything buffered (after a flush wrote it, or in a forked child, where it is the
+/// parent's: `whole`, which clears every table entirely).
+void dkh_reset_thread(dkh_thread *t, int whole) {
+    if (!t->buffer) return;
+    index_clear(t, whole);
+    if (whole || t->pair_count) pairs_clear(t, whole);
+    t->event_count = 0;
+    t->cancelled = 0;
+    t->pending_bytes = 0;
+    t->pending_blocks = 0;
+    t->head_run_bytes = 0;
+    t->head_run_blocks = 0;
+    t->head_run_seq = 0;
+}
+
 // ---- cancelled pairs ------------------------------------------------------------------
 
 static inline size_t uleb_size(uint64_t v) {
@@ -412,7 +453,7 @@ static void sift_pairs(dkh_pair_entry *e, uint32_t i, uint32_t end) {
 }
 
 /// Heap sort: no allocation, async-signal-safe (a crash handler writes pairs too).
-static void sort_pairs(dkh_pair_entry *e, uint32_t n) {
+static void heap_sort_pairs(dkh_pair_entry *e, uint32_t n) {
     for (uint32_t i = n / 2; i-- > 0;) sift_pairs(e, i, n);
     for (uint32_t end = n; end > 1;) {
         end--;
@@ -423,16 +464,38 @@ static void sort_pairs(dkh_pair_entry *e, uint32_t n) {
     }
 }
 
+/// The entries come in order of first use, which is mostly their stacks' order (stack ids are
+/// given in order of first sight): insertion sort while it moves few entries, heap sort (as
+/// for any order) once it has moved more than a few per entry. Heap sort alone did twice the
+/// work on Scripts/bench/heap `swift`, whose nearly sorted input is its worst.
+static void sort_pairs(dkh_pair_entry *e, uint32_t n) {
+    uint64_t moves = 0;
+    for (uint32_t i = 1; i < n; i++) {
+        if (!pair_before(&e[i], &e[i - 1])) continue;
+        dkh_pair_entry x = e[i];
+        uint32_t j = i;
+        do {
+            e[j] = e[j - 1];
+            j--;
+        } while (j > 0 && pair_before(&x, &e[j - 1]));
+        e[j] = x;
+        moves += i - j;
+        if (moves > 4 * (uint64_t)n) {
+            heap_sort_pairs(e, n);
+            return;
+        }
+    }
+}
+
 /// Encodes the pair counters as one DKH_RECORD_PAIRS record at `b` and clears them; returns
 /// its size (0 without counters).
 static size_t encode_pairs(dkh_thread *t, uint8_t *b) {
     if (!t->pair_count) return 0;
-    // The used slots to the front, in key order (the table is cleared below).
-    dkh_pair_entry *e = t->pairs;
-    uint32_t count = 0;
-    for (uint32_t i = 0; i < DKH_PAIR_TABLE_SIZE; i++) {
-        if (e[i].count) e[count++] = e[i];
-    }
+    // The used entries, taken out of the table, in key order.
+    dkh_pair_entry *e = t->pair_scratch;
+    const uint32_t count = t->pair_count;
+    for (uint32_t i = 0; i < count; i++) e[i] = t->pairs[t->pair_slots[i]];
+    pairs_clear(t, 0);
     sort_pairs(e, count);
     // Columns (FORMAT.md, "Cancelled pairs"): stacks as deltas, sizes, counts, types as deltas.
     size_t length[3] = {0, 0, 0};
@@ -465,9 +528,6 @@ static size_t encode_pairs(dkh_thread *t, uint8_t *b) {
     n = (size_t)(column[3] - b);
     dkh_put_u32(b, DKH_RECORD_PAIRS);
     dkh_put_u32(b + 4, (uint32_t)(n - DKH_RECORD_HEADER_SIZE));
-    memset(t->pairs, 0, sizeof(dkh_pair_entry) * DKH_PAIR_TABLE_SIZE);
-    t->pair_count = 0;
-    t->pairs_counted = 0;
     return n;
 }
 
@@ -514,7 +574,7 @@ static void count_pair(dkh_thread *t, const dkh_pending_event *e) {
         t->pairs[i].stack = e->stack;
         t->pairs[i].size = e->size;
         t->pairs[i].type = e->type;
-        t->pair_count++;
+        t->pair_slots[t->pair_count++] = (uint16_t)i;
     }
     t->pairs[i].count++;
     t->pairs_counted++;
@@ -679,30 +739,36 @@ typedef struct dkh_predictor {
     uint64_t alloc_ptr, free_ptr, stack, short_bytes;
 } dkh_predictor;
 
-/// The event's value in each column it has (bit c of the result: column c); advances `p`.
-static inline unsigned event_fields(dkh_predictor *p, const dkh_out_event *o, uint64_t v[DKH_COLUMNS]) {
-    v[COL_TAG] = o->tag;  // below 0x80: one byte
-    v[COL_SEQ] = o->seq - p->seq;
+/// Appends `v` to column `c` (each column has its own region of `columns`); returns its size.
+static inline size_t column_put(uint8_t *columns, size_t length[DKH_COLUMNS], int c, uint64_t v) {
+    size_t n = put_uleb(columns + (size_t)c * DKH_THREAD_BUFFER_SIZE + length[c], v);
+    length[c] += n;
+    return n;
+}
+
+/// Appends the event's fields to the columns it has; advances `p`. Returns the bytes written.
+static inline size_t encode_event(dkh_predictor *p, const dkh_out_event *o, uint8_t *columns, size_t length[DKH_COLUMNS]) {
+    size_t n = column_put(columns, length, COL_TAG, o->tag);  // below 0x80: one byte
+    n += column_put(columns, length, COL_SEQ, o->seq - p->seq);
     p->seq = o->seq;
     switch (o->tag) {
     case DKH_EVENT_FREE:
-        v[COL_FREE] = zigzag((int64_t)(o->ptr - p->free_ptr));
+        n += column_put(columns, length, COL_FREE, zigzag((int64_t)(o->ptr - p->free_ptr)));
         p->free_ptr = o->ptr;
-        return 1u << COL_TAG | 1u << COL_SEQ | 1u << COL_FREE;
+        return n;
     case DKH_EVENT_SHORT_LIVED:
-        v[COL_SHORT_BYTES] = zigzag((int64_t)(o->a - p->short_bytes));
-        v[COL_SHORT_BLOCKS] = o->b;
+        n += column_put(columns, length, COL_SHORT_BYTES, zigzag((int64_t)(o->a - p->short_bytes)));
+        n += column_put(columns, length, COL_SHORT_BLOCKS, o->b);
         p->short_bytes = o->a;
-        return 1u << COL_TAG | 1u << COL_SEQ | 1u << COL_SHORT_BYTES | 1u << COL_SHORT_BLOCKS;
+        return n;
     default:
-        v[COL_ALLOC] = zigzag((int64_t)(o->ptr - p->alloc_ptr));
-        v[COL_SIZE] = o->a;
-        v[COL_STACK] = zigzag((int64_t)(o->b - p->stack));
-        v[COL_TYPE] = o->type;
+        n += column_put(columns, length, COL_ALLOC, zigzag((int64_t)(o->ptr - p->alloc_ptr)));
+        n += column_put(columns, length, COL_SIZE, o->a);
+        n += column_put(columns, length, COL_STACK, zigzag((int64_t)(o->b - p->stack)));
+        if (o->tag == DKH_EVENT_ALLOC_TYPED) n += column_put(columns, length, COL_TYPE, o->type);
         p->alloc_ptr = o->ptr;
         p->stack = o->b;
-        return 1u << COL_TAG | 1u << COL_SEQ | 1u << COL_ALLOC | 1u << COL_SIZE | 1u << COL_STACK |
-               (o->tag == DKH_EVENT_ALLOC_TYPED ? 1u << COL_TYPE : 0);
+        return n;
     }
 }
 
@@ -723,15 +789,8 @@ static void thread_flush(dkh_thread *t, int at_exit) {
         dkh_predictor p = {.seq = base_seq};
         size_t length[DKH_COLUMNS] = {0};
         size_t total = 0;
-        uint64_t v[DKH_COLUMNS];
         while (more && total + DKH_MAX_EVENT_SIZE <= room) {
-            unsigned used = event_fields(&p, &event, v);
-            for (int c = 0; c < DKH_COLUMNS; c++) {
-                if (!(used >> c & 1)) continue;
-                size_t n = put_uleb(t->columns + (size_t)c * DKH_THREAD_BUFFER_SIZE + length[c], v[c]);
-                length[c] += n;
-                total += n;
-            }
+            total += encode_event(&p, &event, t->columns, length);
             more = walk_next(t, &walk, &event);
         }
         uint8_t *b = t->buffer;
@@ -745,7 +804,7 @@ static void thread_flush(dkh_thread *t, int at_exit) {
     }
     if (at_exit) flush_pairs_at_exit(t);
     else flush_pairs_locked(t);
-    dkh_reset_thread(t);
+    dkh_reset_thread(t, 0);
 }
 
 void dkh_thread_flush_locked(dkh_thread *t) { thread_flush(t, 0); }
@@ -888,7 +947,7 @@ void dkh_threads_after_fork_child(dkh_thread *self) {
         atomic_store(&t->busy, 0);
         atomic_store(&t->flusher, 0);
         t->owner_locked = 0;
-        dkh_reset_thread(t);
+        dkh_reset_thread(t, 1);
         if (t != self) atomic_store(&t->in_use, 0);
     }
     if (self) self->tid = (pid_t)syscall(SYS_gettid);
@@ -901,7 +960,8 @@ void dkh_thread_destructor(void *value) {
     dkh_owner_enter(t);
     thread_flush(t, 1);
     dkh_owner_leave(t);
-    current = NULL;
-    memset(t->cache, 0, sizeof t->cache);
+    dkh_this_thread = NULL;
+    // The stack cache stays: interned stacks never change, so its entries serve the slot's
+    // next thread as well.
     atomic_store(&t->in_use, 0);
 }
