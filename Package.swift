@@ -217,7 +217,7 @@ let package = Package(
         ),
         // libdw wrapped in Swift types: units, line tables, functions and inlined calls; and
         // the debuginfod client (debug files and executables fetched by build-id).
-        .target(name: "ElfUtils", dependencies: ["CLibDW", "CLibDebuginfod", "LazyLibraries", "Diagnostics", "System"]),
+        .target(name: "ElfUtils", dependencies: ["BinaryReading", "CLibDW", "CLibDebuginfod", "LazyLibraries", "Diagnostics", "System"]),
         // The vocabulary of symbolication, without libdw: a symbolicated frame (function, source
         // position, inlined or not) and a reference to a loaded image. Shared by Symbolication,
         // the crash readers and heap analysis.

@@ -9,8 +9,9 @@ public struct ByteCursor {
     public let baseOffset: Int
     /// Section name used in errors.
     public let section: String
-    /// Position of the next read, relative to `base`.
-    public var position: Int { cursor }
+    /// Position of the next read, relative to `base`. Inlinable like the reads that use it on
+    /// every byte, so that inlined in another module they make no call for it.
+    @inlinable public var position: Int { cursor }
     @usableFromInline var cursor: Int
 
     public init(_ buffer: UnsafeRawBufferPointer, section: String, baseOffset: Int = 0) {
@@ -46,7 +47,9 @@ public struct ByteCursor {
         cursor += n
     }
 
-    @inlinable
+    /// Always inlined: in a large caller (LineProgram's per-row loop) the optimizer otherwise
+    /// left it a call per byte, which cost more than the read.
+    @inlinable @inline(__always)
     public mutating func readUInt8() throws(DecodeError) -> UInt8 {
         guard position < base.count else { throw truncated(needed: 1) }
         let byte = base[position]
@@ -109,8 +112,9 @@ public struct ByteCursor {
     }
 
     /// Reads an unsigned LEB128 number; fails if it does not fit in 64 bits.
-    /// Inlinable: heap recordings decode millions of them.
-    @inlinable
+    /// Always inlined: heap recordings and line programs decode millions of them, and in a
+    /// large caller the optimizer otherwise leaves a call.
+    @inlinable @inline(__always)
     public mutating func readULEB128() throws(DecodeError) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
@@ -163,13 +167,20 @@ public struct ByteCursor {
     /// Reads a NUL-terminated string (UTF-8; invalid bytes are replaced) and moves past the NUL.
     /// Fails if no NUL comes before the end of the window.
     public mutating func readCString() throws(DecodeError) -> String {
+        String(decoding: try readCStringBytes(), as: UTF8.self)
+    }
+
+    /// Reads a NUL-terminated string's bytes as they are (borrowed, without the NUL) and moves
+    /// past the NUL: for callers that must not repair invalid UTF-8 (DWARF file names, whose
+    /// bytes are joined before they are decoded). Fails if no NUL comes before the end of the window.
+    public mutating func readCStringBytes() throws(DecodeError) -> UnsafeRawBufferPointer {
         let rest = UnsafeRawBufferPointer(rebasing: base[position...])
         guard let end = rest.firstIndex(of: 0) else {
             throw error("string has no terminating NUL before the end of the \(section)")
         }
-        let text = String(decoding: UnsafeRawBufferPointer(rebasing: rest[..<end]), as: UTF8.self)
+        let bytes = UnsafeRawBufferPointer(rebasing: rest[..<end])
         cursor += end - rest.startIndex + 1
-        return text
+        return bytes
     }
 
     @usableFromInline

@@ -121,4 +121,19 @@ import Testing
             #expect(throws: DecodeError.self) { try cursor.readBytes(-1) }
         }
     }
+
+    @Test func cStringBytesAreNotRepaired() throws {
+        try withCursor([0x61, 0xff, 0, 0, 0x62]) { (cursor: inout ByteCursor) throws in
+            #expect(Array(try cursor.readCStringBytes()) == [0x61, 0xff])
+            #expect(cursor.position == 3)
+            #expect(Array(try cursor.readCStringBytes()) == [])
+            #expect(cursor.position == 4)
+            // No NUL before the end: fails and leaves the cursor where it was.
+            #expect(throws: DecodeError.self) { try cursor.readCStringBytes() }
+            #expect(cursor.position == 4)
+        }
+        try withCursor([0x61, 0xff, 0]) { (cursor: inout ByteCursor) throws in
+            #expect(try cursor.readCString() == "a\u{FFFD}")
+        }
+    }
 }

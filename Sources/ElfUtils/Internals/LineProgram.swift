@@ -1,3 +1,5 @@
+import BinaryReading
+
 /// A unit's line table read from `.debug_line` by devkit itself, as libdw 0.188's
 /// `dwarf_getsrcfiles` and `dwarf_getsrclines` give it: the same file names (joined with their
 /// directory the way libdw joins them), the same rows in the same order (all rows sorted by
@@ -33,98 +35,103 @@ enum LineProgram {
 
     /// The table at `offset` in `.debug_line` for a unit of `addressSize`-byte addresses and
     /// compilation directory `compilationDirectory` (its bytes; directory 0 before DWARF 5), or
-    /// nil for libdw to read it.
+    /// nil for libdw to read it. All bytes come through `ByteCursor`s: a read past a unit, its
+    /// header or a string section throws, and any throw is a table left to libdw.
     static func read(_ sections: Sections, at offset: UInt64, compilationDirectory: [UInt8]?, addressSize: Int) -> Table? {
-        let section = sections.debugLine
+        do {
+            return try readTable(sections, at: offset, compilationDirectory: compilationDirectory, addressSize: addressSize)
+        } catch {
+            return nil
+        }
+    }
+
+    /// `read`, with malformed bytes thrown and the rest it leaves to libdw nil.
+    private static func readTable(_ sections: Sections, at offset: UInt64, compilationDirectory: [UInt8]?,
+                                  addressSize: Int) throws(DecodeError) -> Table? {
+        // Integers are little-endian, as the native loads were on the hosts devkit runs on.
+        var section = ByteCursor(sections.debugLine, section: ".debug_line")
         guard let start = Int(exactly: offset), start < section.count else { return nil }
-        var p = start
+        try section.seek(to: start)
         // Header.
-        guard let length32 = u32(section, &p) else { return nil }
+        let length32 = try section.read(UInt32.self, endian: .little)
         var offsetSize = 4
         var unitLength = UInt64(length32)
         if length32 == 0xffff_ffff {
-            guard let length64 = u64(section, &p) else { return nil }
-            unitLength = length64
+            unitLength = try section.read(UInt64.self, endian: .little)
             offsetSize = 8
         } else if length32 >= 0xffff_fff0 {
             return nil
         }
-        guard unitLength <= UInt64(section.count - p) else { return nil }
-        let end = p + Int(unitLength)
-        guard end - p >= 2 else { return nil }
-        let version = Int(section.loadUnaligned(fromByteOffset: p, as: UInt16.self))
-        p += 2
+        guard let unitCount = Int(exactly: unitLength) else { return nil }
+        // The unit, then the program once the header is read from it.
+        var unit = try section.subCursor(count: unitCount)
+        let version = Int(try unit.read(UInt16.self, endian: .little))
         guard version >= 2, version <= 5 else { return nil }
         if version >= 5 {
-            guard end - p >= 2, Int(section[p]) == addressSize, section[p + 1] == 0 else { return nil }
-            p += 2
+            guard Int(try unit.readUInt8()) == addressSize, try unit.readUInt8() == 0 else { return nil }
         }
-        guard end - p >= offsetSize else { return nil }
-        let headerLength = offsetSize == 4 ? UInt64(section.loadUnaligned(fromByteOffset: p, as: UInt32.self))
-                                           : section.loadUnaligned(fromByteOffset: p, as: UInt64.self)
-        p += offsetSize
-        let headerStart = p
-        guard headerLength <= UInt64(end - headerStart) else { return nil }
-        let headerEnd = headerStart + Int(headerLength)
-        guard end - p >= 1 else { return nil }
-        let minimumInstructionLength = UInt32(section[p])
-        p += 1
+        let headerLength = try unit.readUInt(width: offsetSize, endian: .little)
+        guard let headerCount = Int(exactly: headerLength) else { return nil }
+        // A header whose fixed fields run past its length is malformed, as libdw finds when it
+        // reaches the directories; here the first read past it throws.
+        var header = try unit.subCursor(count: headerCount)
+        let minimumInstructionLength = UInt32(try header.readUInt8())
         if version >= 4 {
             // VLIW operation indices are not restated here.
-            guard end - p >= 1, section[p] == 1 else { return nil }
-            p += 1
+            guard try header.readUInt8() == 1 else { return nil }
         }
-        guard end - p >= 4 else { return nil }
-        let defaultIsStatement = section[p]
-        let lineBase = Int32(Int8(bitPattern: section[p + 1]))
-        let lineRange = UInt32(section[p + 2])
-        let opcodeBase = Int(section[p + 3])
-        p += 4
+        let defaultIsStatement = try header.readUInt8()
+        let lineBase = Int32(Int8(bitPattern: try header.readUInt8()))
+        let lineRange = UInt32(try header.readUInt8())
+        let opcodeBase = Int(try header.readUInt8())
         // libdw checks some opcodes' lengths as it meets them, and reads `DW_LNE_set_discriminator`'s
         // through the standard table: the usual lengths only, a usual table only.
-        guard defaultIsStatement <= 1, lineRange != 0, opcodeBase >= 10, end - p >= opcodeBase - 1 else { return nil }
-        let lengths = p - 1  // lengths[opcode] is the byte at lengths + opcode
-        for opcode in 1..<min(opcodeBase, 13) where section[lengths + opcode] != standardLengths[opcode - 1] { return nil }
-        p += opcodeBase - 1
+        guard defaultIsStatement <= 1, lineRange != 0, opcodeBase >= 10 else { return nil }
+        let lengths = Array(try header.readBytes(opcodeBase - 1))  // lengths[opcode - 1]
+        for opcode in 1..<min(opcodeBase, 13) where lengths[opcode - 1] != standardLengths[opcode - 1] { return nil }
 
         // Directories and files, then the names libdw makes of them.
         var directories: [[UInt8]?] = []
         var files: [String] = []
         if version < 5 {
+            // Each list ends with an empty name (its NUL alone).
             directories.append(compilationDirectory)
             while true {
-                guard p < headerEnd else { return nil }
-                if section[p] == 0 { p += 1; break }
-                guard let name = cString(section, &p, limit: headerEnd) else { return nil }
-                directories.append(name)
+                let name = try header.readCStringBytes()
+                if name.isEmpty { break }
+                directories.append(Array(name))
             }
             files.append("???")
             while true {
-                guard p < headerEnd else { return nil }
-                if section[p] == 0 { p += 1; break }
-                guard let name = cString(section, &p, limit: headerEnd),
-                      let directory = uleb(section, &p, limit: headerEnd), directory < UInt64(directories.count),
-                      uleb(section, &p, limit: headerEnd) != nil, uleb(section, &p, limit: headerEnd) != nil,
-                      let joined = join(directories[Int(directory)], name) else { return nil }
+                let name = try header.readCStringBytes()
+                if name.isEmpty { break }
+                let directory = try header.readULEB128()
+                _ = try header.readULEB128()  // modification time
+                _ = try header.readULEB128()  // size
+                guard directory < UInt64(directories.count), let joined = join(directories[Int(directory)], Array(name)) else { return nil }
                 files.append(joined)
             }
         } else {
-            guard let directoryFormat = entryFormat(section, &p, limit: headerEnd, needsDirectoryIndex: false),
-                  let directoryCount = uleb(section, &p, limit: headerEnd) else { return nil }
+            let lineStrings = sections.debugLineString.map { ByteCursor($0, section: ".debug_line_str") }
+            let strings = sections.debugString.map { ByteCursor($0, section: ".debug_str") }
+            guard let directoryFormat = try entryFormat(&header, needsDirectoryIndex: false) else { return nil }
+            let directoryCount = try header.readULEB128()
             guard directoryFormat.forms.isEmpty ? directoryCount == 0
-                    : directoryCount <= UInt64((headerEnd - p) / directoryFormat.forms.count) else { return nil }
+                    : directoryCount <= UInt64(header.remaining / directoryFormat.forms.count) else { return nil }
             for _ in 0..<Int(directoryCount) {
-                guard let entry = self.entry(section, &p, limit: headerEnd, format: directoryFormat, offsetSize: offsetSize, sections: sections),
+                guard let entry = try self.entry(&header, format: directoryFormat, offsetSize: offsetSize,
+                                                 lineStrings: lineStrings, strings: strings),
                       let path = entry.path else { return nil }
                 directories.append(path)
             }
-            guard let fileFormat = entryFormat(section, &p, limit: headerEnd, needsDirectoryIndex: true),
-                  let fileCount = uleb(section, &p, limit: headerEnd) else { return nil }
+            guard let fileFormat = try entryFormat(&header, needsDirectoryIndex: true) else { return nil }
+            let fileCount = try header.readULEB128()
             guard fileFormat.forms.isEmpty ? fileCount == 0
-                    : fileCount <= UInt64((headerEnd - p) / fileFormat.forms.count) else { return nil }
+                    : fileCount <= UInt64(header.remaining / fileFormat.forms.count) else { return nil }
             files.append("???")
             for index in 0..<Int(fileCount) {
-                guard let entry = self.entry(section, &p, limit: headerEnd, format: fileFormat, offsetSize: offsetSize, sections: sections),
+                guard let entry = try self.entry(&header, format: fileFormat, offsetSize: offsetSize,
+                                                 lineStrings: lineStrings, strings: strings),
                       let name = entry.path, let directory = entry.directory, directory < UInt64(directories.count),
                       let joined = join(directories[Int(directory)], name) else { return nil }
                 // File 0 takes the place libdw keeps for a missing file ("???"), as in libdw.
@@ -132,114 +139,86 @@ enum LineProgram {
             }
         }
         // libdw reads a CUBIN string offset in the last 4 bytes; anything else left over is an error.
-        guard p == headerEnd else { return nil }
+        guard header.remaining == 0 else { return nil }
         var firstDirectory: String?
         if let first = directories.first, let first {
             guard let text = utf8(first) else { return nil }
             firstDirectory = text
         }
 
-        // The program. Rows as `DWARFReader` takes them from libdw: a file index past the
-        // table is -1 (`dwarf_line_file` fails), a negative line 0.
+        // The program: the rest of the unit.
+        var program = unit
+        var state = RowState(fileCount: UInt32(clamping: files.count), minimumInstructionLength: minimumInstructionLength)
         var rows: [DWARFLineRow] = []
-        rows.reserveCapacity(max(16, (end - p) / 3))
-        let fileCount = UInt32(clamping: files.count)
-        var address: UInt64 = 0
-        var file: UInt32 = 1
-        var line: Int64 = 1
-        var column: UInt32 = 0
-        var isa: UInt64 = 0
-        var sorted = true
-        var lastAddress: UInt64 = 0
-        var lastIsEnd = true
-        // Adds a row as libdw's `add_new_line` would, or false where libdw refuses the table.
-        func emit(_ isEnd: Bool) -> Bool {
-            guard let rowLine = Int32(exactly: line), column <= UInt32(UInt16.max), isa <= 255 else { return false }
-            // Out of libdw's order: a lower address, or an end of sequence after a row at its address.
-            if address < lastAddress || (address == lastAddress && isEnd && !lastIsEnd) { sorted = false }
-            lastAddress = address
-            lastIsEnd = isEnd
-            rows.append(DWARFLineRow(address: address, file: file < fileCount ? Int32(clamping: file) : -1,
-                                     line: UInt32(clamping: rowLine), column: column, isEndSequence: isEnd))
-            return true
-        }
-        func advance(_ operations: UInt32) {
-            // libdw multiplies in `unsigned int`.
-            address &+= UInt64(minimumInstructionLength &* operations)
-        }
-        while p < end {
-            let opcode = Int(section[p])
-            p += 1
+        rows.reserveCapacity(max(16, program.remaining / 3))
+        while program.remaining > 0 {
+            let opcode = Int(try program.readUInt8())
             if opcode >= opcodeBase {
                 let adjusted = UInt32(opcode - opcodeBase)
-                line &+= Int64(lineBase + Int32(adjusted % lineRange))
-                advance(adjusted / lineRange)
-                guard emit(false) else { return nil }
+                state.line &+= Int64(lineBase + Int32(adjusted % lineRange))
+                state.advance(adjusted / lineRange)
+                guard state.emit(false, into: &rows) else { return nil }
             } else if opcode == 0 {
-                guard end - p >= 2 else { return nil }
-                let length = Int(section[p])
-                p += 1
-                guard end - p >= length else { return nil }
-                let sub = section[p]
-                p += 1
+                guard program.remaining >= 2 else { return nil }
+                let length = Int(try program.readUInt8())
+                guard program.remaining >= length else { return nil }
+                let sub = try program.readUInt8()
                 switch sub {
                 case 1:  // DW_LNE_end_sequence
-                    guard emit(true) else { return nil }
-                    address = 0; file = 1; line = 1; column = 0; isa = 0
+                    guard state.emit(true, into: &rows) else { return nil }
+                    state.address = 0; state.file = 1; state.line = 1; state.column = 0; state.isa = 0
                 case 2:  // DW_LNE_set_address, the unit's address size whatever the length says
-                    guard end - p >= addressSize else { return nil }
                     switch addressSize {
-                    case 8: address = section.loadUnaligned(fromByteOffset: p, as: UInt64.self)
-                    case 4: address = UInt64(section.loadUnaligned(fromByteOffset: p, as: UInt32.self))
+                    case 8, 4: state.address = try program.readUInt(width: addressSize, endian: .little)
                     default: return nil
                     }
-                    p += addressSize
                 case 4:  // DW_LNE_set_discriminator
-                    guard p < end, uleb(section, &p, limit: end) != nil else { return nil }
+                    _ = try program.readULEB128()
                 case 3, 0x80, 0x81:
                     // DW_LNE_define_file (a file table that grows), NVIDIA's opcodes: libdw's.
                     return nil
                 default:
-                    guard length >= 1, end - (p - 1) >= length else { return nil }
-                    p += length - 1
+                    guard length >= 1 else { return nil }
+                    try program.skip(length - 1)
                 }
             } else if opcode <= 12 {
                 switch opcode {
                 case 1:  // DW_LNS_copy
-                    guard emit(false) else { return nil }
+                    guard state.emit(false, into: &rows) else { return nil }
                 case 2:  // DW_LNS_advance_pc
-                    guard let value = uleb(section, &p, limit: end), let operations = UInt32(exactly: value) else { return nil }
-                    advance(operations)
+                    guard let operations = UInt32(exactly: try program.readULEB128()) else { return nil }
+                    state.advance(operations)
                 case 3:  // DW_LNS_advance_line
-                    guard let value = sleb(section, &p, limit: end), let delta = Int32(exactly: value) else { return nil }
-                    line &+= Int64(delta)  // wrapping: a value past Int32 is refused at the next row anyway
+                    // At most 9 bytes, as this reader always took them (a 10th is left to libdw).
+                    let start = program.position
+                    let value = try program.readSLEB128()
+                    guard program.position - start <= 9, let delta = Int32(exactly: value) else { return nil }
+                    state.line &+= Int64(delta)  // wrapping: a value past Int32 is refused at the next row anyway
                 case 4:  // DW_LNS_set_file
-                    guard let value = uleb(section, &p, limit: end), let index = UInt32(exactly: value) else { return nil }
-                    file = index
+                    guard let index = UInt32(exactly: try program.readULEB128()) else { return nil }
+                    state.file = index
                 case 5:  // DW_LNS_set_column
-                    guard let value = uleb(section, &p, limit: end), let index = UInt32(exactly: value) else { return nil }
-                    column = index
+                    guard let index = UInt32(exactly: try program.readULEB128()) else { return nil }
+                    state.column = index
                 case 8:  // DW_LNS_const_add_pc
-                    advance(UInt32(255 - opcodeBase) / lineRange)
+                    state.advance(UInt32(255 - opcodeBase) / lineRange)
                 case 9:  // DW_LNS_fixed_advance_pc
-                    guard end - p >= 2 else { return nil }
-                    address &+= UInt64(section.loadUnaligned(fromByteOffset: p, as: UInt16.self))
-                    p += 2
+                    state.address &+= UInt64(try program.read(UInt16.self, endian: .little))
                 case 12:  // DW_LNS_set_isa
-                    guard let value = uleb(section, &p, limit: end), let index = UInt32(exactly: value) else { return nil }
-                    isa = UInt64(index)
+                    guard let index = UInt32(exactly: try program.readULEB128()) else { return nil }
+                    state.isa = UInt64(index)
                 default:  // DW_LNS_negate_stmt, set_basic_block, set_prologue_end, set_epilogue_begin
                     break
                 }
             } else {
                 // An opcode this table defines and libdw does not know: its operands skipped.
-                for _ in 0..<Int(section[lengths + opcode]) {
-                    guard p < end, uleb(section, &p, limit: end) != nil else { return nil }
+                for _ in 0..<Int(lengths[opcode - 1]) {
+                    _ = try program.readULEB128()
                 }
             }
         }
 
-        if !sorted {
+        if !state.sorted {
             // libdw's order: address, then an end of sequence first, then emission order.
             var order = Array(rows.indices)
             order.sort { a, b in
@@ -254,6 +233,51 @@ enum LineProgram {
         return Table(files: files, firstDirectory: firstDirectory, rows: rows)
     }
 
+    // MARK: rows
+
+    /// The state machine's registers and what it knows of the rows made: a struct with mutating
+    /// methods, not variables captured by a local function (those were boxed, and every row paid
+    /// for a dynamic exclusivity check). The rows are the caller's local array: appended to
+    /// through a struct's field, each append was a call.
+    private struct RowState {
+        let fileCount: UInt32
+        let minimumInstructionLength: UInt32
+        var address: UInt64 = 0
+        var file: UInt32 = 1
+        var line: Int64 = 1
+        var column: UInt32 = 0
+        var isa: UInt64 = 0
+        /// False once a row comes out of libdw's order.
+        var sorted = true
+        var lastAddress: UInt64 = 0
+        var lastIsEnd = true
+
+        init(fileCount: UInt32, minimumInstructionLength: UInt32) {
+            self.fileCount = fileCount
+            self.minimumInstructionLength = minimumInstructionLength
+        }
+
+        /// Adds a row as libdw's `add_new_line` would, or false where libdw refuses the table.
+        /// Rows as `DWARFReader` takes them from libdw: a file index past the table is -1
+        /// (`dwarf_line_file` fails), a negative line 0.
+        @inline(__always)
+        mutating func emit(_ isEnd: Bool, into rows: inout [DWARFLineRow]) -> Bool {
+            guard let rowLine = Int32(exactly: line), column <= UInt32(UInt16.max), isa <= 255 else { return false }
+            // Out of libdw's order: a lower address, or an end of sequence after a row at its address.
+            if address < lastAddress || (address == lastAddress && isEnd && !lastIsEnd) { sorted = false }
+            lastAddress = address
+            lastIsEnd = isEnd
+            rows.append(DWARFLineRow(address: address, file: file < fileCount ? Int32(clamping: file) : -1,
+                                     line: UInt32(clamping: rowLine), column: column, isEndSequence: isEnd))
+            return true
+        }
+
+        mutating func advance(_ operations: UInt32) {
+            // libdw multiplies in `unsigned int`.
+            address &+= UInt64(minimumInstructionLength &* operations)
+        }
+    }
+
     // MARK: DWARF 5 entry formats
 
     /// An entry format: each field's form, and which is the path and which the directory index.
@@ -263,14 +287,14 @@ enum LineProgram {
         var directory: Int?
     }
 
-    private static func entryFormat(_ section: UnsafeRawBufferPointer, _ p: inout Int, limit: Int, needsDirectoryIndex: Bool) -> EntryFormat? {
-        guard p < limit else { return nil }
-        let count = Int(section[p])
-        p += 1
+    private static func entryFormat(_ header: inout ByteCursor, needsDirectoryIndex: Bool) throws(DecodeError) -> EntryFormat? {
+        let count = Int(try header.readUInt8())
         var format = EntryFormat()
         for index in 0..<count {
-            guard p < limit, let content = uleb(section, &p, limit: limit), content <= 0xffff,
-                  p < limit, let form = uleb(section, &p, limit: limit), form <= 0xffff else { return nil }
+            let content = try header.readULEB128()
+            guard content <= 0xffff else { return nil }
+            let form = try header.readULEB128()
+            guard form <= 0xffff else { return nil }
             format.forms.append(form)
             if content == 1 { format.path = index }  // DW_LNCT_path (the last one, as libdw)
             if content == 2 { format.directory = index }  // DW_LNCT_directory_index
@@ -279,53 +303,43 @@ enum LineProgram {
         return format
     }
 
-    /// One directory or file entry: its path's bytes and directory index.
-    private static func entry(_ section: UnsafeRawBufferPointer, _ p: inout Int, limit: Int, format: EntryFormat, offsetSize: Int,
-                              sections: Sections) -> (path: [UInt8]?, directory: UInt64?)? {
+    /// One directory or file entry: its path's bytes and directory index. `lineStrings` and
+    /// `strings` are `.debug_line_str` and `.debug_str`, nil when the image has none.
+    private static func entry(_ header: inout ByteCursor, format: EntryFormat, offsetSize: Int,
+                              lineStrings: ByteCursor?, strings: ByteCursor?) throws(DecodeError) -> (path: [UInt8]?, directory: UInt64?)? {
         var path: [UInt8]?
         var directory: UInt64?
         for (index, form) in format.forms.enumerated() {
             let isPath = index == format.path, isDirectory = index == format.directory
             switch form {
             case 0x08:  // DW_FORM_string
-                guard let text = cString(section, &p, limit: limit) else { return nil }
-                if isPath { path = text }
+                let text = try header.readCStringBytes()
+                if isPath { path = Array(text) }
                 if isDirectory { return nil }
             case 0x1f, 0x0e:  // DW_FORM_line_strp, DW_FORM_strp
-                guard limit - p >= offsetSize else { return nil }
-                let offset = offsetSize == 4 ? UInt64(section.loadUnaligned(fromByteOffset: p, as: UInt32.self))
-                                             : section.loadUnaligned(fromByteOffset: p, as: UInt64.self)
-                p += offsetSize
+                let offset = try header.readUInt(width: offsetSize, endian: .little)
                 if isPath {
-                    guard let strings = form == 0x1f ? sections.debugLineString : sections.debugString,
-                          let start = Int(exactly: offset), start < strings.count else { return nil }
-                    var q = start
-                    guard let text = cString(strings, &q, limit: strings.count) else { return nil }
-                    path = text
+                    guard let start = Int(exactly: offset), var table = form == 0x1f ? lineStrings : strings else { return nil }
+                    try table.seek(to: start)
+                    path = Array(try table.readCStringBytes())
                 }
                 if isDirectory { return nil }
             case 0x0f:  // DW_FORM_udata
-                guard let value = uleb(section, &p, limit: limit) else { return nil }
+                let value = try header.readULEB128()
                 if isDirectory { directory = value }
                 if isPath { return nil }
             case 0x0b, 0x05, 0x06, 0x07, 0x1e:  // DW_FORM_data1, data2, data4, data8, data16
                 let size = form == 0x0b ? 1 : form == 0x05 ? 2 : form == 0x06 ? 4 : form == 0x07 ? 8 : 16
-                guard limit - p >= size else { return nil }
+                if isPath || (isDirectory && size > 8) { return nil }
                 if isDirectory {
-                    switch size {
-                    case 1: directory = UInt64(section[p])
-                    case 2: directory = UInt64(section.loadUnaligned(fromByteOffset: p, as: UInt16.self))
-                    case 4: directory = UInt64(section.loadUnaligned(fromByteOffset: p, as: UInt32.self))
-                    case 8: directory = section.loadUnaligned(fromByteOffset: p, as: UInt64.self)
-                    default: return nil
-                    }
+                    directory = try header.readUInt(width: size, endian: .little)
+                } else {
+                    try header.skip(size)
                 }
-                if isPath { return nil }
-                p += size
             case 0x09:  // DW_FORM_block
-                guard let size = uleb(section, &p, limit: limit), size <= UInt64(limit - p) else { return nil }
+                guard let size = Int(exactly: try header.readULEB128()) else { return nil }
                 if isPath || isDirectory { return nil }
-                p += Int(size)
+                try header.skip(size)
             default:
                 return nil
             }
@@ -347,60 +361,5 @@ enum LineProgram {
     /// repaired as one string by the caller: not restated here).
     private static func utf8(_ bytes: [UInt8]) -> String? {
         String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func cString(_ buffer: UnsafeRawBufferPointer, _ p: inout Int, limit: Int) -> [UInt8]? {
-        var q = p
-        while q < limit && buffer[q] != 0 { q += 1 }
-        guard q < limit else { return nil }
-        let bytes = [UInt8](buffer[p..<q])
-        p = q + 1
-        return bytes
-    }
-
-    private static func u32(_ buffer: UnsafeRawBufferPointer, _ p: inout Int) -> UInt32? {
-        guard buffer.count - p >= 4 else { return nil }
-        defer { p += 4 }
-        return buffer.loadUnaligned(fromByteOffset: p, as: UInt32.self)
-    }
-
-    private static func u64(_ buffer: UnsafeRawBufferPointer, _ p: inout Int) -> UInt64? {
-        guard buffer.count - p >= 8 else { return nil }
-        defer { p += 8 }
-        return buffer.loadUnaligned(fromByteOffset: p, as: UInt64.self)
-    }
-
-    /// An unsigned LEB128 of at most 64 bits ending before `limit`, or nil.
-    @inline(__always)
-    private static func uleb(_ buffer: UnsafeRawBufferPointer, _ p: inout Int, limit: Int) -> UInt64? {
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        while p < limit {
-            let byte = buffer[p]
-            p += 1
-            guard shift < 64, shift < 63 || byte & 0x7e == 0 else { return nil }
-            result |= UInt64(byte & 0x7f) << shift
-            if byte & 0x80 == 0 { return result }
-            shift += 7
-        }
-        return nil
-    }
-
-    /// A signed LEB128 of at most 64 bits ending before `limit`, or nil.
-    private static func sleb(_ buffer: UnsafeRawBufferPointer, _ p: inout Int, limit: Int) -> Int64? {
-        var result: Int64 = 0
-        var shift: Int64 = 0
-        while p < limit {
-            let byte = buffer[p]
-            p += 1
-            guard shift < 63 else { return nil }
-            result |= Int64(byte & 0x7f) << shift
-            shift += 7
-            if byte & 0x80 == 0 {
-                if shift < 64 && byte & 0x40 != 0 { result |= -1 << shift }
-                return result
-            }
-        }
-        return nil
     }
 }
