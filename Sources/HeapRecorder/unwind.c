@@ -369,7 +369,8 @@ static inline uint32_t walk_home(uint64_t pc, uint64_t sp) {
 /// The stack of a walk remembered from the program's first frame at (pc, sp, rbp), whose
 /// shapes are in the set at `set`: when the words where one of them reads are those of a walk
 /// remembered under it. 0 otherwise.
-__attribute__((always_inline)) static inline uint32_t walk_recall(dkh_thread *t, dkh_walk_entry *set, uint64_t epoch, uint64_t pc, uint64_t sp, uint64_t rbp) {
+__attribute__((always_inline)) static inline uint32_t walk_recall(dkh_thread *t, dkh_walk_entry *set, uint64_t epoch,
+                                                                 uint64_t pc, uint64_t sp, uint64_t rbp) {
     if (!t->walk_vectors) return 0;
     uint64_t words[DKH_WALK_READS];
     for (int way = 0; way < DKH_WALK_CACHE_WAYS; way++) {

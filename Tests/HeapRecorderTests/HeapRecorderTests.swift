@@ -137,6 +137,21 @@ import Testing
         Self.expectSameTotalsAndSurvivors(HeapTimeline(a), HeapTimeline(b))
     }
 
+    /// Threads one after another reuse one buffer slot, each ending with allocations still
+    /// pending (their buffer is flushed and cleared at the thread's end, the address index slot
+    /// by slot) and freeing blocks the one before allocated: nothing of a thread before is
+    /// found by a later one's frees, so the totals equal those of every event kept.
+    @Test func threadsReusingABufferSlotKeepNothingOfTheOneBefore() throws {
+        let (a, b) = try Self.recordedCancellingAndKeeping("serial-threads")
+        #expect(a.cancelledPairCount >= 40 * 600)
+        Self.expectSameTotalsAndSurvivors(HeapTimeline(a), HeapTimeline(b))
+        let timeline = HeapTimeline(a)
+        #expect(timeline.unmatchedFrees == 0)
+        // 40 threads kept 9 blocks each; each of the last 39 freed 5 of the previous one's.
+        #expect(timeline.blocks.filter { (317...333).contains($0.size) && $0.isAliveAtEnd }.count == 40 * 9 - 39 * 5)
+        #expect(timeline.blocks.filter { $0.size == 91 || $0.size == 93 }.isEmpty)
+    }
+
     /// The workload's `mode` recorded with cancelling, then with every event kept
     /// (DEVKIT_HEAP_PAIRS=keep).
     static func recordedCancellingAndKeeping(_ mode: String) throws -> (HeapRecording, HeapRecording) {

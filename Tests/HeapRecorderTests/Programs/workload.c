@@ -104,6 +104,23 @@ static void *mark_from_thread(void *arg) {
     return NULL;
 }
 
+/// serial-threads: one thread after another, so each takes the buffer slot the one before left.
+/// Each churns pairs, frees half of the blocks the one before kept (allocated there, freed here)
+/// and keeps 9 blocks of its own, which are still pending in its buffer when it ends.
+static void *serial_thread(void *arg) {
+    int index = *(int *)arg;
+    churn(300, 91);
+    for (int i = 0; i < 9; i += 2) {
+        if (index > 0) {
+            free(kept[(index - 1) * 9 + i]);
+            kept[(index - 1) * 9 + i] = NULL;
+        }
+    }
+    for (int i = 0; i < 9; i++) kept[index * 9 + i] = malloc(317 + 2 * (size_t)i);
+    churn(300, 93);
+    return NULL;
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "leaks";
     if (!strcmp(mode, "leaks")) {
@@ -115,6 +132,12 @@ int main(int argc, char **argv) {
         pthread_t threads[8];
         for (int i = 0; i < 8; i++) pthread_create(&threads[i], NULL, thread_main, NULL);
         for (int i = 0; i < 8; i++) pthread_join(threads[i], NULL);
+    } else if (!strcmp(mode, "serial-threads")) {
+        for (int i = 0; i < 40; i++) {
+            pthread_t thread;
+            pthread_create(&thread, NULL, serial_thread, &i);
+            pthread_join(thread, NULL);
+        }
     } else if (!strcmp(mode, "marks")) {
         leak_n(10, 101);
         devkit_heap_mark_generation("open");
