@@ -122,13 +122,14 @@ public enum FileIO {
         }
     }
 
-    /// Reads into at least this many bytes of fresh buffer ask for 2 MiB pages.
-    static let hugePageThreshold = 4 << 20
+    /// Reads into at least this many bytes of fresh buffer ask for 2 MiB pages (and so do
+    /// other fresh buffers that are filled once, whole: a heap recording's decompressed records).
+    public static let hugePageThreshold = 4 << 20
 
     /// Asks the kernel to back the 2 MiB-aligned middle of `buffer` with huge pages
     /// (transparent huge pages, where enabled for `madvise`): faulting a 26 MB input in 4 KiB
     /// at a time was half of its read's system time. Advice only; nothing changes elsewhere.
-    static func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
+    public static func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
         #if os(Linux)
         guard let base = buffer.baseAddress else { return }
         let huge = UInt(2 << 20)
