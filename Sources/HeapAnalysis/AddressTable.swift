@@ -59,18 +59,23 @@ final class AddressTable<Value> {
         var h = (key ^ seed) &* 0x9E37_79B9_7F4A_7C15
         h ^= h >> 32
         h = h &* multiplier
-        return Int(truncatingIfNeeded: h >> shift)
+        // A masking shift: `shift` is 64 − log2(size), 1 to 60, so no smart shift's test of
+        // 64 and more (three instructions a hash, and the backward shift hashes every key it
+        // passes).
+        return Int(truncatingIfNeeded: h &>> shift)
     }
 
     func value(for key: UInt64) -> Value? {
         guard key != Self.empty else { return nil }
         var i = slot(for: key)
+        var steps = 1
+        defer { probes &+= steps }
         while true {
-            probes &+= 1
             let k = keys[i]
             if k == key { return values[i] }
             if k == Self.empty { return nil }
             i = (i &+ 1) & mask
+            steps &+= 1
         }
     }
 
@@ -80,8 +85,11 @@ final class AddressTable<Value> {
         guard key != Self.empty else { return nil }
         if (count + 1) * 4 > size * 3 { grow() }
         var i = slot(for: key)
+        // Counted in a register, added once: a store to the table per step was in the replay's
+        // loop.
+        var steps = 1
+        defer { probes &+= steps }
         while true {
-            probes &+= 1
             let k = keys[i]
             if k == key {
                 let old = values[i]
@@ -95,6 +103,7 @@ final class AddressTable<Value> {
                 return nil
             }
             i = (i &+ 1) & mask
+            steps &+= 1
         }
     }
 
@@ -102,19 +111,21 @@ final class AddressTable<Value> {
     func removeValue(for key: UInt64) -> Value? {
         guard key != Self.empty else { return nil }
         var i = slot(for: key)
+        var steps = 1
+        defer { probes &+= steps }
         while true {
-            probes &+= 1
             let k = keys[i]
             if k == Self.empty { return nil }
             if k == key { break }
             i = (i &+ 1) & mask
+            steps &+= 1
         }
         let removed = values[i]
         // Backward shift: pull later entries of the probe chain into the hole.
         var hole = i
         var j = (i &+ 1) & mask
         while keys[j] != Self.empty {
-            probes &+= 1
+            steps &+= 1
             let home = slot(for: keys[j])
             // Move j into the hole unless its home lies cyclically in (hole, j].
             let distanceToHome = (j &- home) & mask, distanceToHole = (j &- hole) & mask

@@ -223,7 +223,9 @@ struct EventDecoder {
         repeat {
             byte = base[at]
             at &+= 1
-            result |= UInt64(byte & 0x7f) << shift
+            // A masking shift: validation kept every number within 64 bits, so `shift` stays
+            // below 64 (a smart shift's test of 64 and more was three instructions a byte).
+            result |= UInt64(byte & 0x7f) &<< shift
             shift &+= 7
         } while byte >= 0x80
         return result

@@ -320,7 +320,11 @@ extension HeapTimeline {
         private mutating func release(_ live: LiveBlock, at address: UInt64, freedAt seq: UInt64) {
             heapBytes &-= live.size
             liveBlocks -= 1
-            if keepingEveryBlock || seq >= generations[live.generation].endSeq {
+            // Most blocks die in the generation they were made in, whose end is at hand: the
+            // generations' array is read only for the others.
+            let madeIn = live.generation
+            let endSeq = madeIn == generation ? generationEnd : generations[madeIn].endSeq
+            if keepingEveryBlock || seq >= endSeq {
                 kept.append(live.block(at: address, freedAt: seq))
             } else if live.seq <= peak.seq, peak.bytes > 0 {
                 // Made by the peak and freed now, after it: alive at the peak.
