@@ -21,6 +21,9 @@ final class AddressTable<Value> {
     /// 64 − log2(slot count): the slot is the mixed key's top bits.
     private var shift: UInt64
     private(set) var count = 0
+    /// The count at which the next insertion doubles the table first: 3/4 of `size`, kept
+    /// rather than computed per insertion (with its overflow checks, a tenth of an insertion).
+    private var growAt: Int
     /// Slots inspected by every lookup, insertion and removal so far (removal's backward
     /// shift included): about 1-2 per operation at the 3/4 load limit unless keys collide.
     private(set) var probes = 0
@@ -34,6 +37,7 @@ final class AddressTable<Value> {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
         self.size = size
+        growAt = size / 4 * 3
         self.filler = filler
         keys = .allocate(capacity: size)
         keys.initialize(repeating: Self.empty, count: size)
@@ -83,7 +87,7 @@ final class AddressTable<Value> {
     @discardableResult @inline(__always)
     func insert(_ value: Value, for key: UInt64) -> Value? {
         guard key != Self.empty else { return nil }
-        if (count + 1) * 4 > size * 3 { grow() }
+        if count >= growAt { grow() }
         var i = slot(for: key)
         // Counted in a register, added once: a store to the table per step was in the replay's
         // loop.
@@ -99,7 +103,7 @@ final class AddressTable<Value> {
             if k == Self.empty {
                 keys[i] = key
                 values[i] = value
-                count += 1
+                count &+= 1
                 return nil
             }
             i = (i &+ 1) & mask
@@ -138,7 +142,7 @@ final class AddressTable<Value> {
         }
         keys[hole] = Self.empty
         values[hole] = filler
-        count -= 1
+        count &-= 1
         return removed
     }
 
@@ -149,6 +153,7 @@ final class AddressTable<Value> {
     private func grow() {
         let oldKeys = keys, oldValues = values, oldSize = size
         size = oldSize * 2
+        growAt = size / 4 * 3
         keys = .allocate(capacity: size)
         keys.initialize(repeating: Self.empty, count: size)
         values = .allocate(capacity: size)
