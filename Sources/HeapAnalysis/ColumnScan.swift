@@ -40,7 +40,7 @@ enum ColumnScan {
                 if length >= 9 {
                     guard length == 9, base[at &+ first] <= 1 else { return nil }
                 }
-                count &+= ends.nonzeroBitCount
+                count &+= highBitCount(ends)
                 run = ends.leadingZeroBitCount >> 3
             }
             at &+= 8
@@ -79,10 +79,10 @@ enum ColumnScan {
         var at = start
         while end &- at >= 8 {
             let word = UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
-            counts.alloc &+= zeroBytes(word ^ (ones &* UInt64(alloc))).nonzeroBitCount
-            counts.free &+= zeroBytes(word ^ (ones &* UInt64(free))).nonzeroBitCount
-            counts.allocTyped &+= zeroBytes(word ^ (ones &* UInt64(allocTyped))).nonzeroBitCount
-            counts.shortLived &+= zeroBytes(word ^ (ones &* UInt64(shortLived))).nonzeroBitCount
+            counts.alloc &+= highBitCount(zeroBytes(word ^ (ones &* UInt64(alloc))))
+            counts.free &+= highBitCount(zeroBytes(word ^ (ones &* UInt64(free))))
+            counts.allocTyped &+= highBitCount(zeroBytes(word ^ (ones &* UInt64(allocTyped))))
+            counts.shortLived &+= highBitCount(zeroBytes(word ^ (ones &* UInt64(shortLived))))
             at &+= 8
         }
         while at < end {
@@ -97,6 +97,15 @@ enum ColumnScan {
         }
         counts.other = (end &- start) &- counts.alloc &- counts.free &- counts.allocTyped &- counts.shortLived
         return counts
+    }
+
+    /// The number of bytes of `x` whose high bit is set, when no other bit is: the bytes'
+    /// 0s and 1s summed into the top byte by one multiplication. Not `nonzeroBitCount`, which
+    /// without a POPCNT instruction in the baseline x86-64 the compiler targets is a dozen
+    /// instructions (half of this scan's).
+    @inline(__always)
+    private static func highBitCount(_ x: UInt64) -> Int {
+        Int(truncatingIfNeeded: ((x &>> 7) &* ones) &>> 56)
     }
 
     /// The high bit set in exactly the bytes of `x` that are 0 (no carries between bytes: the
