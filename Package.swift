@@ -311,7 +311,7 @@ let package = Package(
         .testTarget(name: "SystemTests", dependencies: ["System", "Diagnostics", "DevKitTestSupport"]),
         .testTarget(
             name: "PropertyListTests",
-            dependencies: ["PropertyList", "BinaryReading", "JSONWriter", "PropertyListTestSupport"]
+            dependencies: ["PropertyList", "BinaryReading", "JSONWriter", "PropertyListTestSupport", "DevKitTestSupport"]
         ),
         // The editor, PlistBuddy scripts, diff, fmt and the printer.
         .testTarget(
@@ -322,7 +322,7 @@ let package = Package(
         // Test helpers for property-list tests: the shared corpus, seeded random values.
         .target(
             name: "PropertyListTestSupport",
-            dependencies: ["PropertyList", .product(name: "OrderedCollections", package: "swift-collections")]
+            dependencies: ["PropertyList", "DevKitTestSupport", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
         // The lint engine: suppressions, positions in binary files, globs, .gitignore (over the
         // plist pack's rules); the reporters, JUnit and Checkstyle against the XSDs in Fixtures.
