@@ -311,7 +311,7 @@ let package = Package(
         .testTarget(name: "SystemTests", dependencies: ["System", "Diagnostics", "DevKitTestSupport"]),
         .testTarget(
             name: "PropertyListTests",
-            dependencies: ["PropertyList", "BinaryReading", "JSONWriter", "PropertyListTestSupport"]
+            dependencies: ["PropertyList", "BinaryReading", "JSONWriter", "PropertyListTestSupport", "DevKitTestSupport"]
         ),
         // The editor, PlistBuddy scripts, diff, fmt and the printer.
         .testTarget(
@@ -322,7 +322,7 @@ let package = Package(
         // Test helpers for property-list tests: the shared corpus, seeded random values.
         .target(
             name: "PropertyListTestSupport",
-            dependencies: ["PropertyList", .product(name: "OrderedCollections", package: "swift-collections")]
+            dependencies: ["PropertyList", "DevKitTestSupport", .product(name: "OrderedCollections", package: "swift-collections")]
         ),
         // The lint engine: suppressions, positions in binary files, globs, .gitignore (over the
         // plist pack's rules); the reporters, JUnit and Checkstyle against the XSDs in Fixtures.
@@ -331,14 +331,14 @@ let package = Package(
         // `.devkit.yml` parsing, precedence and its errors; --config/--no-config/--enable/--disable.
         .testTarget(name: "LintConfigFileTests", dependencies: ["LintConfigFile", "LintKit", "PlistChecks", "PropertyList"]),
         // Every plist rule's examples; every rule on generated values; `devkit lint`'s front end.
-        .testTarget(name: "PlistChecksTests", dependencies: ["PlistChecks", "LintKit", "LintConfigFile", "PropertyList"]),
+        .testTarget(name: "PlistChecksTests", dependencies: ["PlistChecks", "LintKit", "LintConfigFile", "PropertyList", "DevKitTestSupport"]),
         // Every bundle rule's examples; apps built at test time by Scripts/fixtures/make-privacy-app.
         .testTarget(name: "BundleChecksTests", dependencies: ["BundleChecks", "LintKit", "PlistChecks", "ObjectFile", "PropertyList", "System", "DevKitTestSupport"]),
         // Reads real and damaged recordings; the HTML report of a recorded C program
         // (Programs/generations.c).
         .testTarget(
             name: "HeapAnalysisTests",
-            dependencies: ["HeapAnalysis", "BinaryReading", "PropertyList", "HeapTestSupport", "CLibZstd", "HeapRecordFormat"],
+            dependencies: ["HeapAnalysis", "BinaryReading", "PropertyList", "HeapTestSupport", "CLibZstd", "HeapRecordFormat", "DevKitTestSupport"],
             exclude: ["Programs"]
         ),
         // libdevkit-heap.so itself, through `devkit heap record`: interposition, stacks, marks,

@@ -1,6 +1,6 @@
-/// A small deterministic random generator (SplitMix64), so a test that damages inputs at
+/// A small deterministic random generator (SplitMix64): a test that damages inputs at
 /// random positions fails the same way every run.
-public struct SplitMix64 {
+public struct SplitMix64: RandomNumberGenerator {
     public var state: UInt64
 
     public init(seed: UInt64) { state = seed }

@@ -164,7 +164,7 @@ typedef struct dkh_thread {
     uint16_t *index;            // DKH_PENDING_INDEX_SIZE event indices by address
     dkh_pair_entry *pairs;      // DKH_PAIR_TABLE_SIZE
     uint16_t *pair_slots;       // DKH_PAIR_TABLE_LIMIT: the used slots of pairs, in order of first use
-    dkh_pair_entry *pair_scratch;  // DKH_PAIR_TABLE_LIMIT: the used entries, sorted for encoding
+    uint64_t *pair_keys;        // 2 x DKH_PAIR_TABLE_LIMIT: the used slots sorted for encoding, and room to sort them
     uint32_t event_count;       // events[0..event_count) hold events, some cancelled
     uint32_t cancelled;         // of those, cancelled (tag 0)
     uint32_t pair_count;        // used slots of pairs

@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import OrderedCollections
 import PropertyList
 
@@ -26,10 +27,10 @@ public struct ValueGenerator {
         public static let openStep = Capabilities(uids: false)
     }
 
-    public var rng: SeededGenerator
+    public var rng: SplitMix64
     public var capabilities: Capabilities
 
-    public init(rng: SeededGenerator, capabilities: Capabilities) {
+    public init(rng: SplitMix64, capabilities: Capabilities) {
         self.rng = rng
         self.capabilities = capabilities
     }

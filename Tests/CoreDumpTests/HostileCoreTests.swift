@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import CoreDump
 import Foundation
 import Testing
@@ -33,7 +34,7 @@ import Testing
     }
 
     @Test func randomBytes() throws {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 2027)
         expectError(try write((0..<65536).map { _ in UInt8.random(in: 0...255, using: &generator) }, name: "random"), .notELF)
     }
 
@@ -88,7 +89,7 @@ import Testing
     @Test func corruptedCore() throws {
         guard case .success(let fixture) = CoreFixture.shared else { print("skipped: tools missing"); return }
         var core = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture.core)))
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 2028)
         for _ in 0..<(core.count / 512) {
             core[Int.random(in: 64..<core.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
         }

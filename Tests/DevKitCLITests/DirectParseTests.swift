@@ -308,4 +308,3 @@ import Testing
     }
 }
 
-extension SplitMix64: RandomNumberGenerator {}

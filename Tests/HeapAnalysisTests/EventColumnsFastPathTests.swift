@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import BinaryReading
 @testable import HeapAnalysis
 import Testing
@@ -10,7 +11,7 @@ struct EventColumnsFastPathTests {
     typealias Event = EventColumnsTests.Event
 
     static func payload(seed: UInt64) -> [UInt8] {
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(seed: seed)
         var events: [Event] = []
         var live: [UInt64] = []
         for seq in UInt64(10)..<70 {

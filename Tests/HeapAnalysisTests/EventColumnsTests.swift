@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import HeapAnalysis
 import Testing
 
@@ -95,7 +96,7 @@ struct EventColumnsTests {
     /// Two threads' seeded events (allocations plain and typed, frees of either thread's
     /// blocks, short-lived levels), in records of at most 40 events, and their pairs.
     static func recording(version: UInt32, seed: UInt64, events: UInt64 = 600) -> [UInt8] {
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(seed: seed)
         var threads: [[Event]] = [[], []]
         var live: [UInt64] = []
         var pairs: [[Pair]] = [[], []]

@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import Foundation
 @testable import HeapAnalysis
 import HeapSymbolication
@@ -124,7 +125,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3, 4, 5])
     func layoutInvariantsOnRandomGraphs(seed: UInt64) {
-        var generator = SplitMix(state: seed)
+        var generator = SplitMix64(seed: seed)
         let names = ["main", "a", "b", "c", "d", "e"]
         var paths: [(names: [String], count: Int, bytes: UInt64)] = []
         for _ in 0..<200 {

@@ -1,3 +1,4 @@
+import DevKitTestSupport
 @testable import HeapAnalysis
 import Testing
 
@@ -20,7 +21,7 @@ struct LiveBlocksTests {
     /// `queue`: frees take the oldest live address (a producer and a consumer), else a random one.
     @Test(arguments: [(UInt64(1), false), (2, true), (3, false)])
     func agreesWithADictionary(seed: UInt64, queue: Bool) {
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(seed: seed)
         let live = LiveBlocks()
         var model: [UInt64: LiveBlock] = [:]
         // Live addresses from `head` on, oldest first (an address allocated again stays once).

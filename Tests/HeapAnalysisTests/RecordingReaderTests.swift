@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import Foundation
 import HeapAnalysis
 import HeapTestSupport
@@ -67,7 +68,7 @@ struct RecordingReaderTests {
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
     func corruptedBytesNeverCrash(seed: UInt64) throws {
         var bytes = try Self.smallRecording()
-        var generator = SplitMix(state: seed)
+        var generator = SplitMix64(seed: seed)
         for _ in 0..<200 {
             var copy = bytes
             for _ in 0..<4 {
@@ -120,17 +121,5 @@ struct RecordingReaderTests {
     @Test func notARecording() {
         let error = #expect(throws: RecordingError.self) { try RecordingReader.read(Array("<?xml version".utf8), path: "x") }
         #expect(error?.description == "x: offset 0x0: file header: not a devkit heap recording (no DKITHEAP magic)")
-    }
-}
-
-/// A small deterministic generator, so a failing case can be replayed.
-struct SplitMix {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9e3779b97f4a7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58476d1ce4e5b9
-        z = (z ^ (z >> 27)) &* 0x94d049bb133111eb
-        return z ^ (z >> 31)
     }
 }

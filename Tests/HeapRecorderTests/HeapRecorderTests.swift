@@ -127,6 +127,39 @@ import Testing
         }
     }
 
+    /// A PAIRS record lists its keys in (stack, size, type) order (FORMAT.md, "Cancelled
+    /// pairs"), whatever order the pairs were counted in: here the reverse of their stacks'
+    /// order, and one stack's sizes largest first.
+    @Test func pairCountersAreWrittenInKeyOrder() throws {
+        let (run, recording) = try HeapFixture.workload("pair-order")
+        #expect(run.status == 0)
+        #expect(recording.warnings.isEmpty)
+        // A record's entries share its thread and seq.
+        var records: [[CancelledPairs]] = []
+        for pair in recording.cancelledPairs {
+            if let last = records.last?.last, last.thread == pair.thread, last.seq == pair.seq {
+                records[records.count - 1].append(pair)
+            } else {
+                records.append([pair])
+            }
+        }
+        for entries in records {
+            for (a, b) in zip(entries, entries.dropFirst()) {
+                #expect((a.stack, a.size, a.typeMetadata) < (b.stack, b.size, b.typeMetadata), "\(a) before \(b)")
+            }
+        }
+        // Nothing lost on the way: every tree node and every block of the two sites is counted.
+        let timeline = HeapTimeline(recording, keepingEveryBlock: true)
+        for size in UInt64(301)...405 where size <= 305 || size > 400 {
+            let (events, pairs) = Self.allocated(timeline, generation: 0, size: size)
+            #expect(events + pairs == 30, "size \(size)")
+        }
+        #expect(recording.cancelledPairs.filter { (301...305).contains($0.size) }.reduce(0) { $0 + $1.count } >= 25 * 5)
+        let sitesPerRecord = records.map { Set($0.filter { (301...405).contains($0.size) }.map(\.stack)).count }
+        #expect(sitesPerRecord.contains(2))
+        #expect(records.contains { Set($0.map(\.stack)).count >= 300 && $0.contains { $0.stack > 256 } })
+    }
+
     /// The same program recorded with cancelling and with every event kept
     /// (DEVKIT_HEAP_PAIRS=keep): identical allocated totals per generation and survivors.
     @Test func cancellingChangesNoTotal() throws {

@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import LintKit
 import PlistChecks
 import PropertyList
@@ -6,16 +7,10 @@ import Testing
 /// Rules see user input: every rule, on every kind, must survive any value shape (wrong
 /// types where strings are expected, deep nesting, odd keys) and report positions that exist.
 @Suite struct PlistRuleRobustnessTests {
-    /// A small deterministic generator (SplitMix64), so failures reproduce.
+    /// Random value shapes from a seeded generator, so failures reproduce.
     struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var random: SplitMix64
+        mutating func next() -> UInt64 { random.next() }
         mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 
         /// Keys the rules look for, plus odd ones, so the rules' code paths are reached.
@@ -58,7 +53,7 @@ import Testing
         configuration.enabledRules = Set(PlistRules.registry.descriptions.map(\.id))
         let options = PlistLintOptions(isBuiltProduct: true, configuration: .release, projectFileNames: [], appInfo: .dictionary([:]))
         let engine = try LintEngine(registry: PlistRules.registry, configuration: configuration, options: options)
-        var generator = Generator(state: 42)
+        var generator = Generator(random: SplitMix64(seed: 42))
         for _ in 0..<300 {
             let value = generator.value(depth: 0)
             guard let bytes = try? PropertyListCoding.write(value, as: .xml) else { continue }

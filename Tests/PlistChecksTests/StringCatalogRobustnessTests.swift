@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import Diagnostics
 import LintKit
 import PlistChecks
@@ -32,7 +33,7 @@ import Testing
 
     @Test func randomCatalogsNeverTrap() throws {
         let engine = try LintEngine(registry: PlistRules.registry)
-        var generator = PlistRuleRobustnessTests.Generator(state: 21)
+        var generator = PlistRuleRobustnessTests.Generator(random: SplitMix64(seed: 21))
         var findings = 0
         for n in 0..<400 {
             var root = Self.value(&generator, depth: 0)
@@ -58,7 +59,7 @@ import Testing
     /// The scanner on random bytes around `%`: no trap, and every directive's text is a
     /// piece of the input starting with `%` (or a `*` width).
     @Test func scannerOnRandomText() {
-        var generator = PlistRuleRobustnessTests.Generator(state: 7)
+        var generator = PlistRuleRobustnessTests.Generator(random: SplitMix64(seed: 7))
         let alphabet = Array("%%%$#@*.0123456789-+ 'lhqLjztdiuoxXDUOfFeEgGaAsScCpn@ar\u{E9}\u{1F600}")
         for _ in 0..<2000 {
             let text = String((0..<generator.below(12)).map { _ in alphabet[generator.below(alphabet.count)] })

@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import Testing
 @testable import PlistTools
 import PropertyList
@@ -114,9 +115,25 @@ import PropertyListTestSupport
         #expect(checked > 0)
     }
 
+    /// A `.strings` file of comments only (as Xcode creates one, or as deleting its last entry
+    /// leaves it) takes a new entry after them, quoted as `.strings` entries are.
+    @Test(arguments: ["/* Localizable.strings */\n", "/* Title */\n\n// Buttons", "  \n"])
+    func commentOnlyStringsFileTakesAnEntry(text: String) throws {
+        let bytes = Array(text.utf8)
+        let added = try PlistEditor.apply([.insert(KeyPath(["greeting"]), .string("Hello"))], to: bytes)
+        let separator = text.hasSuffix("\n") ? "" : "\n"
+        #expect(String(decoding: added, as: UTF8.self) == text + separator + "\"greeting\" = \"Hello\";\n")
+        #expect(try PropertyListCoding.read(added).value == .dictionary(["greeting": .string("Hello")]))
+        // And back: deleting it leaves the comments, which take an entry again.
+        let deleted = try PlistEditor.apply([.delete(KeyPath(["greeting"]))], to: added)
+        #expect(try PropertyListCoding.read(deleted).value == .dictionary([:]))
+        let again = try PlistEditor.apply([.insert(KeyPath(["bye"]), .string("Bye"))], to: deleted)
+        #expect(try PropertyListCoding.read(again).value == .dictionary(["bye": .string("Bye")]))
+    }
+
     /// Random edit sequences: the lossless OpenStep document and the value model agree.
     @Test(arguments: 0..<40) func openStepEditsAgreeWithValueEdits(seed: UInt64) throws {
-        var generator = ValueGenerator(rng: SeededGenerator(seed: seed), capabilities: .openStep)
+        var generator = ValueGenerator(rng: SplitMix64(seed: seed), capabilities: .openStep)
         for original in [Self.strings, Self.openStep] {
             try generator.expectEditsAgreeWithValueEdits(of: original, seed: seed, detail: Self.text)
         }

@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import Foundation
 import PlistTools
 import PropertyList
@@ -10,7 +11,7 @@ import Testing
 @Suite struct PiecewiseConversionTests {
     /// Values JSON holds as they are, running to several MiB of XML and JSON.
     static func jsonItems() -> [PlistValue] {
-        var generator = ValueGenerator(rng: SeededGenerator(seed: 2026), capabilities: .json)
+        var generator = ValueGenerator(rng: SplitMix64(seed: 2026), capabilities: .json)
         let text = (0..<40).map { i in PlistValue.string(String(repeating: "line \(i) <&> \"é\" ", count: 5000)) }
         return (0..<4000).map { _ in generator.value() } + text
     }

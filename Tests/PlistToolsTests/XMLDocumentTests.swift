@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import Testing
 @testable import PlistTools
 @testable import PropertyList
@@ -251,7 +252,7 @@ import PropertyListTestSupport
 
     /// Random edit sequences: the lossless XML document and the value model agree.
     @Test(arguments: 0..<40) func xmlEditsAgreeWithValueEdits(seed: UInt64) throws {
-        var generator = ValueGenerator(rng: SeededGenerator(seed: seed), capabilities: .init(uids: false))
+        var generator = ValueGenerator(rng: SplitMix64(seed: seed), capabilities: .init(uids: false))
         try generator.expectEditsAgreeWithValueEdits(of: Self.fixture, seed: seed)
     }
 
@@ -292,7 +293,7 @@ import PropertyListTestSupport
     @Test func randomTargets() throws {
         var offered = 0
         for seed in UInt64(1)...60 {
-            var generator = ValueGenerator(rng: SeededGenerator(seed: seed), capabilities: .init(uids: false))
+            var generator = ValueGenerator(rng: SplitMix64(seed: seed), capabilities: .init(uids: false))
             var target = try PropertyListCoding.read(XMLDocumentTests.fixture).value
             for _ in 0..<4 {
                 let edit = generator.edit(in: target)

@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import Foundation
 import Testing
 @testable import PropertyList
@@ -45,7 +46,7 @@ import PropertyListTestSupport
                 "List": .array([.string(""), .array([]), .dictionary([:])]),
             ]),
         ]
-        var generator = ValueGenerator(rng: SeededGenerator(seed: 7), capabilities: .init(uids: false, nonFiniteReals: false))
+        var generator = ValueGenerator(rng: SplitMix64(seed: 7), capabilities: .init(uids: false, nonFiniteReals: false))
         for _ in 0..<20 { values.append(generator.value()) }
         return values
     }
@@ -57,7 +58,7 @@ import PropertyListTestSupport
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         // No UIDs: plistlib reads them but cannot write them back as XML.
-        var generator = ValueGenerator(rng: SeededGenerator(seed: 99), capabilities: .init(uids: false))
+        var generator = ValueGenerator(rng: SplitMix64(seed: 99), capabilities: .init(uids: false))
         let values = Self.sampleValues() + (0..<20).map { _ in generator.value() }
         for (i, value) in values.enumerated() {
             for format in [PlistFormat.xml, .binary] {

@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import Testing
 @testable import PropertyList
 import JSONWriter
@@ -15,7 +16,7 @@ import JSONWriter
     }
 
     @Test func everyScalarRangeRoundTrips() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 2031)
         let ranges: [ClosedRange<UInt32>] = [0...0x7F, 0x80...0x7FF, 0x800...0xD7FF, 0xE000...0xFFFF, 0x10000...0x10FFFF]
         for _ in 0..<2_000 {
             let scalars = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
@@ -31,7 +32,7 @@ import JSONWriter
     /// ASCII runs of every length from 0 to 40 (the transcoder takes eight and four units at a
     /// time) between non-ASCII scalars, at every alignment.
     @Test func asciiRunsOfEveryLengthDecode() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 2032)
         for _ in 0..<2_000 {
             var text = ""
             for _ in 0..<Int.random(in: 0...6, using: &generator) {
@@ -94,7 +95,7 @@ import JSONWriter
     /// writes exactly what the writers write for the decoded string, and refuses exactly what
     /// the XML writer refuses.
     @Test func escapingWhileTranscodingEqualsTheWritersSpelling() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 2033)
         let pieces = ["&", "<", ">", "\"", "\\", "\t", "\n", "\r", "\u{1}", "\u{1F}", "\u{7F}", "/", "é", "Ω", "🚀", "中", "a & b", "<tag>"]
         var refused = 0
         for _ in 0..<3_000 {

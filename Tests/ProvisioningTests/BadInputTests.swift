@@ -1,3 +1,4 @@
+import DevKitTestSupport
 import BinaryReading
 import Foundation
 import Provisioning
@@ -62,11 +63,8 @@ import Testing
     /// Random byte flips in a real profile: an error or a verdict, never a crash.
     @Test func randomFlips() throws {
         guard let bytes = try CorpusProfileTests.load("fastlane-test.mobileprovision") else { return }
-        var state: UInt64 = 0x5eed
-        func next() -> Int {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            return Int(state % UInt64(bytes.count))
-        }
+        var random = SplitMix64(seed: 0x5eed)
+        func next() -> Int { Int(random.next() % UInt64(bytes.count)) }
         var accepted = 0
         for _ in 0..<300 {
             var copy = bytes

@@ -75,9 +75,8 @@ public struct OpenStepPlistDocument: Sendable {
         guard let lastChild = children.last else {
             if parent.isImplicit {
                 // An empty `.strings` file (only comments): the entry goes at the end.
-                var at = bytes.count
+                let at = bytes.count
                 let prefix: [UInt8] = at > 0 && bytes[at - 1] != 0x0A ? [0x0A] : []
-                if at == 0 { at = 0 }
                 try splice(at..<at, with: prefix + (try entry([])) + [0x0A], path: path)
                 return
             }

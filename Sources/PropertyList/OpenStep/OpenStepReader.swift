@@ -246,7 +246,12 @@ package enum OpenStepReader {
         /// holding only whitespace and comments (CF reads an empty `.strings` file so).
         mutating func document() throws(PlistError) -> PlistValue {
             try skipSpace()
-            guard i < text.count else { return .dictionary([:]) }
+            guard i < text.count else {
+                // Only space and comments: an empty `.strings` file (Xcode makes them with a
+                // header comment), whose first entry an edit adds at the end.
+                if ranges != nil { ranges?[[]] = OpenStepNodeRange(element: i..<i, closingBracket: nil, isImplicit: true) }
+                return .dictionary([:])
+            }
             let rootStart = i
             let root = try value(stringsFile: false)
             try skipSpace()

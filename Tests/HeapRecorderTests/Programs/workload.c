@@ -55,6 +55,15 @@ __attribute__((noinline)) void fell_tree(struct tree_node *node) {
     free(node);
 }
 
+/// Blocks of five sizes from one call site, made and freed largest first: pairs of one stack
+/// whose sizes come in descending order.
+__attribute__((noinline)) void pairs_largest_first(size_t base) {
+    for (size_t size = base + 5; size > base; size--) {
+        void *volatile p = malloc(size);  // volatile: see churn
+        free(p);
+    }
+}
+
 static void *thread_main(void *arg) {
     (void)arg;
     churn(200000, 24);
@@ -291,6 +300,15 @@ int main(int argc, char **argv) {
     } else if (!strcmp(mode, "tree")) {
         // 20 trees of 127 nodes, each freed before the next: 2,540 blocks from 127 stacks.
         for (int i = 0; i < 20; i++) fell_tree(grow_tree(6));
+    } else if (!strcmp(mode, "pair-order")) {
+        // Cancelled pairs whose keys come far from (stack, size, type) order: 10 trees of 511
+        // nodes (a stack each, ids past 256) freed leaves first, not in the order their stacks
+        // were first seen; then two call sites' sizes largest first.
+        for (int i = 0; i < 10; i++) fell_tree(grow_tree(8));
+        for (int i = 0; i < 30; i++) {
+            pairs_largest_first(300);
+            pairs_largest_first(400);
+        }
     } else if (!strcmp(mode, "small")) {
         leak_n(3, 31);
         devkit_heap_mark_generation("second");
