@@ -1,3 +1,4 @@
+import DevKitTestSupport
 @testable import HeapAnalysis
 import Testing
 
@@ -24,7 +25,7 @@ struct ColumnScanTests {
     }
 
     static func strings(seed: UInt64) -> [[UInt8]] {
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(seed: seed)
         let palette: [UInt8] = [0x00, 0x01, 0x02, 0x7f, 0x80, 0x81, 0xfe, 0xff]
         var strings: [[UInt8]] = []
         for length in 0..<48 {
@@ -65,7 +66,7 @@ struct ColumnScanTests {
     }
 
     @Test func tagCountsMatchAByteCount() {
-        var random = SplitMix(state: 5)
+        var random = SplitMix64(seed: 5)
         for length in 0..<70 {
             let tags = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next() % 7) }
             let counts = (tags + [0]).withUnsafeBufferPointer { ColumnScan.tagCounts($0.baseAddress!, from: 0, to: length) }
