@@ -27,8 +27,10 @@ extension HeapRecording {
     /// when `pipelined` (by default: a recording of at least `pipelinedEventCount` events, and
     /// a second processor that other work leaves free to run the merge on). On a machine whose
     /// other core is busy the pipe only costs: every event crosses from core to core, and the
-    /// merge waits for time slices (cross-thread's heapdiff under a load of 2.5 on 2 cores:
-    /// 123 ms of CPU and 122 ms wall on one thread, 145 and 146 ms pipelined).
+    /// merge waits for time slices (cross-thread's heapdiff on 2 cores, at a load of 2.5: 123 ms
+    /// of CPU and 122 ms wall on one thread, 145 and 146 ms pipelined; at a load of 1, the
+    /// same wall time both ways, 113–133 ms in two rounds, and 123–150 ms of CPU against
+    /// 153–180 ms pipelined).
     func replay<Sink: HeapEventSink>(into sink: inout Sink, pipelined: Bool? = nil) {
         let pipelined = pipelined ?? (eventCount >= Self.pipelinedEventCount && Processors.hasIdleProcessor)
         var streamOf: [UInt32: Int] = [:]

@@ -17,15 +17,15 @@ public enum Processors {
     }
 
     /// Whether a second thread of the caller's would likely get a processor of its own: more
-    /// than one online, and the 1-minute load average (the caller's own work included, as GNU
-    /// make's `--load-average` counts it) half a processor or more below their number. True
-    /// when the load cannot be read. For work split in two stages that hand every item across:
-    /// on a busy machine the second thread waits for a time slice, and the handing over costs
-    /// without saving anything.
+    /// than one online, and the 1-minute load average (as GNU make's `--load-average` reads
+    /// it) leaving a processor and a half idle, one for each thread and some room for the
+    /// rest of the machine. True when the load cannot be read. For work split in two stages
+    /// that hand every item across: on a busy machine the second thread waits for a time
+    /// slice, and the handing over costs without saving anything.
     public static var hasIdleProcessor: Bool {
         let online = self.online
         guard online > 1 else { return false }
         guard let load = loadAverage else { return true }
-        return load <= Double(online) - 0.5
+        return load <= Double(online) - 1.5
     }
 }
