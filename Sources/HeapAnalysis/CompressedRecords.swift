@@ -104,7 +104,7 @@ struct CompressedRecords {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(total, 1), alignment: 16)
         // Written once, whole, by the decompression: in 2 MiB pages where the kernel allows,
         // not 4 KiB faults (cross-thread's 17 MB were two-thirds of heapdiff's page faults).
-        if total >= FileIO.hugePageThreshold { FileIO.adviseHugePages(buffer) }
+        FileIO.adviseHugePages(buffer)
         var adopted = false
         defer { if !adopted { buffer.deallocate() } }
         buffer.baseAddress!.copyMemory(from: bytes.baseAddress!, byteCount: headerSize)

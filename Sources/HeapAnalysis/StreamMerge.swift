@@ -65,10 +65,10 @@ struct StreamMerge {
     }
 
     /// Feeds every event to `sink` in sequence order: the same order as taking the top
-    /// stream's event and sifting each time, without a sift per event. While the stream on top stays below both of its children
-    /// (the heap's second smallest key), a sift would leave it on top: its events go out in a
-    /// run, one comparison each (a thread that allocates a thousand blocks while the others
-    /// wait, as most threads mostly do).
+    /// stream's event and sifting each time, without a sift per event. While the stream on top
+    /// stays below both of its children (the heap's second smallest key), a sift would leave it
+    /// on top: its events go out in a run, one comparison each (a thread that allocates a
+    /// thousand blocks while the others wait, as most threads mostly do).
     mutating func drain<Sink: HeapEventSink>(into sink: inout Sink) {
         while heapCount > 0 {
             let top = heap[0], count = heapCount

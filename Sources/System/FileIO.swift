@@ -94,7 +94,7 @@ public enum FileIO {
             let capacity = min(sizeHint, limit) + 1
             var error: Int32 = 0
             bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                if capacity >= hugePageThreshold { adviseHugePages(UnsafeMutableRawBufferPointer(buffer)) }
+                adviseHugePages(UnsafeMutableRawBufferPointer(buffer))
                 (initialized, error) = fill(fd: fd, UnsafeMutableRawBufferPointer(buffer))
             }
             if error != 0 { throw FileIOError(path: path, errno: error) }
@@ -122,16 +122,17 @@ public enum FileIO {
         }
     }
 
-    /// Reads into at least this many bytes of fresh buffer ask for 2 MiB pages (and so do
-    /// other fresh buffers that are filled once, whole: a heap recording's decompressed records).
-    public static let hugePageThreshold = 4 << 20
+    /// Fresh buffers of at least this many bytes ask for 2 MiB pages.
+    static let hugePageThreshold = 4 << 20
 
-    /// Asks the kernel to back the 2 MiB-aligned middle of `buffer` with huge pages
-    /// (transparent huge pages, where enabled for `madvise`): faulting a 26 MB input in 4 KiB
-    /// at a time was half of its read's system time. Advice only; nothing changes elsewhere.
+    /// Asks the kernel to back the 2 MiB-aligned middle of `buffer`, a fresh buffer about to be
+    /// filled whole (a read, a heap recording's decompressed records), with huge pages
+    /// (transparent huge pages, where enabled for `madvise`) when it is at least
+    /// `hugePageThreshold` bytes: faulting a 26 MB input in 4 KiB at a time was half of its
+    /// read's system time. Advice only; nothing changes elsewhere.
     public static func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
         #if os(Linux)
-        guard let base = buffer.baseAddress else { return }
+        guard buffer.count >= hugePageThreshold, let base = buffer.baseAddress else { return }
         let huge = UInt(2 << 20)
         let start = (UInt(bitPattern: base) + huge - 1) & ~(huge - 1)
         let end = (UInt(bitPattern: base) + UInt(buffer.count)) & ~(huge - 1)
