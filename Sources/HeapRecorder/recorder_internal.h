@@ -179,6 +179,9 @@ typedef struct dkh_thread {
     uint32_t head_run_blocks;
     uint64_t head_run_bytes;
     uint64_t head_run_seq;
+    /// An event was cancelled since the last flush. Until one is, every run's highest level is
+    /// what the written allocations hold, and the flush has no short-lived level to look for.
+    int cancelled_since_flush;
     /// The thread's stack (pthread_getattr_np), which bounds what the stack walk reads; 0 when
     /// unknown (then libunwind walks it).
     uintptr_t stack_low, stack_high;

@@ -422,6 +422,7 @@ void dkh_reset_thread(dkh_thread *t, int whole) {
     t->head_run_bytes = 0;
     t->head_run_blocks = 0;
     t->head_run_seq = 0;
+    t->cancelled_since_flush = 0;
 }
 
 // ---- cancelled pairs ------------------------------------------------------------------
@@ -663,6 +664,7 @@ static inline void run_start(dkh_thread *t, dkh_pending_event *e) {
 static void run_merge_cancelled(dkh_thread *t, uint32_t i) {
     uint32_t owner = i == 0 ? DKH_RUN_HEAD : run_owner(t, i - 1);
     dkh_pending_event *e = &t->events[i];
+    t->cancelled_since_flush = 1;
     run_raise(t, owner, e->run_bytes, e->run_blocks, e->run_seq);
     e->link = (uint16_t)owner;
 }
@@ -689,93 +691,142 @@ enum {
 /// below 2^21 (3 bytes). The tag column's length is the event count (a tag is one byte).
 #define DKH_COLUMNS_HEADER_MAX (3 * (DKH_COLUMNS - 1))
 
-/// One event as written: a pending event, or a run's short-lived level (a = bytes, b = blocks).
-typedef struct dkh_out_event {
-    uint8_t tag;
-    uint64_t seq, ptr, a, b, type;
-} dkh_out_event;
-
-/// Walks the pending events in write order, skipping cancelled ones, with each run's
-/// short-lived level after its event (the head run's first). Copyable: a record's events
-/// are walked twice, once to size its columns and once to write them.
+/// Where a flush is in the pending events: the next one to look at, whether the short-lived
+/// level of the run before it is still due (the head run's, or the last written event's), and
+/// what the written allocations so far hold.
 typedef struct dkh_walk {
-    uint32_t next;   // the pending event to look at next
-    uint8_t phase;   // 0: the head run's level is due; 1: the next event; 2: its run's level
+    uint32_t next;
+    uint8_t level_due;
     uint64_t written_bytes;
     uint32_t written_blocks;
 } dkh_walk;
 
-/// A SHORT_LIVED event when the run's highest level is above what written allocations hold.
-static inline int short_lived(uint64_t run_bytes, uint32_t run_blocks, uint64_t seq, const dkh_walk *w, dkh_out_event *o) {
-    if (run_bytes <= w->written_bytes) return 0;
-    uint32_t blocks = run_blocks > w->written_blocks ? run_blocks - w->written_blocks : 0;
-    *o = (dkh_out_event){.tag = DKH_EVENT_SHORT_LIVED, .seq = seq, .a = run_bytes - w->written_bytes, .b = blocks};
+/// The run's short-lived level: what its highest level held beyond the written allocations
+/// (0 bytes: none to write).
+static inline uint64_t short_lived_bytes(uint64_t run_bytes, const dkh_walk *w) {
+    return run_bytes > w->written_bytes ? run_bytes - w->written_bytes : 0;
+}
+
+/// The due run's level: the head run's before any event is written, else the last written
+/// event's run.
+static inline void due_run(const dkh_thread *t, uint32_t next, uint64_t *bytes, uint32_t *blocks, uint64_t *seq) {
+    if (next == 0) {
+        *bytes = t->head_run_bytes, *blocks = t->head_run_blocks, *seq = t->head_run_seq;
+    } else {
+        const dkh_pending_event *e = &t->events[next - 1];
+        *bytes = e->run_bytes, *blocks = e->run_blocks, *seq = e->run_seq;
+    }
+}
+
+/// Moves the walk to the next event to write (a due level with bytes, else the next event not
+/// cancelled) and gives its seq; 0 when nothing is left.
+static int walk_peek(const dkh_thread *t, dkh_walk *w, uint64_t *seq) {
+    if (w->level_due) {
+        uint64_t bytes;
+        uint32_t blocks;
+        due_run(t, w->next, &bytes, &blocks, seq);
+        if (short_lived_bytes(bytes, w)) return 1;
+        w->level_due = 0;
+    }
+    while (w->next < t->event_count && !t->events[w->next].tag) w->next++;
+    if (w->next == t->event_count) return 0;
+    *seq = t->events[w->next].seq;
     return 1;
 }
 
-/// The next event to write into `o`; 0 at the end.
-static int walk_next(const dkh_thread *t, dkh_walk *w, dkh_out_event *o) {
-    if (w->phase == 0) {
-        w->phase = 1;
-        if (short_lived(t->head_run_bytes, t->head_run_blocks, t->head_run_seq, w, o)) return 1;
-    } else if (w->phase == 2) {
-        w->phase = 1;
-        const dkh_pending_event *e = &t->events[w->next - 1];
-        if (short_lived(e->run_bytes, e->run_blocks, e->run_seq, w, o)) return 1;
-    }
-    while (w->next < t->event_count) {
-        const dkh_pending_event *e = &t->events[w->next++];
-        if (!e->tag) continue;
-        *o = (dkh_out_event){.tag = e->tag, .seq = e->seq, .ptr = e->ptr, .a = e->size, .b = e->stack, .type = e->type};
-        if (e->tag != DKH_EVENT_FREE) {
-            w->written_bytes += e->size;
-            w->written_blocks++;
-        }
-        w->phase = 2;
-        return 1;
-    }
-    return 0;
-}
+/// Where each column of the record being encoded ends; the columns' regions start
+/// DKH_THREAD_BUFFER_SIZE bytes apart.
+typedef struct dkh_column_ends {
+    uint8_t *at[DKH_COLUMNS];
+} dkh_column_ends;
 
-/// What the fields of the next event are predicted from: the previous event's.
+/// The previous event's fields, from which the next event's are predicted.
 typedef struct dkh_predictor {
-    uint64_t seq;         // the previous event's (the record's base seq at first)
+    uint64_t seq;         // the record's base seq at first
     // Addresses: allocations and frees apart, so that a thread freeing blocks in the order
     // another made them (a queue) repeats that thread's column of allocation deltas.
     uint64_t alloc_ptr, free_ptr, stack, short_bytes;
 } dkh_predictor;
 
-/// Appends `v` to column `c` (each column has its own region of `columns`); returns its size.
-static inline size_t column_put(uint8_t *columns, size_t length[DKH_COLUMNS], int c, uint64_t v) {
-    size_t n = put_uleb(columns + (size_t)c * DKH_THREAD_BUFFER_SIZE + length[c], v);
-    length[c] += n;
-    return n;
-}
+static inline uint8_t *put_uleb_end(uint8_t *p, uint64_t v) { return p + put_uleb(p, v); }
 
-/// Appends the event's fields to the columns it has; advances `p`. Returns the bytes written.
-static inline size_t encode_event(dkh_predictor *p, const dkh_out_event *o, uint8_t *columns, size_t length[DKH_COLUMNS]) {
-    size_t n = column_put(columns, length, COL_TAG, o->tag);  // below 0x80: one byte
-    n += column_put(columns, length, COL_SEQ, o->seq - p->seq);
-    p->seq = o->seq;
-    switch (o->tag) {
-    case DKH_EVENT_FREE:
-        n += column_put(columns, length, COL_FREE, zigzag((int64_t)(o->ptr - p->free_ptr)));
-        p->free_ptr = o->ptr;
-        return n;
-    case DKH_EVENT_SHORT_LIVED:
-        n += column_put(columns, length, COL_SHORT_BYTES, zigzag((int64_t)(o->a - p->short_bytes)));
-        n += column_put(columns, length, COL_SHORT_BLOCKS, o->b);
-        p->short_bytes = o->a;
-        return n;
-    default:
-        n += column_put(columns, length, COL_ALLOC, zigzag((int64_t)(o->ptr - p->alloc_ptr)));
-        n += column_put(columns, length, COL_SIZE, o->a);
-        n += column_put(columns, length, COL_STACK, zigzag((int64_t)(o->b - p->stack)));
-        if (o->tag == DKH_EVENT_ALLOC_TYPED) n += column_put(columns, length, COL_TYPE, o->type);
-        p->alloc_ptr = o->ptr;
-        p->stack = o->b;
-        return n;
+/// Encodes the walk's events into the columns (`total` bytes in them so far) while the record
+/// has room for one more; the walk is left at the first event of the next record. One loop
+/// for all kinds of events: a flush runs it for every event a thread writes (cross-thread
+/// frees are never cancelled), so it keeps the columns' ends in hand rather than walking an
+/// event at a time through a copy of it.
+/// `levels` 0: no event was cancelled since the last flush, so no run has a level to write.
+__attribute__((always_inline)) static inline size_t encode_events(const dkh_thread *t, dkh_walk *w, dkh_predictor *p,
+                                                                  dkh_column_ends *c, size_t total, size_t room,
+                                                                  const int levels) {
+    const dkh_pending_event *events = t->events;
+    const uint32_t count = t->event_count;
+    uint64_t written_bytes = w->written_bytes;
+    uint32_t written_blocks = w->written_blocks;
+    uint32_t i = w->next;
+    int level_due = w->level_due;
+    for (;;) {
+        if (levels && level_due) {
+            uint64_t run_bytes, seq;
+            uint32_t run_blocks;
+            due_run(t, i, &run_bytes, &run_blocks, &seq);
+            if (run_bytes > written_bytes) {
+                if (total + DKH_MAX_EVENT_SIZE > room) break;
+                uint64_t bytes = run_bytes - written_bytes;
+                uint8_t *start = c->at[COL_SEQ];
+                *c->at[COL_TAG]++ = DKH_EVENT_SHORT_LIVED;
+                c->at[COL_SEQ] = put_uleb_end(c->at[COL_SEQ], seq - p->seq);
+                size_t n = 1 + (size_t)(c->at[COL_SEQ] - start);
+                start = c->at[COL_SHORT_BYTES];
+                c->at[COL_SHORT_BYTES] = put_uleb_end(start, zigzag((int64_t)(bytes - p->short_bytes)));
+                n += (size_t)(c->at[COL_SHORT_BYTES] - start);
+                start = c->at[COL_SHORT_BLOCKS];
+                c->at[COL_SHORT_BLOCKS] = put_uleb_end(start, run_blocks > written_blocks ? run_blocks - written_blocks : 0);
+                n += (size_t)(c->at[COL_SHORT_BLOCKS] - start);
+                total += n;
+                p->seq = seq;
+                p->short_bytes = bytes;
+            }
+            level_due = 0;
+        }
+        while (i < count && !events[i].tag) i++;
+        if (i == count || total + DKH_MAX_EVENT_SIZE > room) break;
+        const dkh_pending_event *e = &events[i++];
+        uint8_t *seq_start = c->at[COL_SEQ];
+        *c->at[COL_TAG]++ = e->tag;
+        c->at[COL_SEQ] = put_uleb_end(seq_start, e->seq - p->seq);
+        size_t n = 1 + (size_t)(c->at[COL_SEQ] - seq_start);
+        p->seq = e->seq;
+        if (e->tag == DKH_EVENT_FREE) {
+            uint8_t *start = c->at[COL_FREE];
+            c->at[COL_FREE] = put_uleb_end(start, zigzag((int64_t)(e->ptr - p->free_ptr)));
+            n += (size_t)(c->at[COL_FREE] - start);
+            p->free_ptr = e->ptr;
+        } else {
+            uint8_t *alloc_start = c->at[COL_ALLOC], *size_start = c->at[COL_SIZE], *stack_start = c->at[COL_STACK];
+            c->at[COL_ALLOC] = put_uleb_end(alloc_start, zigzag((int64_t)(e->ptr - p->alloc_ptr)));
+            c->at[COL_SIZE] = put_uleb_end(size_start, e->size);
+            c->at[COL_STACK] = put_uleb_end(stack_start, zigzag((int64_t)((uint64_t)e->stack - p->stack)));
+            n += (size_t)(c->at[COL_ALLOC] - alloc_start) + (size_t)(c->at[COL_SIZE] - size_start) +
+                 (size_t)(c->at[COL_STACK] - stack_start);
+            if (e->tag == DKH_EVENT_ALLOC_TYPED) {
+                uint8_t *start = c->at[COL_TYPE];
+                c->at[COL_TYPE] = put_uleb_end(start, e->type);
+                n += (size_t)(c->at[COL_TYPE] - start);
+            }
+            p->alloc_ptr = e->ptr;
+            p->stack = e->stack;
+            written_bytes += e->size;
+            written_blocks++;
+        }
+        total += n;
+        level_due = 1;
     }
+    w->next = i;
+    w->level_due = (uint8_t)level_due;
+    w->written_bytes = written_bytes;
+    w->written_blocks = written_blocks;
+    return total;
 }
 
 /// Encodes the thread's pending events (skipping cancelled ones) as DKH_RECORD_EVENTS records,
@@ -785,28 +836,29 @@ static void thread_flush(dkh_thread *t, int at_exit) {
     if (!t->buffer) return;
     // Room for a record's columns: the buffer less the headers and the clock record after it.
     const size_t room = DKH_THREAD_BUFFER_SIZE - DKH_EVENTS_HEADER_SIZE - DKH_COLUMNS_HEADER_MAX - DKH_CLOCK_RECORD_SIZE;
-    dkh_walk walk = {0};
-    dkh_out_event event;
-    int more = walk_next(t, &walk, &event);
+    dkh_walk walk = {.level_due = 1};
+    uint64_t base_seq;
+    int more = walk_peek(t, &walk, &base_seq);
     while (more) {
         // Each field at its column's end, each column in its own region (the events fit in
         // `room` together, so each column does alone); then the columns one after another.
-        const uint64_t base_seq = event.seq;
         dkh_predictor p = {.seq = base_seq};
-        size_t length[DKH_COLUMNS] = {0};
-        size_t total = 0;
-        while (more && total + DKH_MAX_EVENT_SIZE <= room) {
-            total += encode_event(&p, &event, t->columns, length);
-            more = walk_next(t, &walk, &event);
-        }
+        dkh_column_ends ends;
+        for (int c = 0; c < DKH_COLUMNS; c++) ends.at[c] = t->columns + (size_t)c * DKH_THREAD_BUFFER_SIZE;
+        if (t->cancelled_since_flush) encode_events(t, &walk, &p, &ends, 0, room, 1);
+        else encode_events(t, &walk, &p, &ends, 0, room, 0);
+        uint64_t record_seq = base_seq;
+        more = walk_peek(t, &walk, &base_seq);
         uint8_t *b = t->buffer;
         size_t n = DKH_EVENTS_HEADER_SIZE;
+        size_t length[DKH_COLUMNS];
+        for (int c = 0; c < DKH_COLUMNS; c++) length[c] = (size_t)(ends.at[c] - (t->columns + (size_t)c * DKH_THREAD_BUFFER_SIZE));
         for (int c = 0; c < DKH_COLUMNS - 1; c++) n += put_uleb(b + n, length[c]);
         for (int c = 0; c < DKH_COLUMNS; c++) {
             memcpy(b + n, t->columns + (size_t)c * DKH_THREAD_BUFFER_SIZE, length[c]);
             n += length[c];
         }
-        write_events_record(t, n, base_seq, more ? 0 : at_exit ? 2 : 1);
+        write_events_record(t, n, record_seq, more ? 0 : at_exit ? 2 : 1);
     }
     if (at_exit) flush_pairs_at_exit(t);
     else flush_pairs_locked(t);
