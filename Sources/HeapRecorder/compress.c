@@ -35,8 +35,8 @@
 /// Deferred records (new stacks) held for the stream's next write.
 #define DKH_DEFERRED_SIZE (32u * 1024)
 /// The most zstd's match-finder tables get (as logs of their entries), whatever the level.
-#define DKH_ZSTD_HASH_LOG 17u
-#define DKH_ZSTD_CHAIN_LOG 16u
+#define DKH_ZSTD_HASH_LOG 14u
+#define DKH_ZSTD_CHAIN_LOG 14u
 
 static struct {
     /// The thread id holding the stream, 0 when free.
@@ -76,11 +76,12 @@ static void zstd_free(void *opaque, void *address) {
 
 void dkh_stream_init(void) {
     // DEVKIT_HEAP_ZSTD: 0 writes plain records (as version 3 did, under version 4's header);
-    // 1-19 the zstd level. Level 5 by default: on Scripts/bench/heap's workloads it wrote
-    // 10-60% less than level 1 (cross-thread 0.16-0.57 MB against 0.38-1.02 MB) for no CPU
-    // time perf stat could tell apart, and about 4 MB more memory (RESULTS.md, issue 19).
+    // 1-19 the zstd level. Level 3 by default: on Scripts/bench/heap's workloads it writes
+    // about what level 5 does (within the spread of cross-thread's sizes from run to run, swift
+    // 8 % more) for 40 M fewer instructions on cross-thread, whose every event is written;
+    // level 1 wrote up to twice as much (RESULTS.md, issue 19).
     const char *setting = getenv("DEVKIT_HEAP_ZSTD");
-    int level = setting && *setting ? atoi(setting) : 5;
+    int level = setting && *setting ? atoi(setting) : 3;
     stream.enabled = 0;
     if (level <= 0) return;
     stream.level = level > 19 ? 19 : level;
@@ -101,10 +102,11 @@ void dkh_stream_begin(void) {
     ZSTD_CCtx_reset(stream.context, ZSTD_reset_session_and_parameters);
     // Levels up to 19 keep zstd's window within DKH_ZSTD_WINDOW_LOG_MAX (2^23 at 19).
     if (ZSTD_isError(ZSTD_CCtx_setParameter(stream.context, ZSTD_c_compressionLevel, stream.level))) stream.enabled = 0;
-    // Level 5's tables (2^19 + 2^18 entries, 3 MB) are sized for inputs of many megabytes and
-    // cleared when the first record is compressed: about 750 page faults more than level 1's,
-    // 1.8 ms of every recorded run's start-up. A quarter of that wrote recordings as small on
-    // Scripts/bench/heap's workloads (RESULTS.md, "The recorder's per-event costs").
+    // The default tables (2^17 + 2^17 entries at level 3, 2^19 + 2^18 at 5) are sized for
+    // inputs of many megabytes and cleared when the first record is compressed: level 5's cost
+    // about 750 page faults, 1.8 ms of every recorded run's start-up. A write is at most 64 KiB
+    // of columns that repeat their own recent bytes: tables of 2^14 entries (64 KiB each)
+    // wrote recordings as small, and their lines stay in the cache between writes.
     ZSTD_compressionParameters chosen = ZSTD_getCParams(stream.level, 0, 0);
     if (chosen.hashLog > DKH_ZSTD_HASH_LOG) ZSTD_CCtx_setParameter(stream.context, ZSTD_c_hashLog, DKH_ZSTD_HASH_LOG);
     if (chosen.chainLog > DKH_ZSTD_CHAIN_LOG) ZSTD_CCtx_setParameter(stream.context, ZSTD_c_chainLog, DKH_ZSTD_CHAIN_LOG);
