@@ -128,7 +128,7 @@ public struct HeapLauncher {
     public static func recordingNote(for termination: ChildProcess.Termination) -> String? {
         guard termination == .signaled(Signal.kill) else { return nil }
         return "the program was killed by signal 9 (SIGKILL): the recording has no end record and lacks the events "
-            + "its threads still buffered (at most 2,048 events and the pairs counted in the last 0.1 s, 65,536 at most, per thread)"
+            + "its threads still buffered (at most 8,192 events and the pairs counted in the last 0.1 s, 65,536 at most, per thread)"
     }
 
     /// "exited with status 0", "was killed by signal 9".
