@@ -180,7 +180,8 @@ typedef struct dkh_thread {
     uint64_t head_run_bytes;
     uint64_t head_run_seq;
     /// An event was cancelled since the last flush. Until one is, every run's highest level is
-    /// what the written allocations hold, and the flush has no short-lived level to look for.
+    /// what the written allocations hold, and the flush has no short-lived level to look for
+    /// (writer.c, encode_events).
     int cancelled_since_flush;
     /// The thread's stack (pthread_getattr_np), which bounds what the stack walk reads; 0 when
     /// unknown (then libunwind walks it).

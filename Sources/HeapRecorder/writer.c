@@ -719,9 +719,10 @@ static inline void due_run(const dkh_thread *t, uint32_t next, uint64_t *bytes, 
 }
 
 /// Moves the walk to the next event to write (a due level with bytes, else the next event not
-/// cancelled) and gives its seq; 0 when nothing is left.
+/// cancelled) and gives its seq; 0 when nothing is left. Without a cancelled event since the
+/// last flush no run has a level to write (see encode_events).
 static int walk_peek(const dkh_thread *t, dkh_walk *w, uint64_t *seq) {
-    if (w->level_due) {
+    if (w->level_due && t->cancelled_since_flush) {
         uint64_t bytes;
         uint32_t blocks;
         due_run(t, w->next, &bytes, &blocks, seq);
@@ -750,15 +751,16 @@ typedef struct dkh_predictor {
 
 static inline uint8_t *put_uleb_end(uint8_t *p, uint64_t v) { return p + put_uleb(p, v); }
 
-/// Encodes the walk's events into the columns (`total` bytes in them so far) while the record
-/// has room for one more; the walk is left at the first event of the next record. One loop
-/// for all kinds of events: a flush runs it for every event a thread writes (cross-thread
-/// frees are never cancelled), so it keeps the columns' ends in hand rather than walking an
-/// event at a time through a copy of it.
-/// `levels` 0: no event was cancelled since the last flush, so no run has a level to write.
-__attribute__((always_inline)) static inline size_t encode_events(const dkh_thread *t, dkh_walk *w, dkh_predictor *p,
-                                                                  dkh_column_ends *c, size_t total, size_t room,
-                                                                  const int levels) {
+/// Encodes the walk's events into the empty columns of a record while it has room for one
+/// more; the walk is left at the first event of the next record. One loop for all kinds of
+/// events: a flush runs it for every event a thread writes (cross-thread frees are never
+/// cancelled), so it keeps the columns' ends in hand rather than walking an event at a time
+/// through a copy of it. `levels` 0: no event was cancelled since the last flush, so every
+/// run's highest level is what the written allocations hold (pending_bytes only ever dropped
+/// at a cancellation), and there is no short-lived level to look for.
+__attribute__((always_inline)) static inline void encode_events(const dkh_thread *t, dkh_walk *w, dkh_predictor *p,
+                                                                dkh_column_ends *c, size_t room, const int levels) {
+    size_t total = 0;
     const dkh_pending_event *events = t->events;
     const uint32_t count = t->event_count;
     uint64_t written_bytes = w->written_bytes;
@@ -826,7 +828,6 @@ __attribute__((always_inline)) static inline size_t encode_events(const dkh_thre
     w->level_due = (uint8_t)level_due;
     w->written_bytes = written_bytes;
     w->written_blocks = written_blocks;
-    return total;
 }
 
 /// Encodes the thread's pending events (skipping cancelled ones) as DKH_RECORD_EVENTS records,
@@ -845,8 +846,8 @@ static void thread_flush(dkh_thread *t, int at_exit) {
         dkh_predictor p = {.seq = base_seq};
         dkh_column_ends ends;
         for (int c = 0; c < DKH_COLUMNS; c++) ends.at[c] = t->columns + (size_t)c * DKH_THREAD_BUFFER_SIZE;
-        if (t->cancelled_since_flush) encode_events(t, &walk, &p, &ends, 0, room, 1);
-        else encode_events(t, &walk, &p, &ends, 0, room, 0);
+        if (t->cancelled_since_flush) encode_events(t, &walk, &p, &ends, room, 1);
+        else encode_events(t, &walk, &p, &ends, room, 0);
         uint64_t record_seq = base_seq;
         more = walk_peek(t, &walk, &base_seq);
         uint8_t *b = t->buffer;
