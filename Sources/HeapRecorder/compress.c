@@ -78,8 +78,9 @@ void dkh_stream_init(void) {
     // DEVKIT_HEAP_ZSTD: 0 writes plain records (as version 3 did, under version 4's header);
     // 1-19 the zstd level. Level 3 by default: on Scripts/bench/heap's workloads it writes
     // about what level 5 does (within the spread of cross-thread's sizes from run to run, swift
-    // 8 % more) for 40 M fewer instructions on cross-thread, whose every event is written;
-    // level 1 wrote up to twice as much (RESULTS.md, issue 19).
+    // 8 % more) for 40 M fewer instructions on cross-thread, whose every event is written.
+    // Level 1 wrote more (cross-thread 0.38-1.02 MB against level 5's 0.16-0.57 MB) for no CPU
+    // time perf stat could tell apart (RESULTS.md, issue 19).
     const char *setting = getenv("DEVKIT_HEAP_ZSTD");
     int level = setting && *setting ? atoi(setting) : 3;
     stream.enabled = 0;
@@ -102,7 +103,7 @@ void dkh_stream_begin(void) {
     ZSTD_CCtx_reset(stream.context, ZSTD_reset_session_and_parameters);
     // Levels up to 19 keep zstd's window within DKH_ZSTD_WINDOW_LOG_MAX (2^23 at 19).
     if (ZSTD_isError(ZSTD_CCtx_setParameter(stream.context, ZSTD_c_compressionLevel, stream.level))) stream.enabled = 0;
-    // The default tables (2^17 + 2^17 entries at level 3, 2^19 + 2^18 at 5) are sized for
+    // The default tables (2^17 + 2^16 entries at level 3, 2^19 + 2^18 at 5) are sized for
     // inputs of many megabytes and cleared when the first record is compressed: level 5's cost
     // about 750 page faults, 1.8 ms of every recorded run's start-up. A write is at most 64 KiB
     // of columns that repeat their own recent bytes: tables of 2^14 entries (64 KiB each)
