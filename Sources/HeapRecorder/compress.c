@@ -177,7 +177,7 @@ static int drain_deferred(void) {
     return result;
 }
 
-int dkh_write_parts(const void *const *parts, const size_t *sizes, int count) {
+int dkh_write_parts_compressed(const void *const *parts, const size_t *sizes, int count) {
     size_t total = 0;
     for (int i = 0; i < count; i++) total += sizes[i];
     if (stream.enabled && total > 0 && total <= DKH_STREAM_CHUNK) {
@@ -203,6 +203,12 @@ int dkh_write_parts(const void *const *parts, const size_t *sizes, int count) {
             if (result <= 0) return result;
         }
     }
+    return 1;
+}
+
+int dkh_write_parts(const void *const *parts, const size_t *sizes, int count) {
+    int result = dkh_write_parts_compressed(parts, sizes, count);
+    if (result <= 0) return result;
     for (int i = 0; i < count; i++) {
         if (dkh_write_plain(parts[i], sizes[i]) != 0) return -1;
     }

@@ -396,6 +396,10 @@ DKH_INTERNAL void dkh_stream_begin(void);
 /// Writes the parts (whole records together) as one COMPRESSED record, or plainly part by
 /// part. Returns 0, or -1 when a write failed (recording stopped).
 DKH_INTERNAL int dkh_write_parts(const void *const *parts, const size_t *sizes, int count);
+/// The same when the stream takes them; 1 (nothing written) when it cannot, where
+/// dkh_write_parts would write the parts plainly one by one: for parts that are not whole
+/// records each, which another thread's plain write must not come between.
+DKH_INTERNAL int dkh_write_parts_compressed(const void *const *parts, const size_t *sizes, int count);
 /// One whole record that may wait for the stream's next write (a new stack: events naming it
 /// come later, in a write that takes it first); plain when the stream cannot take it now.
 DKH_INTERNAL int dkh_write_deferred(const void *record, size_t size);

@@ -589,27 +589,50 @@ static void count_pair(dkh_thread *t, const dkh_pending_event *e) {
 
 // ---- flushing ---------------------------------------------------------------------------
 
-/// Writes the events record encoded in the scratch buffer; the last of a flush is followed,
-/// in the same write, by a clock record (room for it is kept free) and, when they fit, the
-/// pair counters (one write, one compressed record). `last` 2: the thread's final flush, whose
-/// records may wait for the stream's next write (compress.c): 2,000 short-lived threads are
-/// then a few compressed records, not 2,000 with 20 bytes of framing each, and what a SIGKILL
-/// can lose grows by at most DKH_DEFERRED_SIZE of ended threads' records.
-static void write_events_record(dkh_thread *t, size_t used, uint64_t base_seq, int last) {
+/// Writes an events record: its header in the scratch buffer (`header` bytes), its columns
+/// where they were encoded. The last of a flush is followed, in the same write, by a clock
+/// record and, when they fit, the pair counters (one write, one compressed record). The
+/// stream takes the columns where they lie; only a plain write, which must be one piece,
+/// copies them behind the header (on Scripts/bench/heap `cross-thread`, where every event is
+/// written, the copy was 33 M of the recorder's 895 M instructions). `last` 2: the thread's
+/// final flush, whose records may wait for the stream's next write (compress.c): 2,000
+/// short-lived threads are then a few compressed records, not 2,000 with 20 bytes of framing
+/// each, and what a SIGKILL can lose grows by at most DKH_DEFERRED_SIZE of ended threads'
+/// records.
+static void write_events_record(dkh_thread *t, size_t header, const size_t length[DKH_EVENT_COLUMNS], uint64_t base_seq,
+                                int last) {
     uint8_t *b = t->buffer;
+    size_t used = header;
+    for (int c = 0; c < DKH_EVENT_COLUMNS; c++) used += length[c];
     dkh_put_u32(b, DKH_RECORD_EVENTS);
     dkh_put_u32(b + 4, (uint32_t)(used - DKH_RECORD_HEADER_SIZE));
     dkh_put_u32(b + 8, (uint32_t)t->tid);
     dkh_put_u32(b + 12, 0);
     dkh_put_u64(b + 16, base_seq);
-    size_t total = used;
+    // The clock and pairs after the header for now, sized for the record in one piece.
+    size_t tail = 0;
     if (last) {
-        total += put_flush_clock(b + used);
-        if (t->pair_count && total + pairs_bound(t) <= DKH_THREAD_BUFFER_SIZE) total += encode_pairs(t, b + total);
+        tail += put_flush_clock(b + header);
+        if (t->pair_count && used + tail + pairs_bound(t) <= DKH_THREAD_BUFFER_SIZE) tail += encode_pairs(t, b + header + tail);
     }
     if (dkh.fd < 0) return;
-    if (last == 2) dkh_write_deferred(b, total);
-    else dkh_write_all(b, total);
+    if (last != 2) {
+        const void *parts[DKH_EVENT_COLUMNS + 2] = {b};
+        size_t sizes[DKH_EVENT_COLUMNS + 2] = {header};
+        int count = 1;
+        for (int c = 0; c < DKH_EVENT_COLUMNS; c++) {
+            if (!length[c]) continue;
+            parts[count] = t->columns + (size_t)c * DKH_THREAD_BUFFER_SIZE;
+            sizes[count++] = length[c];
+        }
+        if (tail) parts[count] = b + header, sizes[count++] = tail;
+        if (dkh_write_parts_compressed(parts, sizes, count) <= 0) return;
+    }
+    memmove(b + used, b + header, tail);
+    for (int c = 0, at = (int)header; c < DKH_EVENT_COLUMNS; at += (int)length[c], c++)
+        memcpy(b + at, t->columns + (size_t)c * DKH_THREAD_BUFFER_SIZE, length[c]);
+    if (last == 2) dkh_write_deferred(b, used + tail);
+    else dkh_write_all(b, used + tail);
 }
 
 // ---- short-lived blocks: the level that cancelled pairs reached --------------------------
@@ -842,7 +865,7 @@ static void thread_flush(dkh_thread *t, int at_exit) {
     int more = walk_peek(t, &walk, &base_seq);
     while (more) {
         // Each field at its column's end, each column in its own region (the events fit in
-        // `room` together, so each column does alone); then the columns one after another.
+        // `room` together, so each column does alone); written one after another.
         dkh_predictor p = {.seq = base_seq};
         dkh_column_ends ends;
         for (int c = 0; c < DKH_COLUMNS; c++) ends.at[c] = t->columns + (size_t)c * DKH_THREAD_BUFFER_SIZE;
@@ -850,16 +873,11 @@ static void thread_flush(dkh_thread *t, int at_exit) {
         else encode_events(t, &walk, &p, &ends, room, 0);
         uint64_t record_seq = base_seq;
         more = walk_peek(t, &walk, &base_seq);
-        uint8_t *b = t->buffer;
         size_t n = DKH_EVENTS_HEADER_SIZE;
         size_t length[DKH_COLUMNS];
         for (int c = 0; c < DKH_COLUMNS; c++) length[c] = (size_t)(ends.at[c] - (t->columns + (size_t)c * DKH_THREAD_BUFFER_SIZE));
-        for (int c = 0; c < DKH_COLUMNS - 1; c++) n += put_uleb(b + n, length[c]);
-        for (int c = 0; c < DKH_COLUMNS; c++) {
-            memcpy(b + n, t->columns + (size_t)c * DKH_THREAD_BUFFER_SIZE, length[c]);
-            n += length[c];
-        }
-        write_events_record(t, n, record_seq, more ? 0 : at_exit ? 2 : 1);
+        for (int c = 0; c < DKH_COLUMNS - 1; c++) n += put_uleb(t->buffer + n, length[c]);
+        write_events_record(t, n, length, record_seq, more ? 0 : at_exit ? 2 : 1);
     }
     if (at_exit) flush_pairs_at_exit(t);
     else flush_pairs_locked(t);

@@ -170,6 +170,24 @@ import Testing
         Self.expectSameTotalsAndSurvivors(HeapTimeline(a), HeapTimeline(b))
     }
 
+    /// Recorded plainly (DEVKIT_HEAP_ZSTD=0), a flush's events record is copied into one piece
+    /// with the clock and pair counters after it, which the compressed stream takes where the
+    /// columns lie: both recordings read back to the same totals and survivors.
+    @Test func plainRecordingReadsAsTheCompressedOne() throws {
+        let program = try HeapFixture.built.get().appendingPathComponent("workload").path
+        let compressed = try HeapFixture.preloaded(program, ["pairs"], environment: [:], name: "pairs-zstd")
+        let plain = try HeapFixture.preloaded(program, ["pairs"], environment: ["DEVKIT_HEAP_ZSTD": "0"], name: "pairs-plain")
+        #expect(compressed.status == 0 && plain.status == 0)
+        let a = try HeapFixture.load(compressed.recordingPath), b = try HeapFixture.load(plain.recordingPath)
+        #expect(a.cancelledPairCount >= 4000 && b.cancelledPairCount >= 4000)
+        #expect(a.eventCount + 2 * a.cancelledPairCount == b.eventCount + 2 * b.cancelledPairCount)
+        // Plain: the first record after the 40-byte header is not a COMPRESSED one (type 13).
+        let plainBytes = try Data(contentsOf: URL(fileURLWithPath: plain.recordingPath))
+        let compressedBytes = try Data(contentsOf: URL(fileURLWithPath: compressed.recordingPath))
+        #expect(plainBytes.count > 48 && plainBytes[40] != 13 && compressedBytes.count > 48 && compressedBytes[40] == 13)
+        Self.expectSameTotalsAndSurvivors(HeapTimeline(a), HeapTimeline(b))
+    }
+
     /// Threads one after another reuse one buffer slot, each ending with allocations still
     /// pending (their buffer is flushed and cleared at the thread's end, the address index slot
     /// by slot) and freeing blocks the one before allocated: nothing of a thread before is
