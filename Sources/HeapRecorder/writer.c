@@ -589,6 +589,10 @@ static void count_pair(dkh_thread *t, const dkh_pending_event *e) {
 
 // ---- flushing ---------------------------------------------------------------------------
 
+/// Where column `c` of the events record being encoded starts: each column has its own region
+/// of DKH_THREAD_BUFFER_SIZE bytes.
+static inline uint8_t *column_start(const dkh_thread *t, int c) { return t->columns + (size_t)c * DKH_THREAD_BUFFER_SIZE; }
+
 /// Writes an events record: its header in the scratch buffer (`header` bytes), its columns
 /// where they were encoded. The last of a flush is followed, in the same write, by a clock
 /// record and, when they fit, the pair counters (one write, one compressed record). The
@@ -622,15 +626,15 @@ static void write_events_record(dkh_thread *t, size_t header, const size_t lengt
         int count = 1;
         for (int c = 0; c < DKH_EVENT_COLUMNS; c++) {
             if (!length[c]) continue;
-            parts[count] = t->columns + (size_t)c * DKH_THREAD_BUFFER_SIZE;
+            parts[count] = column_start(t, c);
             sizes[count++] = length[c];
         }
         if (tail) parts[count] = b + header, sizes[count++] = tail;
         if (dkh_write_parts_compressed(parts, sizes, count) <= 0) return;
     }
     memmove(b + used, b + header, tail);
-    for (int c = 0, at = (int)header; c < DKH_EVENT_COLUMNS; at += (int)length[c], c++)
-        memcpy(b + at, t->columns + (size_t)c * DKH_THREAD_BUFFER_SIZE, length[c]);
+    size_t at = header;
+    for (int c = 0; c < DKH_EVENT_COLUMNS; at += length[c], c++) memcpy(b + at, column_start(t, c), length[c]);
     if (last == 2) dkh_write_deferred(b, used + tail);
     else dkh_write_all(b, used + tail);
 }
@@ -724,12 +728,6 @@ typedef struct dkh_walk {
     uint32_t written_blocks;
 } dkh_walk;
 
-/// The run's short-lived level: what its highest level held beyond the written allocations
-/// (0 bytes: none to write).
-static inline uint64_t short_lived_bytes(uint64_t run_bytes, const dkh_walk *w) {
-    return run_bytes > w->written_bytes ? run_bytes - w->written_bytes : 0;
-}
-
 /// The due run's level: the head run's before any event is written, else the last written
 /// event's run.
 static inline void due_run(const dkh_thread *t, uint32_t next, uint64_t *bytes, uint32_t *blocks, uint64_t *seq) {
@@ -749,7 +747,7 @@ static int walk_peek(const dkh_thread *t, dkh_walk *w, uint64_t *seq) {
         uint64_t bytes;
         uint32_t blocks;
         due_run(t, w->next, &bytes, &blocks, seq);
-        if (short_lived_bytes(bytes, w)) return 1;
+        if (bytes > w->written_bytes) return 1;
         w->level_due = 0;
     }
     while (w->next < t->event_count && !t->events[w->next].tag) w->next++;
@@ -758,11 +756,18 @@ static int walk_peek(const dkh_thread *t, dkh_walk *w, uint64_t *seq) {
     return 1;
 }
 
-/// Where each column of the record being encoded ends; the columns' regions start
-/// DKH_THREAD_BUFFER_SIZE bytes apart.
+/// Where each column of the record being encoded ends (column_start: where it starts).
 typedef struct dkh_column_ends {
     uint8_t *at[DKH_COLUMNS];
 } dkh_column_ends;
+
+
+/// Appends `v` at column `c`'s end; returns its size.
+static inline size_t column_put(dkh_column_ends *ends, int c, uint64_t v) {
+    size_t n = put_uleb(ends->at[c], v);
+    ends->at[c] += n;
+    return n;
+}
 
 /// The previous event's fields, from which the next event's are predicted.
 typedef struct dkh_predictor {
@@ -771,8 +776,6 @@ typedef struct dkh_predictor {
     // another made them (a queue) repeats that thread's column of allocation deltas.
     uint64_t alloc_ptr, free_ptr, stack, short_bytes;
 } dkh_predictor;
-
-static inline uint8_t *put_uleb_end(uint8_t *p, uint64_t v) { return p + put_uleb(p, v); }
 
 /// Encodes the walk's events into the empty columns of a record while it has room for one
 /// more; the walk is left at the first event of the next record. One loop for all kinds of
@@ -798,17 +801,10 @@ __attribute__((always_inline)) static inline void encode_events(const dkh_thread
             if (run_bytes > written_bytes) {
                 if (total + DKH_MAX_EVENT_SIZE > room) break;
                 uint64_t bytes = run_bytes - written_bytes;
-                uint8_t *start = c->at[COL_SEQ];
                 *c->at[COL_TAG]++ = DKH_EVENT_SHORT_LIVED;
-                c->at[COL_SEQ] = put_uleb_end(c->at[COL_SEQ], seq - p->seq);
-                size_t n = 1 + (size_t)(c->at[COL_SEQ] - start);
-                start = c->at[COL_SHORT_BYTES];
-                c->at[COL_SHORT_BYTES] = put_uleb_end(start, zigzag((int64_t)(bytes - p->short_bytes)));
-                n += (size_t)(c->at[COL_SHORT_BYTES] - start);
-                start = c->at[COL_SHORT_BLOCKS];
-                c->at[COL_SHORT_BLOCKS] = put_uleb_end(start, run_blocks > written_blocks ? run_blocks - written_blocks : 0);
-                n += (size_t)(c->at[COL_SHORT_BLOCKS] - start);
-                total += n;
+                total += 1 + column_put(c, COL_SEQ, seq - p->seq);
+                total += column_put(c, COL_SHORT_BYTES, zigzag((int64_t)(bytes - p->short_bytes)));
+                total += column_put(c, COL_SHORT_BLOCKS, run_blocks > written_blocks ? run_blocks - written_blocks : 0);
                 p->seq = seq;
                 p->short_bytes = bytes;
             }
@@ -817,34 +813,22 @@ __attribute__((always_inline)) static inline void encode_events(const dkh_thread
         while (i < count && !events[i].tag) i++;
         if (i == count || total + DKH_MAX_EVENT_SIZE > room) break;
         const dkh_pending_event *e = &events[i++];
-        uint8_t *seq_start = c->at[COL_SEQ];
         *c->at[COL_TAG]++ = e->tag;
-        c->at[COL_SEQ] = put_uleb_end(seq_start, e->seq - p->seq);
-        size_t n = 1 + (size_t)(c->at[COL_SEQ] - seq_start);
+        total += 1 + column_put(c, COL_SEQ, e->seq - p->seq);
         p->seq = e->seq;
         if (e->tag == DKH_EVENT_FREE) {
-            uint8_t *start = c->at[COL_FREE];
-            c->at[COL_FREE] = put_uleb_end(start, zigzag((int64_t)(e->ptr - p->free_ptr)));
-            n += (size_t)(c->at[COL_FREE] - start);
+            total += column_put(c, COL_FREE, zigzag((int64_t)(e->ptr - p->free_ptr)));
             p->free_ptr = e->ptr;
         } else {
-            uint8_t *alloc_start = c->at[COL_ALLOC], *size_start = c->at[COL_SIZE], *stack_start = c->at[COL_STACK];
-            c->at[COL_ALLOC] = put_uleb_end(alloc_start, zigzag((int64_t)(e->ptr - p->alloc_ptr)));
-            c->at[COL_SIZE] = put_uleb_end(size_start, e->size);
-            c->at[COL_STACK] = put_uleb_end(stack_start, zigzag((int64_t)((uint64_t)e->stack - p->stack)));
-            n += (size_t)(c->at[COL_ALLOC] - alloc_start) + (size_t)(c->at[COL_SIZE] - size_start) +
-                 (size_t)(c->at[COL_STACK] - stack_start);
-            if (e->tag == DKH_EVENT_ALLOC_TYPED) {
-                uint8_t *start = c->at[COL_TYPE];
-                c->at[COL_TYPE] = put_uleb_end(start, e->type);
-                n += (size_t)(c->at[COL_TYPE] - start);
-            }
+            total += column_put(c, COL_ALLOC, zigzag((int64_t)(e->ptr - p->alloc_ptr)));
+            total += column_put(c, COL_SIZE, e->size);
+            total += column_put(c, COL_STACK, zigzag((int64_t)((uint64_t)e->stack - p->stack)));
+            if (e->tag == DKH_EVENT_ALLOC_TYPED) total += column_put(c, COL_TYPE, e->type);
             p->alloc_ptr = e->ptr;
             p->stack = e->stack;
             written_bytes += e->size;
             written_blocks++;
         }
-        total += n;
         level_due = 1;
     }
     w->next = i;
@@ -868,14 +852,14 @@ static void thread_flush(dkh_thread *t, int at_exit) {
         // `room` together, so each column does alone); written one after another.
         dkh_predictor p = {.seq = base_seq};
         dkh_column_ends ends;
-        for (int c = 0; c < DKH_COLUMNS; c++) ends.at[c] = t->columns + (size_t)c * DKH_THREAD_BUFFER_SIZE;
+        for (int c = 0; c < DKH_COLUMNS; c++) ends.at[c] = column_start(t, c);
         if (t->cancelled_since_flush) encode_events(t, &walk, &p, &ends, room, 1);
         else encode_events(t, &walk, &p, &ends, room, 0);
         uint64_t record_seq = base_seq;
         more = walk_peek(t, &walk, &base_seq);
         size_t n = DKH_EVENTS_HEADER_SIZE;
         size_t length[DKH_COLUMNS];
-        for (int c = 0; c < DKH_COLUMNS; c++) length[c] = (size_t)(ends.at[c] - (t->columns + (size_t)c * DKH_THREAD_BUFFER_SIZE));
+        for (int c = 0; c < DKH_COLUMNS; c++) length[c] = (size_t)(ends.at[c] - column_start(t, c));
         for (int c = 0; c < DKH_COLUMNS - 1; c++) n += put_uleb(t->buffer + n, length[c]);
         write_events_record(t, n, length, record_seq, more ? 0 : at_exit ? 2 : 1);
     }
