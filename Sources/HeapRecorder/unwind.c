@@ -384,16 +384,19 @@ __attribute__((always_inline)) static inline uint32_t walk_recall(dkh_thread *t,
         uint64_t sum;
         if (last && (uint32_t)last[1] == e->gen && last[2] == n) {
             const uint64_t *seen = last + WALK_RECORD_HEADER;
-            uint64_t diff = 0;
+            // Up to the first word that differs nothing changes the sum: compared only.
+            uint32_t i = 0;
+            for (; i < n; i++) {
+                words[i] = *(const uint64_t *)e->read_at[i];
+                if (words[i] != seen[i]) break;
+            }
+            if (i == n) return (uint32_t)(last[1] >> 32);
             sum = last[0];
 #pragma clang loop vectorize(disable) interleave(disable)
-            for (uint32_t i = 0; i < n; i++) {
+            for (; i < n; i++) {
                 words[i] = *(const uint64_t *)e->read_at[i];
-                const uint64_t d = words[i] - seen[i];
-                diff |= d;
-                sum += d * word_keys[i];
+                sum += (words[i] - seen[i]) * word_keys[i];
             }
-            if (!diff) return (uint32_t)(last[1] >> 32);
         } else {
             for (uint32_t i = 0; i < n; i++) words[i] = *(const uint64_t *)e->read_at[i];
             sum = words_sum(e->gen, words, n);
