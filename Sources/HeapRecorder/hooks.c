@@ -111,15 +111,12 @@ static void resolve_real(void) {
 
 // ---- recording --------------------------------------------------------------------------
 
-/// `hook_frame`: the interposed function's own frame (`__builtin_frame_address(0)` there, which
-/// gives it a frame pointer): the stack walk starts at its caller, past the recorder's frames.
-static void record_alloc(void *ptr, size_t size, const void *hook_frame) {
-    uint64_t type = pending_type;
-    pending_type = 0;
-    if (!ptr || in_recorder || !atomic_load_explicit(&dkh.active, memory_order_relaxed)) return;
-    in_recorder = 1;
+/// An allocation, inside the recorder, by thread `t` (NULL: no slot left). `hook_frame`: the
+/// interposed function's own frame (`__builtin_frame_address(0)` there, which gives it a frame
+/// pointer): the stack walk starts at its caller, past the recorder's frames.
+__attribute__((always_inline)) static inline void record_alloc_inside(dkh_thread *t, void *ptr, size_t size,
+                                                                      const void *hook_frame, uint64_t type) {
     dkh_live_insert((uintptr_t)ptr, size);  // --scan-at-exit only
-    dkh_thread *t = dkh_current_thread();
     if (t) {
         // The address's slot is read and raised after the walk: fetched meanwhile, the raise
         // does not wait for the line (a cache miss on most allocations otherwise).
@@ -143,19 +140,40 @@ static void record_alloc(void *ptr, size_t size, const void *hook_frame) {
         _Atomic uint64_t *slot = dkh_last_alloc_slot((uintptr_t)ptr);
         dkh_raise_slot_shared(slot, atomic_load_explicit(slot, memory_order_relaxed), atomic_load(&dkh.seq));
     }
+}
+
+static void record_alloc(void *ptr, size_t size, const void *hook_frame) {
+    uint64_t type = pending_type;
+    pending_type = 0;
+    if (!ptr || in_recorder || !atomic_load_explicit(&dkh.active, memory_order_relaxed)) return;
+    in_recorder = 1;
+    record_alloc_inside(dkh_current_thread(), ptr, size, hook_frame, type);
     leave_recorder(0);
 }
 
-/// `cancellable`: the free may cancel its pending allocation (a plain free, and realloc's free
-/// of the old block: a realloc chain on one thread then leaves only its last block's
-/// allocation, the steps before it counted as pairs). `live`: remove the live table entry here
-/// (realloc removes it itself, before the real call).
-static void record_free(void *ptr, int cancellable, int live, const dkh_event_seq *early) {
+static void record_free(void *ptr) {
     if (!ptr || in_recorder || !atomic_load_explicit(&dkh.active, memory_order_relaxed)) return;
     in_recorder = 1;
-    if (live) dkh_live_remove((uintptr_t)ptr);  // --scan-at-exit only
+    dkh_live_remove((uintptr_t)ptr);  // --scan-at-exit only
     dkh_thread *t = dkh_current_thread();
-    if (t) dkh_append_free(t, (uintptr_t)ptr, cancellable && dkh.cancel_pairs, early);
+    if (t) dkh_append_free(t, (uintptr_t)ptr, dkh.cancel_pairs, NULL);
+    leave_recorder(0);
+}
+
+/// realloc's events, in one stay in the recorder: the free of the old block `old` when realloc
+/// freed it (`freed`), then the allocation of `p` (NULL: none). The free may cancel the old
+/// block's pending allocation as any free does: a realloc chain on one thread then leaves only
+/// its last block's allocation, the steps before it counted as pairs. The live table entry of
+/// the old block is not touched here (realloc removes it itself, before the real call).
+static void record_resize(void *old, int freed, void *p, size_t size, const dkh_event_seq *early,
+                          const void *hook_frame) {
+    uint64_t type = 0;
+    if (p) type = pending_type, pending_type = 0;
+    if (!(freed || p) || in_recorder || !atomic_load_explicit(&dkh.active, memory_order_relaxed)) return;
+    in_recorder = 1;
+    dkh_thread *t = dkh_current_thread();
+    if (freed && t) dkh_append_free(t, (uintptr_t)old, dkh.cancel_pairs, early);
+    if (p) record_alloc_inside(t, p, size, hook_frame, type);
     leave_recorder(0);
 }
 
@@ -191,7 +209,7 @@ void *malloc(size_t size) {
 void free(void *ptr) {
     if (!ptr || in_bootstrap_arena(ptr)) return;
     ENSURE_REAL(free);
-    record_free(ptr, 1, 1, NULL);
+    record_free(ptr);
     real_free(ptr);
 }
 
@@ -244,8 +262,7 @@ void *realloc(void *ptr, size_t size) {
         dkh_live_insert_slow((uintptr_t)ptr, old_size);
         leave_recorder(0);
     }
-    if (ptr && (p || size == 0)) record_free(ptr, 1, 0, took ? &early : NULL);
-    if (p) record_alloc(p, size, __builtin_frame_address(0));
+    record_resize(ptr, ptr && (p || size == 0), p, size, took ? &early : NULL, __builtin_frame_address(0));
     return p;
 }
 

@@ -913,8 +913,8 @@ void dkh_append_alloc(dkh_thread *t, uint64_t seq, uint32_t marks, uint64_t ptr,
 /// Otherwise the free is buffered as an event with its own seq.
 void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable, const dkh_event_seq *early) {
     // Null when the table could not be mapped: then no pair is proven safe to cancel (the
-    // index still finds pending allocations).
-    _Atomic uint64_t *last_slot = dkh_last_alloc_slot_if_any(ptr);
+    // index still finds pending allocations). realloc's early seq has the slot already.
+    _Atomic uint64_t *last_slot = early ? early->slot : dkh_last_alloc_slot_if_any(ptr);
     dkh_owner_enter(t);
     uint32_t slot = index_probe(t, ptr);
     if (t->index[slot] != DKH_INDEX_EMPTY) {
