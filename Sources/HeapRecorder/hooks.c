@@ -142,7 +142,7 @@ __attribute__((always_inline)) static inline void record_alloc_inside(dkh_thread
     }
 }
 
-static void record_alloc(void *ptr, size_t size, const void *hook_frame) {
+__attribute__((always_inline)) static inline void record_alloc(void *ptr, size_t size, const void *hook_frame) {
     uint64_t type = pending_type;
     pending_type = 0;
     if (!ptr || in_recorder || !atomic_load_explicit(&dkh.active, memory_order_relaxed)) return;
