@@ -151,6 +151,7 @@ __attribute__((always_inline)) static inline void record_alloc(void *ptr, size_t
     leave_recorder(0);
 }
 
+/// free's event: it may cancel the block's pending allocation (FORMAT.md, "Cancelled pairs").
 static void record_free(void *ptr) {
     if (!ptr || in_recorder || !atomic_load_explicit(&dkh.active, memory_order_relaxed)) return;
     in_recorder = 1;
