@@ -142,6 +142,8 @@ __attribute__((always_inline)) static inline void record_alloc_inside(dkh_thread
     }
 }
 
+/// An interposed function's allocation (`hook_frame`: see record_alloc_inside); inlined into
+/// each of them, a call and its saved registers less per allocation.
 __attribute__((always_inline)) static inline void record_alloc(void *ptr, size_t size, const void *hook_frame) {
     uint64_t type = pending_type;
     pending_type = 0;

@@ -766,7 +766,6 @@ typedef struct dkh_column_ends {
     uint8_t *at[DKH_COLUMNS];
 } dkh_column_ends;
 
-
 /// Appends `v` at column `c`'s end; returns its size.
 static inline size_t column_put(dkh_column_ends *ends, int c, uint64_t v) {
     size_t n = put_uleb(ends->at[c], v);
@@ -976,25 +975,19 @@ void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable, const dkh_eve
             return;
         }
     }
-    // realloc's seq, unless this thread took another since (a signal handler's allocation
-    // during the real call, already buffered after it): the buffer's seqs must grow.
-    if (early && t->seq_next == early->seq + 1) {
-        make_room(t);
-        dkh_pending_event *e = event_slot(t);
-        *e = (dkh_pending_event){.seq = early->seq, .ptr = ptr, .tag = DKH_EVENT_FREE};
-        run_start(t, e);
-        dkh_owner_leave(t);
-        return;
-    }
-    // After the block's allocation, perhaps another thread's; the slot then holds this free's
-    // seq, which the block's next allocation follows.
-    dkh_event_seq seq = dkh_take_event_seq(t, last_slot);
+    // realloc's seq (taken and published before the real call), unless this thread took
+    // another since (a signal handler's allocation during the real call, already buffered
+    // after it): the buffer's seqs must grow. Otherwise a seq after the block's allocation,
+    // perhaps another thread's; the slot then holds this free's seq, which the block's next
+    // allocation follows.
+    const int early_seq = early && t->seq_next == early->seq + 1;
+    dkh_event_seq seq = early_seq ? *early : dkh_take_event_seq(t, last_slot);
     make_room(t);
     dkh_pending_event *e = event_slot(t);
     *e = (dkh_pending_event){.seq = seq.seq, .ptr = ptr, .tag = DKH_EVENT_FREE};
     run_start(t, e);
     dkh_owner_leave(t);
-    dkh_publish_event_seq(&seq);
+    if (!early_seq) dkh_publish_event_seq(&seq);
 }
 
 /// Flushes every thread's buffer. From a crash handler (`trylock_only`) a buffer whose lock
