@@ -25,6 +25,23 @@ public final class HeapGrouper {
         } ?? pcs.startIndex
     }
 
+    /// The modules of the first `limit` frames from each stack's call site, each once, in the
+    /// order of the stacks: what a report symbolicates, known before the events are replayed.
+    /// Without a block's sequence number an address is placed in the module mapped there at
+    /// the end (or, if none is, the last that ever was), so a module no block turns out to
+    /// need may be among them.
+    public func modulesNear(callSitesWithin limit: Int) -> [ModuleMapping] {
+        guard limit > 0 else { return [] }
+        var seen = Set<UInt64>(), modules: [ModuleMapping] = [], ids = Set<UInt32>()
+        for stack in resolver.recording.stacks.ids {
+            let pcs = resolver.recording.stacks[stack]
+            for pc in pcs[siteIndex(pcs, at: .max)...].prefix(limit) where seen.insert(pc).inserted {
+                if let module = resolver.module(containing: pc, at: .max), ids.insert(module.id).inserted { modules.append(module) }
+            }
+        }
+        return modules
+    }
+
     /// The frames of `stack` from the call site outwards, at most `limit`, symbolicated.
     public func siteFrames(stack: UInt32, at seq: UInt64, limit: Int = .max) -> [ReturnAddressLocation] {
         let pcs = resolver.recording.stacks[stack]

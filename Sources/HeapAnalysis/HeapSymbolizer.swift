@@ -8,4 +8,13 @@ public protocol HeapSymbolizer {
     func frames(in module: ModuleMapping, fileAddress: UInt64) -> [SymbolicatedFrame]
     /// The name of the symbol covering `fileAddress` in `module`, demangled; nil when unknown.
     func symbolName(in module: ModuleMapping, fileAddress: UInt64) -> String?
+    /// Reads ahead what `frames(in:fileAddress:)` will need for `modules` (their symbol
+    /// files), so that the first questions do not wait for it; called on another thread
+    /// while nothing else uses the symbolizer. What goes wrong is told as it would be
+    /// without it: when a module is first asked about.
+    func prepare(_ modules: [ModuleMapping])
+}
+
+extension HeapSymbolizer {
+    public func prepare(_ modules: [ModuleMapping]) {}
 }

@@ -1,4 +1,5 @@
 import Diagnostics
+import Dispatch
 import JSONWriter
 import System
 
@@ -61,10 +62,10 @@ public final class HeapdiffSession {
     /// The report on the recording at `path`, or on `path` and `other` compared, in `format`.
     public func report(_ path: String, comparedWith other: String? = nil, as format: Format) throws(HeapdiffError) -> [UInt8] {
         defer { progress.clear() }
-        let first = try replay(path)
+        let first = try replay(path, for: format)
         if options.leaks { return try leakReport(first, as: format) }
         guard let other else { return try generationReport(first, as: format) }
-        let second = try replay(other)
+        let second = try replay(other, for: format)
         let diff = HeapDiff(before: (first.timeline, first.grouper), after: (second.timeline, second.grouper))
         switch format {
         case .html:
@@ -85,13 +86,35 @@ public final class HeapdiffSession {
         var grouper: HeapGrouper
     }
 
-    private func replay(_ path: String) throws(HeapdiffError) -> Replayed {
+    private func replay(_ path: String, for format: Format) throws(HeapdiffError) -> Replayed {
         let recording = try read(path)
+        let resolver = symbolizer.map { FrameResolver(recording: recording, symbolizer: $0) } ?? FrameResolver(recording: recording)
+        let grouper = HeapGrouper(resolver: resolver, key: options.groupBy, depth: options.depth)
+        // The symbol files the report will read are opened on another thread while the events
+        // replay on this one: neither waits for the other (libc's debug file, opened for the
+        // dynamic loader's frames, was a sixth of cross-thread's heapdiff).
+        let opened = DispatchGroup()
+        if let symbolizer {
+            nonisolated(unsafe) let symbolizer = symbolizer
+            let modules = grouper.modulesNear(callSitesWithin: framesSymbolicated(in: format))
+            if !modules.isEmpty { DispatchQueue.global().async(group: opened) { symbolizer.prepare(modules) } }
+        }
         let timeline = HeapTimeline(recording) { [progress] in progress.events("replaying", $0, of: $1) }
         progress.clear()
-        let resolver = symbolizer.map { FrameResolver(recording: recording, symbolizer: $0) } ?? FrameResolver(recording: recording)
-        return Replayed(recording: recording, timeline: timeline,
-                        grouper: HeapGrouper(resolver: resolver, key: options.groupBy, depth: options.depth))
+        opened.wait()
+        return Replayed(recording: recording, timeline: timeline, grouper: grouper)
+    }
+
+    /// Frames from each stack's call site that the report names: the site key's `depth`, the
+    /// function key's one, every frame in a flame graph or collapsed stack; none by library, or
+    /// by type (a type is the symbol at a block's class metadata, known only once replayed).
+    private func framesSymbolicated(in format: Format) -> Int {
+        if format == .html || format == .collapsed { return .max }
+        switch options.groupBy {
+        case .site: return options.depth
+        case .function: return 1
+        case .library, .type: return 0
+        }
     }
 
     /// Maps the recording; standard input (`-`) and files that cannot be mapped (a pipe) are

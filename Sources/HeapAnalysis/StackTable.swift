@@ -20,4 +20,7 @@ public struct StackTable: Sendable {
     }
 
     public func contains(_ id: UInt32) -> Bool { ranges[id] != nil }
+
+    /// Every stack's id, ascending.
+    public var ids: [UInt32] { ranges.keys.sorted() }
 }

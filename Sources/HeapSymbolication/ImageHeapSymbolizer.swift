@@ -4,7 +4,8 @@ import Symbolication
 
 /// Heap analysis's `HeapSymbolizer` over devkit's Symbolication module (libdw), kept out of
 /// HeapAnalysis so that reading and grouping recordings does not link libdw: one `ImageSymbolizer` per module,
-/// opened on first use from the path the recording names and checked against its build-id.
+/// opened on first use (or ahead, by `prepare`) from the path the recording names and checked
+/// against its build-id.
 /// A module that cannot be opened (gone, rebuilt since the recording, the vDSO) stays
 /// unresolved, and `problems` says why once per module.
 public final class ImageHeapSymbolizer: HeapSymbolizer {
@@ -13,6 +14,8 @@ public final class ImageHeapSymbolizer: HeapSymbolizer {
     private let options: SymbolicationOptions
     /// One line per module that could not be symbolicated.
     public private(set) var problems: [String] = []
+    /// Problems of modules opened by `prepare` and not asked about since, by key.
+    private var unreported: [String: String] = [:]
 
     /// `names`: the form of Swift names in frames and type names (`heapdiff --names`).
     public init(debugDirectories: [String] = [], names: NameForm = .full) {
@@ -22,24 +25,44 @@ public final class ImageHeapSymbolizer: HeapSymbolizer {
         self.options = options
     }
 
+    private func cacheKey(for module: ModuleMapping) -> String { module.path + "\u{0}" + module.buildID }
+
     private func image(for module: ModuleMapping) -> ImageSymbolizer? {
-        let key = module.path + "\u{0}" + module.buildID
-        if let known = images[key] { return known }
+        let key = cacheKey(for: module)
+        if let known = images[key] {
+            if let problem = unreported.removeValue(forKey: key) { problems.append(problem) }
+            return known
+        }
+        let (opened, problem) = open(module)
+        images[key] = .some(opened)
+        if let problem { problems.append(problem) }
+        return opened
+    }
+
+    /// The module's image, or why it cannot be symbolicated (nil for a pseudo-module such as
+    /// the vDSO, which has no file and is not worth a warning).
+    private func open(_ module: ModuleMapping) -> (ImageSymbolizer?, problem: String?) {
+        guard module.path.hasPrefix("/") else { return (nil, nil) }
         var options = self.options
         options.expectedIdentifier = module.image.identifier
-        var opened: ImageSymbolizer?
-        if module.path.hasPrefix("/") {
-            do { opened = try ImageSymbolizer(path: module.path, options: options) } catch {
-                problems.append("\(module.path): \(error.message)")
-            }
+        do { return (try ImageSymbolizer(path: module.path, options: options), nil) } catch {
+            return (nil, "\(module.path): \(error.message)")
         }
-        images[key] = .some(opened)
-        return opened
+    }
+
+    /// Opens the modules' images now; a module that cannot be opened is told in `problems`
+    /// only once it is asked about, so the warnings are those of the modules the report used.
+    public func prepare(_ modules: [ModuleMapping]) {
+        for module in modules where images[cacheKey(for: module)] == nil {
+            let key = cacheKey(for: module), (opened, problem) = open(module)
+            images[key] = .some(opened)
+            if let problem { unreported[key] = problem }
+        }
     }
 
     /// The module's data symbols (Swift type metadata), read once, only if the image opened.
     private func dataSymbols(for module: ModuleMapping) -> DataSymbolTable? {
-        let key = module.path + "\u{0}" + module.buildID
+        let key = cacheKey(for: module)
         if let known = dataTables[key] { return known }
         let table = image(for: module).flatMap { _ in try? DataSymbolTable(path: module.path, names: options.names) }
         dataTables[key] = .some(table)

@@ -1,4 +1,5 @@
 import Foundation
+import FrameModel
 import HeapAnalysis
 import HeapTestSupport
 import Testing
@@ -25,6 +26,33 @@ import Testing
         #expect(warnings().isEmpty)
         let page = String(decoding: try session.report(run.recordingPath, as: .html), as: UTF8.self)
         #expect(page.hasPrefix("<!DOCTYPE html>"))
+    }
+
+    /// Records what the session asks of it: the modules prepared, then those asked about.
+    final class ListeningSymbolizer: HeapSymbolizer, @unchecked Sendable {
+        var prepared: [String] = [], asked: [String] = []
+        func prepare(_ modules: [ModuleMapping]) { prepared += modules.map(\.path) }
+        func frames(in module: ModuleMapping, fileAddress: UInt64) -> [SymbolicatedFrame] {
+            asked.append(module.path)
+            return []
+        }
+        func symbolName(in module: ModuleMapping, fileAddress: UInt64) -> String? { nil }
+    }
+
+    @Test(arguments: [(HeapGroupKey.site, HeapdiffSession.Format.text), (.function, .json), (.site, .collapsed), (.library, .text)])
+    func modulesAreReadAheadOfTheReportThatNamesTheirFrames(key: HeapGroupKey, format: HeapdiffSession.Format) throws {
+        let (run, _) = try HeapFixture.workload("leaks")
+        let symbolizer = ListeningSymbolizer()
+        let session = HeapdiffSession(options: .init(groupBy: key, depth: 2), symbolizer: symbolizer,
+                                      progress: HeapdiffProgress(enabled: false)) { _ in }
+        _ = try session.report(run.recordingPath, as: format)
+        if key == .library {
+            #expect(symbolizer.prepared.isEmpty && symbolizer.asked.isEmpty)
+        } else {
+            #expect(symbolizer.prepared.contains { $0.hasSuffix("/workload") })
+            #expect(Set(symbolizer.asked).isSubset(of: Set(symbolizer.prepared)))
+            #expect(symbolizer.prepared.count == Set(symbolizer.prepared).count)
+        }
     }
 
     @Test func aPipeIsReadInsteadOfMapped() throws {

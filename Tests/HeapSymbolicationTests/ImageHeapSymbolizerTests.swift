@@ -34,4 +34,31 @@ import Testing
         #expect(!keys.isEmpty)
         #expect(keys.allSatisfy { $0.hasPrefix("workload+0x") })
     }
+
+    @Test func modulesReadAheadSymbolicateAsOnFirstUse() throws {
+        let (_, recording) = try HeapFixture.workload("leaks")
+        let survivors = HeapTimeline(recording).blocks.filter(\.isAliveAtEnd)
+        let onFirstUse = HeapGrouper(resolver: FrameResolver(recording: recording, symbolizer: ImageHeapSymbolizer()), key: .site, depth: 3)
+        let prepared = ImageHeapSymbolizer()
+        let ahead = HeapGrouper(resolver: FrameResolver(recording: recording, symbolizer: prepared), key: .site, depth: 3)
+        let modules = ahead.modulesNear(callSitesWithin: 3)
+        #expect(modules.contains { $0.name == "workload" })
+        prepared.prepare(modules)
+        #expect(ahead.groups(survivors) == onFirstUse.groups(survivors))
+        #expect(ahead.groups(survivors).contains { $0.key.hasPrefix("leak_small (workload.c:") })
+    }
+
+    @Test func aModuleThatCannotBeReadAheadIsReportedOnlyWhenAskedAbout() throws {
+        let (_, recording) = try HeapFixture.workload("leaks")
+        var gone = try #require(recording.modules.first { $0.name == "workload" })
+        gone.path = try HeapFixture.temporaryDirectory().appendingPathComponent("gone.so").path
+        let symbolizer = ImageHeapSymbolizer()
+        symbolizer.prepare([gone])
+        #expect(symbolizer.problems.isEmpty)
+        #expect(symbolizer.frames(in: gone, fileAddress: 0x1000).isEmpty)
+        #expect(symbolizer.problems.count == 1)
+        #expect(symbolizer.problems.first?.hasPrefix(gone.path + ": ") == true)
+        _ = symbolizer.frames(in: gone, fileAddress: 0x1000)
+        #expect(symbolizer.problems.count == 1)
+    }
 }
