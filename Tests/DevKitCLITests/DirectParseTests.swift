@@ -22,6 +22,7 @@ import Testing
         case let command as Lint: command.invocation
         case let command as Symbolicate: command.invocation
         case let command as Heap.HeapRecord: command.invocation
+        case let command as Heapdiff: command.invocation
         case let command as Plist.PlistInsert: command.invocation
         case let command as Plist.PlistRename: command.invocation
         case let command as Plist.PlistMerge: command.invocation
@@ -121,6 +122,15 @@ import Testing
         ["heap", "record", "--pid=4242", "--interval", "250ms", "--mark-signal", "SIGHUP", "--every-event"],
         ["heap", "record", "--pid", "4242", "--mark-signal=none"],
         ["heap", "record", "--", "--help"],
+        ["heapdiff", "app.dkheap"],
+        ["heapdiff", "-"],
+        ["heapdiff", "before.dkheap", "after.dkheap", "--format", "json"],
+        ["heapdiff", "app.dkheap", "--group-by", "function", "--until", "next", "--top", "5"],
+        ["heapdiff", "app.dkheap", "--group-by", "site", "--depth", "3", "--names", "full", "--no-symbolicate"],
+        ["heapdiff", "app.dkheap", "--until", "peak", "--format", "collapsed"],
+        ["heapdiff", "app.dkheap", "--html", "heap.html", "--debug-dir", "/usr/lib/debug", "--debug-dir", "syms"],
+        ["heapdiff", "app.dkheap", "--leaks", "--group-by", "type"],
+        ["heapdiff", "--", "-odd.dkheap"],
     ]
 
     static let leftToArgumentParser: [[String]] = [
@@ -236,6 +246,18 @@ import Testing
         ["heap", "record", "--mark-signal", "USR9", "--", "./app"],
         ["heap", "record", "--every-event=yes", "--", "./app"],
         ["heap", "record", "--outptu", "a", "--", "./app"],
+        ["heapdiff"],
+        ["heapdiff", "--help"],
+        ["heapdiff", "a.dkheap", "b.dkheap", "c.dkheap"],
+        ["heapdiff", "a.dkheap", "--depth", "0"],  // refused by validate()
+        ["heapdiff", "a.dkheap", "--top", "0"],  // refused by validate()
+        ["heapdiff", "a.dkheap", "--html", "x.html", "--format", "json"],  // refused by validate()
+        ["heapdiff", "a.dkheap", "b.dkheap", "--leaks"],  // refused by validate()
+        ["heapdiff", "a.dkheap", "--leaks", "--until", "peak"],  // refused by validate()
+        ["heapdiff", "a.dkheap", "--group-by", "colour"],
+        ["heapdiff", "a.dkheap", "--format", "yaml"],
+        ["heapdiff", "a.dkheap", "--leaks=yes"],
+        ["heapdiff", "a.dkheap", "-f", "json"],
     ]
 
     @Test(arguments: readDirectly)
@@ -292,7 +314,8 @@ import Testing
         var index = 0
         let flags: Set = ["--raw", "--strict", "--fix", "--list-rules", "--no-config", "--built-product", "--force",
                           "--no-demangle", "--no-inlines", "--stats", "--no-cache", "--group", "--offline",
-                          "--lossy", "--in-place", "--backup", "--check", "--sort-keys", "--drop-comments", "--keypaths"]
+                          "--lossy", "--in-place", "--backup", "--check", "--sort-keys", "--drop-comments", "--keypaths",
+                          "--leaks", "--no-symbolicate"]
         while index < words.count {
             let word = words[index]
             if word == "--" { return result + [Array(words[index...])] }

@@ -1,7 +1,5 @@
 import ArgumentParser
-import System
 import HeapAnalysis
-import HeapSymbolication
 import Symbolication
 
 /// `devkit heapdiff`: generations of one recording, or two recordings compared.
@@ -75,31 +73,14 @@ struct Heapdiff: ParsableCommand {
     @Option(name: .long, help: "A directory searched for separate debug files (repeatable).")
     var debugDir: [String] = []
 
-    func validate() throws {
-        guard depth >= 1 else { throw ValidationError("--depth must be at least 1.") }
-        guard top >= 1 else { throw ValidationError("--top must be at least 1.") }
-        if html != nil, format != nil { throw ValidationError("--html and --format are alternatives; give one.") }
-        if leaks {
-            guard other == nil else { throw ValidationError("--leaks takes one recording.") }
-            guard until == .end else { throw ValidationError("--leaks reports blocks alive at the end (--until end).") }
-        }
+    var invocation: HeapdiffInvocation {
+        HeapdiffInvocation(recording: recording, other: other, groupBy: groupBy, depth: depth, until: until, top: top, format: format,
+                           html: html, leaks: leaks, noSymbolicate: noSymbolicate, names: names, debugDir: debugDir)
     }
 
-    func run() throws {
-        let symbolizer = ImageHeapSymbolizer(debugDirectories: debugDir, names: names)
-        defer { symbolizer.problems.forEach { FileHandleOutput.standardError("warning: not symbolicated: \($0)\n") } }
-        let options = HeapdiffSession.Options(groupBy: groupBy.key, depth: depth, horizon: until.horizon,
-                                              top: top, leaks: leaks)
-        let session = HeapdiffSession(options: options, symbolizer: noSymbolicate ? nil : symbolizer) { FileHandleOutput.standardError($0) }
-        let output: [UInt8]
-        do { output = try session.report(recording, comparedWith: other, as: html != nil ? .html : (format ?? .text).sessionFormat) } catch {
-            throw CommandFailure.input(error.message)
-        }
-        guard let html else { return try FileHandleOutput.standardOutput(output) }
-        // The page replaces the file atomically: a browser reloading it never sees half a page.
-        do { try FileIO.writeAtomically(output, to: html) } catch { throw CommandFailure.diagnostic(error) }
-        if html != FileIO.standardStream { FileHandleOutput.standardError("devkit: HTML report written to \(html)\n") }
-    }
+    func validate() throws { try invocation.validate() }
+
+    func run() throws { try invocation.run() }
 }
 
 extension Heapdiff {
@@ -127,7 +108,7 @@ extension Heapdiff {
         }
     }
 
-    struct GroupKeyArgument: ExpressibleByArgument {
+    struct GroupKeyArgument: ExpressibleByArgument, Equatable {
         var key: HeapGroupKey
         init(key: HeapGroupKey) { self.key = key }
         init?(argument: String) {

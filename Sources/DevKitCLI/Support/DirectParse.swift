@@ -5,7 +5,7 @@ enum DirectParse {
         PlistTextconvInvocation.self, PlistFmtInvocation.self, PlistPrintInvocation.self,
         PlistSetInvocation.self, PlistDeleteInvocation.self, LintInvocation.self, SymbolicateInvocation.self,
         PlistInsertInvocation.self, PlistRenameInvocation.self, PlistMergeInvocation.self, PlistDiffInvocation.self,
-        HeapRecordInvocation.self,
+        HeapRecordInvocation.self, HeapdiffInvocation.self,
     ]
 
     /// The invocation `arguments` (argv without the program) hold, read directly and
