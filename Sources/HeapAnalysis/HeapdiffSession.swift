@@ -91,8 +91,8 @@ public final class HeapdiffSession {
         let resolver = symbolizer.map { FrameResolver(recording: recording, symbolizer: $0) } ?? FrameResolver(recording: recording)
         let grouper = HeapGrouper(resolver: resolver, key: options.groupBy, depth: options.depth)
         // The symbol files the report will read are opened on another thread while the events
-        // replay on this one: neither waits for the other (libc's debug file, opened for the
-        // dynamic loader's frames, was a sixth of cross-thread's heapdiff).
+        // replay on this one: neither waits for the other (libdw loaded, the dynamic loader's
+        // debug file and the program opened: a sixth of cross-thread's heapdiff on one thread).
         let opened = DispatchGroup()
         if let symbolizer {
             nonisolated(unsafe) let symbolizer = symbolizer

@@ -5,11 +5,11 @@
 /// 17,700 live blocks, in slots the hash scatters): each allocation and free missed the cache
 /// twice, once for the key and once for the block, and the backward shift of a removal moved
 /// blocks too. A 4-byte slot number keeps the table small (2^32 live blocks would need a
-/// 128 GiB pool, which cannot be allocated before the numbers run out), and the pool's order follows the
-/// program's: a program that frees its blocks in the order it made them (a queue between
-/// threads) frees slots in the pool's order and takes them again in that order, so the replay
-/// walks the pool in order, not at random (last freed first scrambled that order: the read of
-/// the freed block was a fifth of the replay's time).
+/// 128 GiB pool, which cannot be allocated before the numbers run out), and the pool's order
+/// follows the program's: a program that frees its blocks in the order it made them (a queue
+/// between threads) frees slots in the pool's order and takes them again in that order, so the
+/// replay walks the pool in order, not at random (last freed first scrambled that order: the
+/// read of the freed block was a fifth of the replay's time).
 final class LiveBlocks {
     private let table = AddressTable<UInt32>(filler: .max)
     /// `capacity` blocks (a power of 2); those in `free` and at `used` or above hold nothing.
