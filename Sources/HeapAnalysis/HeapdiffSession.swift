@@ -93,11 +93,13 @@ public final class HeapdiffSession {
         // The symbol files the report will read are opened on another thread while the events
         // replay on this one: neither waits for the other (libdw loaded, the dynamic loader's
         // debug file and the program opened: a sixth of cross-thread's heapdiff on one thread).
+        // The other thread has the symbolizer and the grouper to itself until `opened` is
+        // waited for: this one only replays meanwhile.
         let opened = DispatchGroup()
-        if let symbolizer {
-            nonisolated(unsafe) let symbolizer = symbolizer
-            let modules = grouper.modulesNear(callSitesWithin: framesSymbolicated(in: format))
-            if !modules.isEmpty { DispatchQueue.global().async(group: opened) { symbolizer.prepare(modules) } }
+        let frames = framesSymbolicated(in: format)
+        if let symbolizer, frames > 0 {
+            nonisolated(unsafe) let symbolizer = symbolizer, grouper = grouper
+            DispatchQueue.global().async(group: opened) { symbolizer.prepare(grouper.modulesNear(callSitesWithin: frames)) }
         }
         let timeline = HeapTimeline(recording) { [progress] in progress.events("replaying", $0, of: $1) }
         progress.clear()
