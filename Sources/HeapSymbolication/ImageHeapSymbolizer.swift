@@ -14,7 +14,7 @@ public final class ImageHeapSymbolizer: HeapSymbolizer {
     private let options: SymbolicationOptions
     /// One line per module that could not be symbolicated.
     public private(set) var problems: [String] = []
-    /// Problems of modules opened by `prepare` and not asked about since, by key.
+    /// Problems of modules opened and not asked about since, by key.
     private var unreported: [String: String] = [:]
 
     /// `names`: the form of Swift names in frames and type names (`heapdiff --names`).
@@ -27,16 +27,23 @@ public final class ImageHeapSymbolizer: HeapSymbolizer {
 
     private func cacheKey(for module: ModuleMapping) -> String { module.path + "\u{0}" + module.buildID }
 
+    /// The module's image, opened on first use; its problem, if any, is told now.
     private func image(for module: ModuleMapping) -> ImageSymbolizer? {
+        let key = load(module)
+        if let problem = unreported.removeValue(forKey: key) { problems.append(problem) }
+        return images[key] ?? nil
+    }
+
+    /// Opens the module's image once, keyed by path and build-id (the key is returned); a
+    /// module that cannot be opened waits in `unreported` until it is asked about.
+    @discardableResult private func load(_ module: ModuleMapping) -> String {
         let key = cacheKey(for: module)
-        if let known = images[key] {
-            if let problem = unreported.removeValue(forKey: key) { problems.append(problem) }
-            return known
+        if images[key] == nil {
+            let (opened, problem) = open(module)
+            images[key] = .some(opened)
+            if let problem { unreported[key] = problem }
         }
-        let (opened, problem) = open(module)
-        images[key] = .some(opened)
-        if let problem { problems.append(problem) }
-        return opened
+        return key
     }
 
     /// The module's image, or why it cannot be symbolicated (nil for a pseudo-module such as
@@ -53,11 +60,7 @@ public final class ImageHeapSymbolizer: HeapSymbolizer {
     /// Opens the modules' images now; a module that cannot be opened is told in `problems`
     /// only once it is asked about, so the warnings are those of the modules the report used.
     public func prepare(_ modules: [ModuleMapping]) {
-        for module in modules where images[cacheKey(for: module)] == nil {
-            let key = cacheKey(for: module), (opened, problem) = open(module)
-            images[key] = .some(opened)
-            if let problem { unreported[key] = problem }
-        }
+        for module in modules { load(module) }
     }
 
     /// The module's data symbols (Swift type metadata), read once, only if the image opened.

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,7 +247,8 @@ int main(int argc, char **argv) {
     } else if (!strcmp(mode, "realloc-chains")) {
         // Realloc chains on one thread: 200 grown step by step from 101 to 2,101 bytes (moved
         // or grown in place, as glibc decides) and freed, 10 kept; 5 shrunk to 0 (realloc
-        // frees them), then in a second generation 20 more chains that outlive it.
+        // frees them), then in a second generation 20 more chains that outlive it and a block
+        // that a failed realloc leaves alive.
         for (int i = 0; i < 200; i++) {
             char *p = NULL;
             for (size_t n = 101; n <= 2101; n += 250) p = realloc(p, n);
@@ -259,6 +261,10 @@ int main(int argc, char **argv) {
         }
         devkit_heap_mark_generation("second");
         for (int i = 0; i < 20; i++) keep(realloc(realloc(malloc(189), 1189), 3189));
+        // A realloc that fails (half the address space) leaves its block as it was: alive.
+        volatile size_t too_much = SIZE_MAX / 2;
+        char *unmoved = malloc(193);
+        if (realloc(unmoved, too_much) == NULL) keep(unmoved);
         churn(30, 191);
     } else if (!strcmp(mode, "straddle")) {
         // Blocks allocated before a mark and freed after it by the same thread, without a
