@@ -245,8 +245,8 @@ import Testing
         #expect(ta.generations.map(\.peak.bytes) == tb.generations.map(\.peak.bytes))
         #expect(ta.peak.bytes == tb.peak.bytes && ta.peak.blocks == tb.peak.blocks)
         // The kept chains' last blocks survive with their last size: 10 of 2,101 bytes, 20 of
-        // 3,189; so does the block of 193 bytes whose realloc failed (its allocation, dropped
-        // before the call, buffered again).
+        // 3,189; so does the block of 193 bytes whose realloc failed (no free is recorded for
+        // it, though the free's seq was taken before the call).
         #expect(HeapFixture.survivors(a, generation: 0)["malloc 2101 bytes"]?.count == 10)
         #expect(HeapFixture.survivors(a, generation: 1)["malloc 3189 bytes"]?.count == 20)
         #expect(HeapFixture.survivors(a, generation: 1)["malloc 193 bytes"]?.count == 1)
