@@ -11,8 +11,8 @@
 ///
 /// A class over one flat allocation of slots, each a key beside its value and its home slot:
 /// a lookup touches one cache line, and a removal's backward shift reads each passed key's
-/// home instead of hashing it again (cross-thread's replay 2–3 % faster than with keys and
-/// values in two arrays). No mutation pays an array's uniqueness check (5% of a replay's
+/// home instead of hashing it again (cross-thread's replay 1.5 % less wall time and 3 % less
+/// CPU than with keys and values in two arrays). No mutation pays an array's uniqueness check (5% of a replay's
 /// instructions). The replay's values are slots of its pool of blocks (`LiveBlocks`).
 final class AddressTable<Value> {
     /// A slot: the key, its home slot (where its probe starts: the backward shift of a removal
@@ -150,7 +150,10 @@ final class AddressTable<Value> {
     }
 
     func forEach(_ body: (UInt64, Value) -> Void) {
-        for i in 0..<size where entries[i].key != Self.empty { body(entries[i].key, entries[i].value) }
+        for i in 0..<size {
+            let entry = entries[i]
+            if entry.key != Self.empty { body(entry.key, entry.value) }
+        }
     }
 
     private func grow() {
