@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "PlistXMLShim", targets: ["PlistXMLShim"]),
         // For Scripts/fuzz-package's crash-log target.
         .library(name: "CrashReport", targets: ["CrashReport"]),
+        // For Scripts/fuzz-package's heap-recording target.
+        .library(name: "HeapAnalysis", targets: ["HeapAnalysis"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -1,5 +1,5 @@
 // swift-tools-version:5.3
-// libFuzzer harnesses for the PropertyList readers, the object-file reader and the crash-log readers (modelled on swift-protobuf's
+// libFuzzer harnesses for the PropertyList readers, the object-file reader, the crash-log readers and the heap-recording reader (modelled on swift-protobuf's
 // FuzzTesting package). Build and run them with Scripts/fuzz, which passes
 // `-sanitize=fuzzer,address -parse-as-library --product NAME`; `swift build` alone does
 // not link them.
@@ -41,6 +41,8 @@ let package = Package(
         .target(name: "FuzzPlistXMLTokens", dependencies: [.product(name: "PlistXMLShim", package: "devkit")]),
         // The crash-log readers: Apple text, .ips, Swift backtraces, sanitizer reports, address lists.
         .target(name: "FuzzCrashLog", dependencies: [.product(name: "CrashReport", package: "devkit")]),
+        // heapdiff's reading, replay and reports of a heap recording (HeapAnalysis).
+        .target(name: "FuzzHeapRecording", dependencies: [.product(name: "HeapAnalysis", package: "devkit")]),
     ] + targets.map { name in
         .target(
             name: name,
