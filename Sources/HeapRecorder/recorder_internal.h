@@ -190,6 +190,7 @@ typedef struct dkh_thread {
     /// and the words each walk read (mmap'd once per slot, kept when the slot is reused).
     dkh_walk_entry walks[DKH_WALK_CACHE_SIZE];
     uint32_t walk_gen;          // the last gen given to a shape (never reset: old vectors stay stale)
+    uint32_t walk_repeats;      // the last walk repeated its shape's last one: the next is tried as a repeat first
     uint32_t walk_arena_used;   // words of walk_arena in use
     uint32_t *walk_vectors;     // DKH_WALK_VECTOR_SIZE arena records (offset + 1; 0: empty)
     uint64_t *walk_arena;       // DKH_WALK_ARENA_WORDS

@@ -366,6 +366,17 @@ static inline uint32_t walk_home(uint64_t pc, uint64_t sp) {
     return (uint32_t)(((pc ^ (sp << 17)) * 0x9E3779B97F4A7C15ull) >> 58) & (DKH_WALK_CACHE_SIZE - DKH_WALK_CACHE_WAYS);
 }
 
+/// Whether shape `e` starts at the state (pc, sp, rbp) of the walk's first frame.
+static inline int walk_starts_at(const dkh_walk_entry *e, uint64_t epoch, uint64_t pc, uint64_t sp, uint64_t rbp) {
+    return e->epoch == epoch + 1 && e->pc == pc && e->sp == sp && (!e->needs_rbp || e->rbp == rbp);
+}
+
+/// The record of shape `e`'s last walk, when the arena still holds it; NULL otherwise.
+static inline const uint64_t *walk_last(const dkh_thread *t, const dkh_walk_entry *e) {
+    const uint64_t *last = e->last ? walk_record(t, e->last) : NULL;
+    return last && (uint32_t)last[1] == e->gen && last[2] == e->reads ? last : NULL;
+}
+
 /// The stack of a walk remembered from the program's first frame at (pc, sp, rbp), whose
 /// shapes are in the set at `set`: when the words where one of them reads are those of a walk
 /// remembered under it. 0 otherwise.
@@ -375,14 +386,14 @@ __attribute__((always_inline)) static inline uint32_t walk_recall(dkh_thread *t,
     uint64_t words[DKH_WALK_READS];
     for (int way = 0; way < DKH_WALK_CACHE_WAYS; way++) {
         dkh_walk_entry *e = &set[way];
-        if (e->epoch != epoch + 1 || e->pc != pc || e->sp != sp || (e->needs_rbp && e->rbp != rbp)) continue;
+        if (!walk_starts_at(e, epoch, pc, sp, rbp)) continue;
         const uint32_t n = e->reads;
         // The shape's last walk first: a loop allocating at one place finds it; a recursion's
         // next walk at this depth differs from it in a few words, and its sum is the last's
         // plus their differences times their multipliers.
-        const uint64_t *last = e->last ? walk_record(t, e->last) : NULL;
+        const uint64_t *last = walk_last(t, e);
         uint64_t sum;
-        if (last && (uint32_t)last[1] == e->gen && last[2] == n) {
+        if (last) {
             const uint64_t *seen = last + WALK_RECORD_HEADER;
             // Up to the first word that differs nothing changes the sum: compared only.
             uint32_t i = 0;
@@ -390,7 +401,10 @@ __attribute__((always_inline)) static inline uint32_t walk_recall(dkh_thread *t,
                 words[i] = *(const uint64_t *)e->read_at[i];
                 if (words[i] != seen[i]) break;
             }
-            if (i == n) return (uint32_t)(last[1] >> 32);
+            if (i == n) {
+                t->walk_repeats = 1;
+                return (uint32_t)(last[1] >> 32);
+            }
             sum = last[0];
 #pragma clang loop vectorize(disable) interleave(disable)
             for (; i < n; i++) {
@@ -511,8 +525,27 @@ __attribute__((noinline)) static uint32_t walk_stack(dkh_thread *t, const void *
     return id;
 }
 
-uint32_t dkh_current_stack(dkh_thread *t, const void *hook_frame) {
-    // Most calls repeat a remembered walk: tried here, in a small frame, before the walk's.
+/// The stack of this walk when it repeats the last walk of the first shape of the set that
+/// starts at (pc, sp, rbp) word for word (what walk_recall finds first), else 0.
+__attribute__((always_inline)) static inline uint32_t walk_repeat(const dkh_thread *t, const dkh_walk_entry *set,
+                                                                 uint64_t epoch, uint64_t pc, uint64_t sp, uint64_t rbp) {
+    for (int way = 0; way < DKH_WALK_CACHE_WAYS; way++) {
+        const dkh_walk_entry *e = &set[way];
+        if (!walk_starts_at(e, epoch, pc, sp, rbp)) continue;
+        const uint64_t *last = walk_last(t, e);
+        if (!last) return 0;
+        const uint64_t *seen = last + WALK_RECORD_HEADER;
+        for (uint32_t i = 0; i < e->reads; i++) {
+            if (*(const uint64_t *)e->read_at[i] != seen[i]) return 0;
+        }
+        return (uint32_t)(last[1] >> 32);
+    }
+    return 0;
+}
+
+/// dkh_current_stack past the repeat: a walk remembered from the first frame (tried in a small
+/// frame, before the walk's), else the walk.
+__attribute__((noinline)) static uint32_t current_stack_full(dkh_thread *t, const void *hook_frame) {
     if (dkh.fast_unwind && rule_table) {
         const uint64_t *frame = hook_frame;
         const uint64_t pc = frame[1], sp = (uint64_t)(frame + 2), rbp = frame[0];
@@ -523,4 +556,22 @@ uint32_t dkh_current_stack(dkh_thread *t, const void *hook_frame) {
         }
     }
     return walk_stack(t, hook_frame, 0);
+}
+
+uint32_t dkh_current_stack(dkh_thread *t, const void *hook_frame) {
+    // A thread whose last walk repeated its shape's last one (a loop allocating at one place)
+    // tries this one as a repeat: a check that keeps no words and calls nothing, in a frame
+    // with few registers to save (current_stack_full keeps the words for a lookup by sum).
+    // A thread whose walks differ (a recursion) goes straight to the full recall.
+    if (t->walk_repeats) {
+        const uint64_t *frame = hook_frame;
+        const uint64_t pc = frame[1], sp = (uint64_t)(frame + 2), rbp = frame[0];
+        if (dkh.fast_unwind && rule_table && t->walk_vectors && sp >= t->stack_low && sp < t->stack_high && !in_self(pc)) {
+            const uint64_t epoch = atomic_load_explicit(&rule_epoch, memory_order_relaxed) & RULE_EPOCH_MASK;
+            uint32_t id = walk_repeat(t, &t->walks[walk_home(pc, sp)], epoch, pc, sp, rbp);
+            if (id) return id;
+        }
+        t->walk_repeats = 0;
+    }
+    return current_stack_full(t, hook_frame);
 }
