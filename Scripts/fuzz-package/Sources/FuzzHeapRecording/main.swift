@@ -2,10 +2,10 @@ import HeapAnalysis
 
 // libFuzzer entry point; built with -parse-as-library, so no top-level code here.
 // A heap recording over arbitrary bytes, through what heapdiff does with it: the reader
-// (plain and zstd-compressed records), the replay, every grouping, the generation and leak
-// reports in text, JSON, collapsed stacks and HTML, and the recording compared with itself. Any input must give a recording (perhaps
-// with warnings) or a RecordingError, never a trap, a hang or an out-of-bounds read
-// (AddressSanitizer).
+// (plain and zstd-compressed records), the replay, every grouping and horizon, the generation
+// and leak reports in text, JSON, collapsed stacks and HTML, and the recording compared with
+// itself. Any input must give a recording (perhaps with warnings) or a RecordingError, never a
+// trap, a hang or an out-of-bounds read (AddressSanitizer).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
