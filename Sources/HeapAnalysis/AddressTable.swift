@@ -12,8 +12,8 @@
 /// A class over one flat allocation of slots, each a key beside its value and its home slot:
 /// a lookup touches one cache line, and a removal's backward shift reads each passed key's
 /// home instead of hashing it again (cross-thread's replay 1.5 % less wall time and 3 % less
-/// CPU than with keys and values in two arrays). No mutation pays an array's uniqueness check (5% of a replay's
-/// instructions). The replay's values are slots of its pool of blocks (`LiveBlocks`).
+/// CPU than with keys and values in two arrays). No mutation pays an array's uniqueness check
+/// (5% of a replay's instructions). The replay's values are slots of its pool of blocks (`LiveBlocks`).
 final class AddressTable<Value> {
     /// A slot: the key, its home slot (where its probe starts: the backward shift of a removal
     /// reads it instead of hashing every key it passes), the value. Side by side, so a probe

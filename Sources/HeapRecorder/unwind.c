@@ -377,6 +377,12 @@ static inline const uint64_t *walk_last(const dkh_thread *t, const dkh_walk_entr
     return last && (uint32_t)last[1] == e->gen && last[2] == e->reads ? last : NULL;
 }
 
+/// Whether a walk from the first frame at (pc, sp) may be taken from remembered walks: frame
+/// rules are in use, sp lies in this thread's stack and pc outside the recorder.
+static inline int walk_recallable(const dkh_thread *t, uint64_t pc, uint64_t sp) {
+    return dkh.fast_unwind && rule_table && sp >= t->stack_low && sp < t->stack_high && !in_self(pc);
+}
+
 /// The stack of a walk remembered from the program's first frame at (pc, sp, rbp), whose
 /// shapes are in the set at `set`: when the words where one of them reads are those of a walk
 /// remembered under it. 0 otherwise.
@@ -546,16 +552,12 @@ __attribute__((always_inline)) static inline uint32_t walk_repeat(const dkh_thre
 /// dkh_current_stack past the repeat: a walk remembered from the first frame (tried in a small
 /// frame, before the walk's), else the walk.
 __attribute__((noinline)) static uint32_t current_stack_full(dkh_thread *t, const void *hook_frame) {
-    if (dkh.fast_unwind && rule_table) {
-        const uint64_t *frame = hook_frame;
-        const uint64_t pc = frame[1], sp = (uint64_t)(frame + 2), rbp = frame[0];
-        if (sp >= t->stack_low && sp < t->stack_high && !in_self(pc)) {
-            const uint64_t epoch = atomic_load_explicit(&rule_epoch, memory_order_relaxed) & RULE_EPOCH_MASK;
-            uint32_t id = walk_recall(t, &t->walks[walk_home(pc, sp)], epoch, pc, sp, rbp);
-            return id ? id : walk_stack(t, hook_frame, 1);
-        }
-    }
-    return walk_stack(t, hook_frame, 0);
+    const uint64_t *frame = hook_frame;
+    const uint64_t pc = frame[1], sp = (uint64_t)(frame + 2), rbp = frame[0];
+    if (!walk_recallable(t, pc, sp)) return walk_stack(t, hook_frame, 0);
+    const uint64_t epoch = atomic_load_explicit(&rule_epoch, memory_order_relaxed) & RULE_EPOCH_MASK;
+    uint32_t id = walk_recall(t, &t->walks[walk_home(pc, sp)], epoch, pc, sp, rbp);
+    return id ? id : walk_stack(t, hook_frame, 1);
 }
 
 uint32_t dkh_current_stack(dkh_thread *t, const void *hook_frame) {
@@ -566,7 +568,7 @@ uint32_t dkh_current_stack(dkh_thread *t, const void *hook_frame) {
     if (t->walk_repeats) {
         const uint64_t *frame = hook_frame;
         const uint64_t pc = frame[1], sp = (uint64_t)(frame + 2), rbp = frame[0];
-        if (dkh.fast_unwind && rule_table && t->walk_vectors && sp >= t->stack_low && sp < t->stack_high && !in_self(pc)) {
+        if (t->walk_vectors && walk_recallable(t, pc, sp)) {
             const uint64_t epoch = atomic_load_explicit(&rule_epoch, memory_order_relaxed) & RULE_EPOCH_MASK;
             uint32_t id = walk_repeat(t, &t->walks[walk_home(pc, sp)], epoch, pc, sp, rbp);
             if (id) return id;
