@@ -252,13 +252,15 @@ typedef struct dkh_state {
 extern dkh_state dkh DKH_INTERNAL;
 
 /// The last-allocation slot of an address: one per 32 bytes, the least distance between two
-/// of glibc's blocks (a slot per 16 bytes left every other slot unused and spread the table's
-/// lines the heap's traffic touches twice as wide: 1-4 % of realloc's recorded run). Blocks
-/// closer than that, from another allocator, share a slot: some of their pairs are written
-/// rather than cancelled. The 32 KiB region picks a random place in the table, the block's
-/// place in its region the slot from there: blocks allocated one after another share cache
-/// lines of the table, as they share the heap's (a random slot per block was a cache miss on
-/// every allocation and free).
+/// of glibc's blocks. Finer slots would stay unused between blocks and spread the table lines
+/// the heap's traffic touches wider (one per 16 bytes cost realloc's recorded run 1-4 %,
+/// RESULTS.md); coarser ones make glibc's smallest blocks share slots, whose pairs are then
+/// written (swift's recording 10x larger at 64 bytes). Blocks closer than 32 bytes, from
+/// another allocator, share a slot: some of their pairs are written rather than cancelled.
+/// The 32 KiB region picks a random place in the table, the block's place in its region the
+/// slot from there: blocks allocated one after another share cache lines of the table, as
+/// they share the heap's (a random slot per block was a cache miss on every allocation and
+/// free).
 static inline _Atomic uint64_t *dkh_last_alloc_slot(uint64_t ptr) {
     uint64_t region = ((ptr >> 15) * 0x9E3779B97F4A7C15ull) >> (64 - DKH_LAST_ALLOC_BITS);
     return &dkh.last_alloc[(region + ((ptr >> 5) & 1023)) & ((1u << DKH_LAST_ALLOC_BITS) - 1)];
