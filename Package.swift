@@ -25,8 +25,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.3.0"),
-        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
     ],
     targets: [
         // The one error shape (file, position, severity, message, kind) that every module's
@@ -46,13 +44,21 @@ let package = Package(
         // call: one forwarder per function devkit calls, with the library header's own signature.
         .target(
             name: "LazyLibraries",
-            dependencies: ["CLibDW", "CLibDebuginfod", "CLibExpat", "CLibYAML", "CLibZstd"]
+            dependencies: ["CLibCrypto", "CLibDW", "CLibDebuginfod", "CLibExpat", "CLibYAML", "CLibZstd"]
         ),
         // zstd's header as a system library (functions from LazyLibraries in devkit; the heap
         // recorder links libzstd): compressed heap recordings, format version 4.
         .systemLibrary(
             name: "CLibZstd",
             providers: [.apt(["libzstd-dev"])]
+        ),
+        // OpenSSL's libcrypto headers as a system library (functions from LazyLibraries):
+        // certificates, signatures and digests, imported only by Provisioning's LibCryptoCalls.
+        // Not swift-crypto and swift-certificates: their vendored BoringSSL would be a third of
+        // every release build, the one pre-commit makes of the hooks included.
+        .systemLibrary(
+            name: "CLibCrypto",
+            providers: [.apt(["libssl-dev"])]
         ),
         // Plain-C tokenizer over expat's push parser; its public header names no expat type.
         .target(
@@ -125,9 +131,7 @@ let package = Package(
 
         // Whole-bundle checks for `devkit lint App.app`: the required-reason APIs each Mach-O
         // imports (ObjectFile) against its bundle's privacy manifest, commonly used SDKs' manifests.
-        .target(name: "BundleChecks", dependencies: ["BinaryReading", "Diagnostics", "LintKit", "ObjectFile", "PlistChecks", "PlistTools", "PropertyList", "Provisioning", "System",
-                                                   // Seal hashes (SHA-1, SHA-256); already linked for Provisioning's CMS checks.
-                                                   .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "BundleChecks", dependencies: ["BinaryReading", "Diagnostics", "LintKit", "ObjectFile", "PlistChecks", "PlistTools", "PropertyList", "Provisioning", "System"]),
 
         // libunwind (local unwinding) as a pkg-config system library, for the heap recorder.
         .systemLibrary(
@@ -189,8 +193,9 @@ let package = Package(
         // Zip archives from outside (.ipa, .dSYM.zip) through libzip (opened at the first
         // archive): names, counts, sizes and inflation checked; read into memory or unpacked.
         .target(name: "ZipArchives", dependencies: ["CLibZip", "Diagnostics", "System"]),
-        // Provisioning profiles: CMS SignedData (swift-asn1), X.509 (swift-certificates),
-        // signature checks (swift-crypto), the profile model, .app and .ipa bundles (libzip).
+        // Provisioning profiles: CMS SignedData (swift-asn1), X.509 certificates, signature
+        // checks and digests (OpenSSL's libcrypto: LibCryptoCalls), the profile model, .app and
+        // .ipa bundles (libzip).
         .target(
             name: "Provisioning",
             dependencies: [
@@ -201,10 +206,10 @@ let package = Package(
                 "System",
                 "ObjectFile",
                 "ZipArchives",
+                "CLibCrypto",
+                "LazyLibraries",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
 

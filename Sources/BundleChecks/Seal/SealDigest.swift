@@ -1,25 +1,17 @@
-import Crypto
 import ObjectFile
+import Provisioning
 
-/// The digests of a code signature, through swift-crypto: the one place BundleChecks hashes.
+/// The digests of a code signature, through Provisioning's `DigestAlgorithm` (libcrypto): the
+/// one place BundleChecks hashes.
 enum SealDigest {
-    /// One digest of a borrowed buffer (swift-crypto's public `update(bufferPointer:)`; its
-    /// one-shot `hash(bufferPointer:)` is not public, and `hash(data:)` would need Foundation's
-    /// `DataProtocol` conformance of the buffer).
-    static func digest<H: HashFunction>(_: H.Type, _ bytes: UnsafeRawBufferPointer) -> H.Digest {
-        var hasher = H()
-        hasher.update(bufferPointer: bytes)
-        return hasher.finalize()
-    }
-
     /// The digest of `bytes` in the CodeDirectory's algorithm, as the slot stores it (the
     /// truncated type keeps SHA-256's first 20 bytes).
     static func hash(_ bytes: UnsafeRawBufferPointer, _ type: CodeDirectory.HashType) -> [UInt8] {
         switch type {
-        case .sha1: Array(digest(Insecure.SHA1.self, bytes))
-        case .sha256: Array(digest(SHA256.self, bytes))
-        case .sha256Truncated: Array(digest(SHA256.self, bytes).prefix(20))
-        case .sha384: Array(digest(SHA384.self, bytes))
+        case .sha1: DigestAlgorithm.sha1.hash(bytes)
+        case .sha256: DigestAlgorithm.sha256.hash(bytes)
+        case .sha256Truncated: Array(DigestAlgorithm.sha256.hash(bytes).prefix(20))
+        case .sha384: DigestAlgorithm.sha384.hash(bytes)
         }
     }
 
@@ -27,14 +19,9 @@ enum SealDigest {
         bytes.withUnsafeBytes { hash($0, type) }
     }
 
-    /// True when `stored` equals the digest of `bytes`; compares without keeping the digest.
+    /// True when `stored` equals the digest of `bytes`.
     static func matches(_ stored: ArraySlice<UInt8>, _ bytes: UnsafeRawBufferPointer, _ type: CodeDirectory.HashType) -> Bool {
-        switch type {
-        case .sha1: digest(Insecure.SHA1.self, bytes).withUnsafeBytes { stored.elementsEqual($0) }
-        case .sha256: digest(SHA256.self, bytes).withUnsafeBytes { stored.elementsEqual($0) }
-        case .sha256Truncated: digest(SHA256.self, bytes).withUnsafeBytes { stored.elementsEqual($0.prefix(20)) }
-        case .sha384: digest(SHA384.self, bytes).withUnsafeBytes { stored.elementsEqual($0) }
-        }
+        stored.elementsEqual(hash(bytes, type))
     }
 
     /// The code's cdhash: its CodeDirectory's digest in its own algorithm, cut to 20 bytes
@@ -44,6 +31,6 @@ enum SealDigest {
     }
 
     /// SHA-1 and SHA-256 of a resource file (CodeResources' `hash` and `hash2`).
-    static func sha1(_ bytes: UnsafeRawBufferPointer) -> [UInt8] { Array(digest(Insecure.SHA1.self, bytes)) }
-    static func sha256(_ bytes: UnsafeRawBufferPointer) -> [UInt8] { Array(digest(SHA256.self, bytes)) }
+    static func sha1(_ bytes: UnsafeRawBufferPointer) -> [UInt8] { DigestAlgorithm.sha1.hash(bytes) }
+    static func sha256(_ bytes: UnsafeRawBufferPointer) -> [UInt8] { DigestAlgorithm.sha256.hash(bytes) }
 }

@@ -12,7 +12,7 @@ import System
 /// .bundleSignature)`). Every entry that a rule reports carries `file` and, for a place in a
 /// binary, `offset`: `CodeSealCheck` turns them into the finding's file and position.
 ///
-/// The rules decide what is wrong; this only gathers facts, hashing with swift-crypto
+/// The rules decide what is wrong; this only gathers facts, hashing with libcrypto
 /// (`SealDigest`). Hostile signatures are `DecodeError`s from ObjectFile's bounded parsers,
 /// recorded as `malformed` entries with their offsets.
 struct SignatureInspection {

@@ -1,8 +1,6 @@
 import BinaryReading
 import System
-import Crypto
 import SwiftASN1
-import X509
 
 public enum ChainResult: Sendable, Equatable {
     /// No trust roots were given, so the chain was not checked.

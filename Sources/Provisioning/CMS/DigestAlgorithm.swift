@@ -1,13 +1,12 @@
 import BinaryReading
 import System
-import Crypto
 import SwiftASN1
-import X509
 
-/// Digest algorithms a SignerInfo may name.
-enum DigestAlgorithm {
+/// The digest algorithms of CMS signers and code signatures, computed by libcrypto.
+public enum DigestAlgorithm: Sendable {
     case sha1, sha256, sha384, sha512
 
+    /// The algorithm a SignerInfo names.
     init?(oid: OID) {
         switch oid.dotted {
         case "1.3.14.3.2.26": self = .sha1
@@ -18,12 +17,7 @@ enum DigestAlgorithm {
         }
     }
 
-    func hash(_ bytes: [UInt8]) -> [UInt8] {
-        switch self {
-        case .sha1: Array(Insecure.SHA1.hash(data: bytes))
-        case .sha256: Array(SHA256.hash(data: bytes))
-        case .sha384: Array(SHA384.hash(data: bytes))
-        case .sha512: Array(SHA512.hash(data: bytes))
-        }
-    }
+    public func hash(_ bytes: UnsafeRawBufferPointer) -> [UInt8] { LibCrypto.digest(self, bytes) }
+
+    public func hash(_ bytes: [UInt8]) -> [UInt8] { bytes.withUnsafeBytes { hash($0) } }
 }

@@ -1,8 +1,6 @@
 import BinaryReading
 import System
-import Crypto
 import SwiftASN1
-import X509
 
 /// The outcome of checking a SignedData: each step separately, so a report can say which
 /// one failed.

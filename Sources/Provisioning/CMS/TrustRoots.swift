@@ -1,20 +1,18 @@
 import BinaryReading
 import System
-import Crypto
 import SwiftASN1
-import X509
 
 /// Certificates the user trusts (`--trust-roots DIR`), parsed.
 public struct TrustRoots: Sendable {
-    public var certificates: [Certificate]
+    public var certificates: [X509Certificate]
 
-    public init(certificates: [Certificate]) { self.certificates = certificates }
+    public init(certificates: [X509Certificate]) { self.certificates = certificates }
 
     /// Reads a PEM file (one or more certificates) or a DER certificate.
-    public static func certificates(inFile bytes: [UInt8]) throws -> [Certificate] {
-        if bytes.first == 0x30 { return [try Certificate(derEncoded: bytes)] }
+    public static func certificates(inFile bytes: [UInt8]) throws -> [X509Certificate] {
+        if bytes.first == 0x30 { return [try X509Certificate(der: bytes)] }
         let documents = try PEMDocument.parseMultiple(pemString: String(decoding: bytes, as: UTF8.self))
-        return try documents.filter { $0.discriminator == "CERTIFICATE" }.map { try Certificate(derEncoded: $0.derBytes) }
+        return try documents.filter { $0.discriminator == "CERTIFICATE" }.map { try X509Certificate(der: $0.derBytes) }
     }
 
     /// Every certificate in the `.pem`, `.crt`, `.cer` and `.der` files of `directory`.
@@ -23,7 +21,7 @@ public struct TrustRoots: Sendable {
         do { names = try FileIO.directoryEntries(directory) } catch {
             throw ProvisioningError(file: directory, message: error.reason)
         }
-        var certificates: [Certificate] = []
+        var certificates: [X509Certificate] = []
         for name in names where [".pem", ".crt", ".cer", ".der"].contains(where: { name.lowercased().hasSuffix($0) }) {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             do {

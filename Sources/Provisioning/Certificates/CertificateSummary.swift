@@ -1,10 +1,7 @@
-import Crypto
 import PropertyList
-import SwiftASN1
-import X509
 
 /// What a person checks about a certificate: who it names, its serial and fingerprints, and
-/// when it is valid. Built from swift-certificates' parse of the DER.
+/// when it is valid.
 public struct CertificateSummary: Sendable, Equatable {
     /// Subject common name (`CN`), e.g. "Apple Development: Jane Doe (ABCDE12345)".
     public var commonName: String
@@ -21,32 +18,14 @@ public struct CertificateSummary: Sendable, Equatable {
 
     public func isExpired(at now: PlistDate) -> Bool { notValidAfter < now }
 
-    public init(_ certificate: Certificate, der: [UInt8]) {
-        commonName = Self.attribute(.RDNAttributeType.commonName, in: certificate.subject) ?? certificate.subject.description
-        organizationalUnit = Self.attribute(.RDNAttributeType.organizationalUnitName, in: certificate.subject)
-        issuerCommonName = Self.attribute(.RDNAttributeType.commonName, in: certificate.issuer) ?? certificate.issuer.description
-        serialNumber = Hex.upper(certificate.serialNumber.bytes.drop { $0 == 0 })
-        sha1Fingerprint = Hex.upper(Insecure.SHA1.hash(data: der))
-        sha256Fingerprint = Hex.upper(SHA256.hash(data: der))
-        notValidBefore = PlistDate(secondsSinceReferenceDate: certificate.notValidBefore.timeIntervalSinceReferenceDate)
-        notValidAfter = PlistDate(secondsSinceReferenceDate: certificate.notValidAfter.timeIntervalSinceReferenceDate)
+    public init(_ certificate: X509Certificate) {
+        commonName = certificate.commonName ?? certificate.subjectText
+        organizationalUnit = certificate.organizationalUnit
+        issuerCommonName = certificate.issuerCommonName ?? certificate.issuerText
+        serialNumber = Hex.upper(certificate.serialNumber.drop { $0 == 0 })
+        sha1Fingerprint = Hex.upper(DigestAlgorithm.sha1.hash(certificate.der))
+        sha256Fingerprint = Hex.upper(DigestAlgorithm.sha256.hash(certificate.der))
+        notValidBefore = certificate.notValidBefore
+        notValidAfter = certificate.notValidAfter
     }
-
-    static func attribute(_ type: ASN1ObjectIdentifier, in name: DistinguishedName) -> String? {
-        for rdn in name {
-            for attribute in rdn where attribute.type == type {
-                return plainText(attribute.value)
-            }
-        }
-        return nil
-    }
-}
-
-/// The attribute's text without RFC 4514 escaping (`Co., Ltd.`, not `Co.\\, Ltd.`).
-private func plainText(_ value: RelativeDistinguishedName.Attribute.Value) -> String {
-    let any = ASN1Any(value)
-    if let s = try? ASN1UTF8String(asn1Any: any) { return String(s) }
-    if let s = try? ASN1PrintableString(asn1Any: any) { return String(s) }
-    if let s = try? ASN1IA5String(asn1Any: any) { return String(s) }
-    return String(describing: value)
 }

@@ -1,7 +1,5 @@
-import Crypto
 import PropertyList
 import SwiftASN1
-import X509
 
 /// A developer certificate from a profile's `DeveloperCertificates`: parsed, or the reason it
 /// did not parse (a profile with one bad certificate is still worth showing).

@@ -1,7 +1,5 @@
-import Crypto
 import PropertyList
 import SwiftASN1
-import X509
 
 enum Hex {
     static func upper<S: Sequence<UInt8>>(_ bytes: S) -> String {

@@ -1,7 +1,6 @@
 import BinaryReading
 import OrderedCollections
 import PropertyList
-import X509
 
 public enum ProfileEncoding: String, Sendable {
     case der = "DER"

@@ -1,7 +1,6 @@
 import BinaryReading
 import OrderedCollections
 import PropertyList
-import X509
 
 /// Reads `.mobileprovision` / `.provisionprofile` bytes: CMS parse, signature check, payload.
 public enum ProfileReader {
@@ -67,10 +66,10 @@ public enum ProfileReader {
                     certificates.append(.unreadable(index: index, reason: "a \(item.typeName), not data"))
                     continue
                 }
-                do {
-                    certificates.append(.parsed(CertificateSummary(try Certificate(derEncoded: der), der: der)))
+                do throws(DecodeError) {
+                    certificates.append(.parsed(CertificateSummary(try X509Certificate(der: der))))
                 } catch {
-                    certificates.append(.unreadable(index: index, reason: "\(error)"))
+                    certificates.append(.unreadable(index: index, reason: error.reason))
                 }
             }
         }

@@ -1,7 +1,6 @@
 import BinaryReading
 import OrderedCollections
 import PropertyList
-import X509
 
 /// A profile as read from its file: the payload, how it was signed and whether that holds.
 public struct SignedProfile: Sendable {
