@@ -53,7 +53,7 @@ let package = Package(
             providers: [.apt(["libzstd-dev"])]
         ),
         // OpenSSL's libcrypto headers as a system library (functions from LazyLibraries):
-        // certificates, signatures and digests, imported only by Provisioning's LibCryptoCalls.
+        // signatures and digests, imported only by Provisioning's LibCryptoCalls.
         // Not swift-crypto and swift-certificates: their vendored BoringSSL would be a third of
         // every release build, the one pre-commit makes of the hooks included.
         .systemLibrary(
@@ -193,7 +193,7 @@ let package = Package(
         // Zip archives from outside (.ipa, .dSYM.zip) through libzip (opened at the first
         // archive): names, counts, sizes and inflation checked; read into memory or unpacked.
         .target(name: "ZipArchives", dependencies: ["CLibZip", "Diagnostics", "System"]),
-        // Provisioning profiles: CMS SignedData (swift-asn1), X.509 certificates, signature
+        // Provisioning profiles: CMS SignedData and X.509 certificates (swift-asn1), signature
         // checks and digests (OpenSSL's libcrypto: LibCryptoCalls), the profile model, .app and
         // .ipa bundles (libzip).
         .target(

@@ -6,7 +6,7 @@ import Testing
 /// libyaml open at their first call; `--version` loads none of them), read from the dynamic
 /// loader's own trace (`LD_DEBUG=files`). A library that cannot be loaded is one line, exit 2.
 @Suite struct LibraryLoadingCommandTests {
-    static let lazyLibraries = ["libdw.so.1", "libelf.so.1", "libexpat.so.1", "libyaml-0.so.2", "libzip.so", "libdebuginfod.so.1", "libcurl"]
+    static let lazyLibraries = ["libdw.so.1", "libelf.so.1", "libexpat.so.1", "libyaml-0.so.2", "libzip.so", "libdebuginfod.so.1", "libcurl", "libcrypto.so"]
 
     /// The sonames the loader opened while devkit ran `arguments`.
     static func loadedLibraries(_ arguments: [String], environment: [String: String] = [:]) throws -> (CLI.Result, Set<String>) {
@@ -116,6 +116,20 @@ import Testing
 
     /// The other side: a fetch opens libdebuginfod (here a server that refuses: port 9, discard,
     /// which nothing serves on 127.0.0.1), so the test above can fail.
+    /// A profile's signature is checked by libcrypto, opened then; a plist command never opens it.
+    @Test func inspectingAProfileLoadsLibcrypto() throws {
+        guard ProfileFactory.opensslAvailable else { print("skipped: openssl not installed"); return }
+        let factory = try ProfileFactory()
+        let profile = try factory.write(try factory.sign(try factory.payload()), name: "loading.mobileprovision")
+        let (result, loaded) = try Self.loadedLibraries(["provision", "inspect", profile.path])
+        #expect(result.status == 0, "\(result.stderr.suffix(400))")
+        #expect(result.stdout.contains("signature valid"), "\(result.stdout.prefix(400))")
+        #expect(Self.loaded("libcrypto.so", in: loaded))
+        let (plist, plistLoaded) = try Self.loadedLibraries(["plist", "get", "Samples/Info.plist", "CFBundleIdentifier"])
+        #expect(plist.status == 0)
+        #expect(!Self.loaded("libcrypto.so", in: plistLoaded))
+    }
+
     @Test func askingAServerLoadsLibdebuginfod() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

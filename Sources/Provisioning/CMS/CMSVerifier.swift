@@ -98,14 +98,7 @@ public enum CMSVerifier {
         switch oid.dotted {
         case "1.2.840.113549.1.1.1": (.rsa, digest)  // rsaEncryption
         case "1.2.840.10045.2.1": digest == .sha1 ? nil : (.ec, digest)  // id-ecPublicKey
-        case "1.2.840.113549.1.1.5": (.rsa, .sha1)
-        case "1.2.840.113549.1.1.11": (.rsa, .sha256)
-        case "1.2.840.113549.1.1.12": (.rsa, .sha384)
-        case "1.2.840.113549.1.1.13": (.rsa, .sha512)
-        case "1.2.840.10045.4.3.2": (.ec, .sha256)
-        case "1.2.840.10045.4.3.3": (.ec, .sha384)
-        case "1.2.840.10045.4.3.4": (.ec, .sha512)
-        default: nil
+        default: X509Certificate.signatureAlgorithm(oid)
         }
     }
 }

@@ -1,59 +1,120 @@
 import BinaryReading
 import PropertyList
 
-/// An X.509 certificate parsed by OpenSSL's libcrypto (through LibCryptoCalls): its DER, the
-/// names and fields a person checks, and the signature checks a CMS signer and a chain need.
-/// Immutable once parsed, so shared between threads (OpenSSL's readers of one `X509` are
-/// thread-safe; the extensions it caches on first use are cached under its own lock).
-public final class X509Certificate: @unchecked Sendable, Equatable {
+/// An X.509 certificate (RFC 5280), read by X509Decoding with swift-asn1: its DER, the names
+/// and fields a person checks, and what checking a signature by it or of it needs (its key,
+/// the signed bytes). The signatures themselves are checked by libcrypto (LibCryptoCalls).
+public struct X509Certificate: Sendable, Equatable {
+    /// One attribute of a name: its type and its value as text.
+    public struct Attribute: Sendable, Equatable {
+        public var type: OID
+        public var value: String
+    }
+
     /// The certificate's DER, as given.
     public let der: [UInt8]
+    /// The serial number's content octets (big-endian two's complement).
+    public let serialNumber: [UInt8]
+    /// Subject and issuer: their relative distinguished names in encoded order, each one or
+    /// more attributes; and their DER, compared byte for byte to match an issuer.
+    public let subject: [[Attribute]]
+    public let issuer: [[Attribute]]
+    let subjectDER: [UInt8]
+    /// The issuer name's DER (a CMS `issuerAndSerialNumber` names the signer by it).
+    public let issuerDER: [UInt8]
     public let notValidBefore: PlistDate
     public let notValidAfter: PlistDate
-    private let raw: OpaquePointer
+    /// The SubjectPublicKeyInfo's DER and its algorithm.
+    let publicKeyInfo: [UInt8]
+    let publicKeyAlgorithm: OID
+    /// The TBSCertificate's DER (what the issuer signed), the algorithm and the signature.
+    let signedBytes: [UInt8]
+    let signatureAlgorithm: OID
+    let signature: [UInt8]
+    /// The subjectKeyIdentifier extension's key identifier, when present.
+    public let subjectKeyIdentifier: [UInt8]?
+
+    init(der: [UInt8], serialNumber: [UInt8], subject: [[Attribute]], issuer: [[Attribute]], subjectDER: [UInt8], issuerDER: [UInt8],
+         notValidBefore: PlistDate, notValidAfter: PlistDate, publicKeyInfo: [UInt8], publicKeyAlgorithm: OID, signedBytes: [UInt8],
+         signatureAlgorithm: OID, signature: [UInt8], subjectKeyIdentifier: [UInt8]?) {
+        self.der = der
+        self.serialNumber = serialNumber
+        self.subject = subject
+        self.issuer = issuer
+        self.subjectDER = subjectDER
+        self.issuerDER = issuerDER
+        self.notValidBefore = notValidBefore
+        self.notValidAfter = notValidAfter
+        self.publicKeyInfo = publicKeyInfo
+        self.publicKeyAlgorithm = publicKeyAlgorithm
+        self.signedBytes = signedBytes
+        self.signatureAlgorithm = signatureAlgorithm
+        self.signature = signature
+        self.subjectKeyIdentifier = subjectKeyIdentifier
+    }
 
     /// Parses the whole of `der` as one certificate.
     public init(der: [UInt8]) throws(DecodeError) {
-        let raw = try LibCrypto.parseCertificate(der)
-        guard let notBefore = LibCrypto.validity(of: raw, notAfter: false),
-              let notAfter = LibCrypto.validity(of: raw, notAfter: true) else {
-            LibCrypto.free(raw)
-            throw DecodeError(section: "X.509", offset: 0, reason: "the validity period does not read as dates")
-        }
-        self.der = der
-        self.raw = raw
-        notValidBefore = notBefore
-        notValidAfter = notAfter
+        self = try X509Decoding.certificate(der)
     }
-
-    deinit { LibCrypto.free(raw) }
 
     /// Two certificates are one when their DER is.
     public static func == (a: X509Certificate, b: X509Certificate) -> Bool { a.der == b.der }
 
-    /// Subject common name (`CN`).
-    public var commonName: String? { LibCrypto.attribute(.commonName, of: .subject, in: raw) }
-    /// Subject organizational unit (`OU`).
-    public var organizationalUnit: String? { LibCrypto.attribute(.organizationalUnit, of: .subject, in: raw) }
-    public var issuerCommonName: String? { LibCrypto.attribute(.commonName, of: .issuer, in: raw) }
-    /// The subject as RFC 2253 text, for a certificate without a common name.
-    public var subjectText: String { LibCrypto.text(of: .subject, in: raw) }
-    public var issuerText: String { LibCrypto.text(of: .issuer, in: raw) }
-    /// The issuer name's DER (a CMS `issuerAndSerialNumber` names the signer by it).
-    public var issuerDER: [UInt8] { LibCrypto.der(of: .issuer, in: raw) }
-    /// The serial number, big-endian, without a sign byte.
-    public var serialNumber: [UInt8] { LibCrypto.serialNumber(of: raw) }
-    public var subjectKeyIdentifier: [UInt8]? { LibCrypto.subjectKeyIdentifier(of: raw) }
+    static let commonNameType: OID = "2.5.4.3"
+    static let organizationalUnitType: OID = "2.5.4.11"
 
-    /// Whether this certificate issued `other`: its subject is `other`'s issuer and `other`'s
-    /// signature verifies with its key.
+    /// Subject common name (`CN`).
+    public var commonName: String? { Self.first(Self.commonNameType, in: subject) }
+    /// Subject organizational unit (`OU`): the team identifier on Apple developer certificates.
+    public var organizationalUnit: String? { Self.first(Self.organizationalUnitType, in: subject) }
+    public var issuerCommonName: String? { Self.first(Self.commonNameType, in: issuer) }
+    /// The subject as RFC 2253 text (`CN=…,OU=…,O=…,C=US`), for a certificate without a common name.
+    public var subjectText: String { X509Decoding.text(of: subject) }
+    public var issuerText: String { X509Decoding.text(of: issuer) }
+
+    static func first(_ type: OID, in name: [[Attribute]]) -> String? {
+        for rdn in name {
+            for attribute in rdn where attribute.type == type { return attribute.value }
+        }
+        return nil
+    }
+
+    /// The kind of this certificate's key; nil for one devkit does not check with.
+    var keyKind: LibCrypto.KeyKind? {
+        switch publicKeyAlgorithm.dotted {
+        case "1.2.840.113549.1.1.1": .rsa  // rsaEncryption
+        case "1.2.840.10045.2.1": .ec  // id-ecPublicKey
+        default: nil
+        }
+    }
+
+    /// Whether this certificate issued `other`: its subject is `other`'s issuer, byte for
+    /// byte, and `other`'s signature verifies with its key.
     public func issued(_ other: X509Certificate) -> Bool {
-        LibCrypto.subject(of: raw, isIssuerOf: other.raw) && LibCrypto.isSignature(of: other.raw, madeBy: raw)
+        guard subjectDER == other.issuerDER, let (kind, digest) = Self.signatureAlgorithm(other.signatureAlgorithm) else { return false }
+        return verifies(signature: other.signature, over: other.signedBytes, digest: digest, key: kind)
     }
 
     /// Whether `signature` over `bytes` verifies with this certificate's key, which must be of
     /// kind `key`, with the digest `digest`.
     func verifies(signature: [UInt8], over bytes: [UInt8], digest: DigestAlgorithm, key: LibCrypto.KeyKind) -> Bool {
-        LibCrypto.verify(signature: signature, over: bytes, digest: digest, kind: key, with: raw)
+        guard keyKind == key else { return false }
+        return LibCrypto.verify(signature: signature, over: bytes, digest: digest, kind: key, publicKeyInfo: publicKeyInfo)
+    }
+
+    /// The key kind and digest of a signature algorithm that names both (RFC 4055, RFC 5758);
+    /// nil for one devkit does not check (RSA-PSS, Ed25519, ECDSA with SHA-1).
+    static func signatureAlgorithm(_ oid: OID) -> (LibCrypto.KeyKind, DigestAlgorithm)? {
+        switch oid.dotted {
+        case "1.2.840.113549.1.1.5": (.rsa, .sha1)
+        case "1.2.840.113549.1.1.11": (.rsa, .sha256)
+        case "1.2.840.113549.1.1.12": (.rsa, .sha384)
+        case "1.2.840.113549.1.1.13": (.rsa, .sha512)
+        case "1.2.840.10045.4.3.2": (.ec, .sha256)
+        case "1.2.840.10045.4.3.3": (.ec, .sha384)
+        case "1.2.840.10045.4.3.4": (.ec, .sha512)
+        default: nil
+        }
     }
 }
