@@ -1,7 +1,7 @@
 // OpenSSL's libcrypto, from Debian's libssl3: signature checks and the SHA digests of
 // provisioning profiles, certificates and code signatures (Provisioning's LibCryptoCalls).
 // Certificates themselves are read by Provisioning with swift-asn1: OpenSSL 3.0's d2i_X509
-// decodes the public key through its provider decoders, about 280 µs a certificate.
+// decodes the public key through its provider decoders, 140–290 µs a certificate.
 #define OPENSSL_SUPPRESS_DEPRECATED  // d2i_RSA_PUBKEY, d2i_EC_PUBKEY: see CLibCrypto's shim.h
 #include "LazyLibrary.h"
 

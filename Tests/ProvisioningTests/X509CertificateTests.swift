@@ -94,6 +94,21 @@ import Testing
         let trailing = #expect(throws: DecodeError.self) { try X509Certificate(der: der + [0]) }
         #expect(trailing?.reason.hasPrefix("not a DER certificate") == true)
         #expect(throws: DecodeError.self) { try X509Certificate(der: Array(repeating: 0x30, count: 64)) }
+        // Every byte flipped in turn: parsed or refused, never a trap; a flip inside the signed
+        // part that still parses no longer verifies against the issuer.
+        let issuer = try X509Certificate(der: der)
+        var refused = 0
+        for i in der.indices {
+            var damaged = der
+            damaged[i] ^= 0xff
+            do {
+                let parsed = try X509Certificate(der: damaged)
+                #expect(!issuer.issued(parsed), "byte \(i) flipped still verifies")
+            } catch {
+                refused += 1
+            }
+        }
+        #expect(refused > 0)
     }
 
     /// FIPS 180-4's "abc" and the empty message.

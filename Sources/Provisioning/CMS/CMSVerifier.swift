@@ -2,7 +2,8 @@ import BinaryReading
 import System
 import SwiftASN1
 
-/// RFC 5652 §5.6 signature verification, with libcrypto's digests, certificates and keys.
+/// RFC 5652 §5.6 signature verification: certificates read by X509Decoding, signatures and
+/// digests checked by libcrypto.
 public enum CMSVerifier {
     /// Checks the first signer of `signedData`; `roots` nil means "do not check the chain".
     public static func verify(_ signedData: CMSSignedData, trustRoots roots: TrustRoots?) throws(DecodeError) -> SignatureCheck {

@@ -30,13 +30,16 @@ public struct X509Certificate: Sendable, Equatable {
     /// The TBSCertificate's DER (what the issuer signed), the algorithm and the signature.
     let signedBytes: [UInt8]
     let signatureAlgorithm: OID
+    /// Whether the algorithm outside the signed bytes is the one inside them (RFC 5280
+    /// §4.1.1.2): the outer one is not signed, so a certificate whose two differ is not trusted.
+    let signatureAlgorithmIsSigned: Bool
     let signature: [UInt8]
     /// The subjectKeyIdentifier extension's key identifier, when present.
     public let subjectKeyIdentifier: [UInt8]?
 
     init(der: [UInt8], serialNumber: [UInt8], subject: [[Attribute]], issuer: [[Attribute]], subjectDER: [UInt8], issuerDER: [UInt8],
          notValidBefore: PlistDate, notValidAfter: PlistDate, publicKeyInfo: [UInt8], publicKeyAlgorithm: OID, signedBytes: [UInt8],
-         signatureAlgorithm: OID, signature: [UInt8], subjectKeyIdentifier: [UInt8]?) {
+         signatureAlgorithm: OID, signatureAlgorithmIsSigned: Bool, signature: [UInt8], subjectKeyIdentifier: [UInt8]?) {
         self.der = der
         self.serialNumber = serialNumber
         self.subject = subject
@@ -49,6 +52,7 @@ public struct X509Certificate: Sendable, Equatable {
         self.publicKeyAlgorithm = publicKeyAlgorithm
         self.signedBytes = signedBytes
         self.signatureAlgorithm = signatureAlgorithm
+        self.signatureAlgorithmIsSigned = signatureAlgorithmIsSigned
         self.signature = signature
         self.subjectKeyIdentifier = subjectKeyIdentifier
     }
@@ -90,9 +94,9 @@ public struct X509Certificate: Sendable, Equatable {
     }
 
     /// Whether this certificate issued `other`: its subject is `other`'s issuer, byte for
-    /// byte, and `other`'s signature verifies with its key.
+    /// byte, and `other`'s signature verifies with its key under the algorithm it signed.
     public func issued(_ other: X509Certificate) -> Bool {
-        guard subjectDER == other.issuerDER, let (kind, digest) = Self.signatureAlgorithm(other.signatureAlgorithm) else { return false }
+        guard subjectDER == other.issuerDER, other.signatureAlgorithmIsSigned, let (kind, digest) = Self.signatureAlgorithm(other.signatureAlgorithm) else { return false }
         return verifies(signature: other.signature, over: other.signedBytes, digest: digest, key: kind)
     }
 
