@@ -10,14 +10,15 @@ enum BERStructureScan {
     /// swift-asn1's nesting limit; deeper input is refused here too.
     static let maximumDepth = 50
 
-    /// The first structural error in `bytes`, or nil when the headers are consistent.
-    static func firstError(in bytes: [UInt8]) -> DecodeError? {
+    /// The first structural error in `bytes`, or nil when the headers are consistent. `whole`
+    /// names the outer element, for bytes after it.
+    static func firstError(in bytes: [UInt8], whole: String = "SignedData") -> DecodeError? {
         bytes.withUnsafeBytes { raw in
             var cursor = ByteCursor(raw, section: "CMS")
             do throws(DecodeError) {
                 try element(&cursor, depth: 1, allowEndOfContents: false)
                 if cursor.remaining > 0 {
-                    throw cursor.error("\(cursor.remaining) bytes of trailing data after the SignedData")
+                    throw cursor.error("\(cursor.remaining) bytes of trailing data after the \(whole)")
                 }
                 return nil
             } catch {

@@ -37,31 +37,6 @@ public struct X509Certificate: Sendable, Equatable {
     /// The subjectKeyIdentifier extension's key identifier, when present.
     public let subjectKeyIdentifier: [UInt8]?
 
-    init(der: [UInt8], serialNumber: [UInt8], subject: [[Attribute]], issuer: [[Attribute]], subjectDER: [UInt8], issuerDER: [UInt8],
-         notValidBefore: PlistDate, notValidAfter: PlistDate, publicKeyInfo: [UInt8], publicKeyAlgorithm: OID, signedBytes: [UInt8],
-         signatureAlgorithm: OID, signatureAlgorithmIsSigned: Bool, signature: [UInt8], subjectKeyIdentifier: [UInt8]?) {
-        self.der = der
-        self.serialNumber = serialNumber
-        self.subject = subject
-        self.issuer = issuer
-        self.subjectDER = subjectDER
-        self.issuerDER = issuerDER
-        self.notValidBefore = notValidBefore
-        self.notValidAfter = notValidAfter
-        self.publicKeyInfo = publicKeyInfo
-        self.publicKeyAlgorithm = publicKeyAlgorithm
-        self.signedBytes = signedBytes
-        self.signatureAlgorithm = signatureAlgorithm
-        self.signatureAlgorithmIsSigned = signatureAlgorithmIsSigned
-        self.signature = signature
-        self.subjectKeyIdentifier = subjectKeyIdentifier
-    }
-
-    /// Parses the whole of `der` as one certificate.
-    public init(der: [UInt8]) throws(DecodeError) {
-        self = try X509Decoding.certificate(der)
-    }
-
     /// Two certificates are one when their DER is.
     public static func == (a: X509Certificate, b: X509Certificate) -> Bool { a.der == b.der }
 
@@ -120,5 +95,13 @@ public struct X509Certificate: Sendable, Equatable {
         case "1.2.840.10045.4.3.4": (.ec, .sha512)
         default: nil
         }
+    }
+}
+
+// In an extension, so the struct keeps its memberwise initializer (X509Decoding builds with it).
+extension X509Certificate {
+    /// Parses the whole of `der` as one certificate.
+    public init(der: [UInt8]) throws(DecodeError) {
+        self = try X509Decoding.certificate(der)
     }
 }

@@ -9,10 +9,21 @@ import SwiftASN1
 /// costs 140–290 µs a certificate decoding the key. Each step names the offset (within
 /// the certificate) of the element it did not expect, through CMSDecoding's readers.
 enum X509Decoding {
+    /// The certificate in `der`; an error's offset is within it, its section "X.509".
     static func certificate(_ der: [UInt8]) throws(DecodeError) -> X509Certificate {
+        do { return try fields(der) } catch {
+            var error = error
+            error.section = "X.509"  // CMSDecoding's readers name their own format
+            throw error
+        }
+    }
+
+    private static func fields(_ der: [UInt8]) throws(DecodeError) -> X509Certificate {
         let root: ASN1Node
         do { root = try DER.parse(der) } catch {
-            throw DecodeError(section: "X.509", offset: 0, reason: "not a DER certificate: \(error)")
+            // swift-asn1 does not say where it stopped; the structure scan does (as for CMS).
+            let scan = BERStructureScan.firstError(in: der, whole: "certificate")
+            throw DecodeError(section: "X.509", offset: scan?.offset ?? 0, reason: "not a DER certificate: \(scan?.reason ?? "\(error)")")
         }
         // Certificate ::= SEQUENCE { tbsCertificate, signatureAlgorithm, signatureValue }
         try CMSDecoding.expectUniversal(root, .sequence, "Certificate")
@@ -69,7 +80,7 @@ enum X509Decoding {
                 var parts = try CMSDecoding.children(of: attributeNode, what)
                 let type = try CMSDecoding.oid(parts.next("type"), what)
                 let valueNode = try parts.next("value")
-                rdn.append(X509Certificate.Attribute(type: type, value: text(valueNode)))
+                rdn.append(X509Certificate.Attribute(type: type, value: directoryString(valueNode)))
             }
             result.append(rdn)
         }
@@ -77,7 +88,7 @@ enum X509Decoding {
     }
 
     /// A directory string's text; any other value as `#` and its DER in hex (RFC 2253 §2.4).
-    static func text(_ node: ASN1Node) -> String {
+    static func directoryString(_ node: ASN1Node) -> String {
         guard node.identifier.tagClass == .universal, case .primitive(let bytes) = node.content else { return hexValue(node) }
         switch node.identifier.tagNumber {
         case 12, 19, 22, 26: return String(decoding: bytes, as: UTF8.self)  // UTF8, Printable, IA5, Visible
