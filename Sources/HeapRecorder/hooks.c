@@ -180,28 +180,18 @@ static void record_resize(void *old, int freed, void *p, size_t size, const dkh_
     leave_recorder(0);
 }
 
-/// realloc's free of `ptr`, before the real call: its seq taken so that an allocation another
-/// thread makes there once realloc has freed the block follows it (taken after the call, the
-/// free came after that allocation some tens of times in a run of Programs/realloc_race.c,
-/// and the replay lost the other thread's block). When the address's last event lies in this
-/// thread's block of seqs, as in a realloc chain, the next seq of the block already comes
-/// before any such allocation (dkh_take_seq_within); otherwise the seq is left in the
-/// address's slot, which that allocation then follows.
+/// realloc's free of `ptr`, before the real call: its seq taken and left in the address's
+/// slot, so an allocation another thread makes there once realloc has freed the block
+/// follows it (taken after the call, the free came after that allocation some tens of times
+/// in a run of Programs/realloc_race.c, and the replay lost the other thread's block).
 /// Returns 0 when there is nothing to take (not recording, no slot table or thread slot).
 static int take_realloc_free_seq(void *ptr, dkh_event_seq *early) {
     if (!ptr || !dkh.last_alloc || in_recorder || !atomic_load_explicit(&dkh.active, memory_order_relaxed)) return 0;
     in_recorder = 1;
     dkh_thread *t = dkh_current_thread();
     if (t) {
-        _Atomic uint64_t *slot = dkh_last_alloc_slot((uintptr_t)ptr);
-        uint64_t seen = atomic_load_explicit(slot, memory_order_relaxed);
-        uint64_t seq;
-        if (dkh_take_seq_within(t, seen, &seq)) {
-            *early = (dkh_event_seq){.slot = slot, .seen = seen, .seq = seq};
-        } else {
-            *early = (dkh_event_seq){.slot = slot, .seen = seen, .seq = dkh_take_seq(t, seen)};
-            dkh_publish_event_seq(early);
-        }
+        *early = dkh_take_event_seq(t, dkh_last_alloc_slot((uintptr_t)ptr));
+        dkh_publish_event_seq(early);
     }
     leave_recorder(0);
     return t != NULL;

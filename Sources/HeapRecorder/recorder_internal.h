@@ -329,23 +329,6 @@ typedef struct dkh_event_seq {
     uint64_t seen, seq;
 } dkh_event_seq;
 
-/// A seq for an event of `t` that must follow `seen` (what its address's slot holds) and come
-/// before any other thread's later event at that address, without raising the slot: possible
-/// when `seen` lies in the thread's current block and the block has a seq left (and would be
-/// kept by dkh_take_seq). Another thread's later event there follows the slot, so it takes a
-/// seq above `seen`: from its own block, which then lies wholly after this thread's (blocks
-/// never overlap), so above this seq too. Returns 0, taking nothing, otherwise.
-static inline int dkh_take_seq_within(dkh_thread *t, uint64_t seen, uint64_t *seq) {
-    uint64_t next = t->seq_next;
-    if (next >= t->seq_end || seen >= next || seen < t->seq_end - DKH_SEQ_BLOCK ||
-        atomic_load(&dkh.seq_epoch) != t->seq_epoch ||
-        atomic_load_explicit(&dkh.seq, memory_order_relaxed) - t->seq_end > DKH_SEQ_LAG)
-        return 0;
-    t->seq_next = next + 1;
-    *seq = next;
-    return 1;
-}
-
 /// The address's slot, or NULL when the table could not be mapped.
 static inline _Atomic uint64_t *dkh_last_alloc_slot_if_any(uint64_t ptr) {
     return dkh.last_alloc ? dkh_last_alloc_slot(ptr) : NULL;
@@ -402,10 +385,9 @@ DKH_INTERNAL void dkh_write_clock(uint64_t seq);
 DKH_INTERNAL uint64_t dkh_monotonic_ns(int coarse);
 DKH_INTERNAL void dkh_append_alloc(dkh_thread *t, uint64_t seq, uint32_t marks, uint64_t ptr, uint64_t size, uint32_t stack,
                                    uint64_t type);
-/// `early`: realloc's free of the old block, its seq taken before the real call (once realloc
-/// has freed the block another thread may allocate at its address, and that allocation must
-/// follow the free: the seq is in the address's slot, or placed by dkh_take_seq_within so that
-/// it needs not be); NULL for a plain free.
+/// `early`: realloc's free of the old block, its seq taken and published before the real call
+/// (once realloc has freed the block another thread may allocate at its address, and that
+/// allocation must follow the free); NULL for a plain free.
 DKH_INTERNAL void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable, const dkh_event_seq *early);
 DKH_INTERNAL void dkh_reset_thread(dkh_thread *t, int whole);
 DKH_INTERNAL void dkh_threads_after_fork_child(dkh_thread *self);

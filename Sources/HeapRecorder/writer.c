@@ -952,11 +952,9 @@ void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable, const dkh_eve
         // no mark lies between the two (FORMAT.md, "Cancelled pairs", says why). The
         // last-allocation slot still holding the allocation's seq: no other thread allocated
         // at this address since, so this free is of that very block. realloc's slot held it
-        // before the call and holds the free's own seq since, or, when realloc left that seq
-        // out of it (dkh_take_seq_within), still what it held (the slot never goes back down
-        // to it once raised).
+        // before the call and holds the free's own seq since.
         uint64_t last = last_slot ? atomic_load_explicit(last_slot, memory_order_relaxed) : UINT64_MAX;
-        int same_block = early ? early->seen == alloc->seq && (last == early->seq || last == early->seen) : last == alloc->seq;
+        int same_block = early ? early->seen == alloc->seq && last == early->seq : last == alloc->seq;
         if (cancellable && alloc->marks == atomic_load(&dkh.marks_started) && same_block) {
             count_pair(t, alloc);
             alloc->tag = 0;
@@ -977,12 +975,11 @@ void dkh_append_free(dkh_thread *t, uint64_t ptr, int cancellable, const dkh_eve
             return;
         }
     }
-    // realloc's seq (taken before the real call), unless this thread took another since (a
-    // signal handler's allocation during the real call, already buffered after it): the
-    // buffer's seqs must grow. Otherwise a seq after the block's allocation, perhaps another
-    // thread's; the slot then holds this free's seq, which the block's next allocation
-    // follows. realloc's own seq is in the slot already, or needs not be there
-    // (dkh_take_seq_within).
+    // realloc's seq (taken and published before the real call), unless this thread took
+    // another since (a signal handler's allocation during the real call, already buffered
+    // after it): the buffer's seqs must grow. Otherwise a seq after the block's allocation,
+    // perhaps another thread's; the slot then holds this free's seq, which the block's next
+    // allocation follows.
     const int early_seq = early && t->seq_next == early->seq + 1;
     dkh_event_seq seq = early_seq ? *early : dkh_take_event_seq(t, last_slot);
     make_room(t);

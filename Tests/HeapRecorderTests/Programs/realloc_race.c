@@ -7,8 +7,8 @@
 // realloc removed the old entry after the real call. That window is a few instructions: on
 // a 2-core machine removing it after the call lost no entry in ~25 runs of this program (4 to
 // 32 threads), so this is a stress check that the table stays exact, not a reproducer.
-// Some reallocs come in chains, whose later steps leave their free's seq out of the address's
-// slot (dkh_take_seq_within): the other threads' mallocs must still follow those frees.
+// Some reallocs come in chains, whose later steps free a block this thread has just made: the
+// other threads' mallocs at those addresses must still follow those frees.
 // After the threads end every empty slot is filled: exactly SLOTS blocks stay reachable
 // (abandoned, allocated in churn or fill_empty) and none leaks.
 #include <malloc.h>
@@ -43,8 +43,8 @@ __attribute__((noinline)) static void *churn(void *arg) {
             q = malloc(size_for(r >> 12));
             break;
         default:
-            // A chain of one to three resizes: from the second on, the old block's last event
-            // is this thread's own, recent one, whose free takes no published seq.
+            // A chain of one to three resizes: from the second on, the old block is this
+            // thread's own, just allocated (its allocation still in the thread's buffer).
             q = p;
             for (unsigned step = 0; step <= (r >> 24) % 3; step++) {
                 void *grown = realloc(q, size_for(r >> (12 + 4 * step)));
