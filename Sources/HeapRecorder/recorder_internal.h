@@ -28,6 +28,12 @@
 /// 2,048 wrote every event of a ring of 1,024 strings (Scripts/bench/heap `realloc`: 3.4 MB);
 /// 8,192 cancels them (0.11 MB) for 590 KB of buffer per thread, touched as it fills.
 #define DKH_PENDING_EVENTS 8192
+/// Cancelled events are squeezed out once the buffer holds twice the events left after the
+/// last squeeze (at least this many): the pending events then stay within twice what the
+/// program keeps alive, rather than every new event taking a fresh cache line of the whole
+/// buffer, which pushed the allocator's own lines out of the cache (Scripts/bench/heap
+/// `realloc`: 1-2 % of its recorded run, RESULTS.md).
+#define DKH_SQUEEZE_MIN 2048
 /// Address -> pending allocation index: open addressing, at most half full.
 #define DKH_PENDING_INDEX_BITS 14
 #define DKH_PENDING_INDEX_SIZE (1u << DKH_PENDING_INDEX_BITS)
@@ -166,6 +172,7 @@ typedef struct dkh_thread {
     uint16_t *pair_slots;       // DKH_PAIR_TABLE_LIMIT: the used slots of pairs, in order of first use
     uint64_t *pair_keys;        // 2 x DKH_PAIR_TABLE_LIMIT: the used slots sorted for encoding, and room to sort them
     uint32_t event_count;       // events[0..event_count) hold events, some cancelled
+    uint32_t squeeze_at;        // event_count at which make_room next squeezes or grows the buffer
     uint32_t cancelled;         // of those, cancelled (tag 0)
     uint32_t pair_count;        // used slots of pairs
     uint32_t pairs_counted;     // pairs counted since the counters were last written

@@ -421,6 +421,7 @@ void dkh_reset_thread(dkh_thread *t, int whole) {
     index_clear(t, whole);
     if (whole || t->pair_count) pairs_clear(t, whole);
     t->event_count = 0;
+    t->squeeze_at = DKH_SQUEEZE_MIN;
     t->cancelled = 0;
     t->pending_bytes = 0;
     t->pending_blocks = 0;
@@ -874,22 +875,32 @@ static void thread_flush(dkh_thread *t, int at_exit) {
 
 void dkh_thread_flush_locked(dkh_thread *t) { thread_flush(t, 0); }
 
-/// Room for one more pending event: squeezes out cancelled events when they are a quarter
-/// of the buffer or more, else flushes.
+/// `events` clamped to what make_room may next stop at.
+static inline uint32_t squeeze_point(uint32_t events) {
+    return events < DKH_SQUEEZE_MIN ? DKH_SQUEEZE_MIN : events > DKH_PENDING_EVENTS ? DKH_PENDING_EVENTS : events;
+}
+
+/// Room for one more pending event. At `squeeze_at` events: squeezes out cancelled events when
+/// they are a quarter of the buffer or more (DKH_SQUEEZE_MIN says why so early), else lets the
+/// buffer grow; a full buffer that cannot be squeezed is flushed.
 static void make_room(dkh_thread *t) {
-    if (t->event_count == DKH_PENDING_EVENTS) {
-        if (t->cancelled >= DKH_PENDING_EVENTS / 4) {
-            uint32_t kept = 0;
-            for (uint32_t i = 0; i < t->event_count; i++) {
-                if (t->events[i].tag) t->events[kept++] = t->events[i];
-            }
-            t->event_count = kept;
-            t->cancelled = 0;
-            index_rebuild(t);
-        } else {
-            dkh_thread_flush_locked(t);
+    if (t->event_count < t->squeeze_at) return;
+    if (t->event_count && t->cancelled >= t->event_count / 4) {
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < t->event_count; i++) {
+            if (t->events[i].tag) t->events[kept++] = t->events[i];
         }
+        t->event_count = kept;
+        t->cancelled = 0;
+        index_rebuild(t);
+        t->squeeze_at = squeeze_point(2 * kept);
+        if (t->event_count < t->squeeze_at) return;
     }
+    if (t->event_count < DKH_PENDING_EVENTS) {
+        t->squeeze_at = squeeze_point(2 * t->squeeze_at);
+        return;
+    }
+    dkh_thread_flush_locked(t);
 }
 
 /// A slot for one more pending event; the caller owns the buffer, which has room (make_room).
@@ -925,7 +936,7 @@ void dkh_append_alloc(dkh_thread *t, uint64_t seq, uint32_t marks, uint64_t ptr,
                       uint64_t type) {
     // The usual case calls nothing, so it saves no registers (a call in it cost 17 instructions
     // an allocation in pushes, pops and moves); the rest is a tail call.
-    if (__builtin_expect(t->event_count == DKH_PENDING_EVENTS || !owner_enter_unlocked(t), 0)) {
+    if (__builtin_expect(t->event_count >= t->squeeze_at || !owner_enter_unlocked(t), 0)) {
         append_alloc_slow(t, seq, marks, ptr, size, stack, type);
         return;
     }

@@ -203,6 +203,21 @@ import Testing
         #expect(timeline.blocks.filter { $0.size == 91 || $0.size == 93 }.isEmpty)
     }
 
+    /// A ring of 1,500 blocks replaced oldest first: every free reaches 1,500 allocations back
+    /// into the thread's buffer, past cancelled temporaries, and the buffer is squeezed many
+    /// times. The squeezed buffer still finds each block's allocation: all but the ring's last
+    /// 1,500 blocks and the loader's few cancel (a squeeze that lost the address index wrote
+    /// them), and the totals equal those of every event kept.
+    @Test func ringFreesStillCancelAcrossSqueezes() throws {
+        let (a, b) = try Self.recordedCancellingAndKeeping("ring")
+        let replaced = a.cancelledPairs.filter { $0.size == 231 }.reduce(0) { $0 + $1.count }
+        let temporaries = a.cancelledPairs.filter { $0.size == 233 }.reduce(0) { $0 + $1.count }
+        #expect(temporaries == 20000)
+        #expect(replaced >= 20000 - 100, "\(replaced) of 20,000 replaced blocks cancelled")
+        Self.expectSameTotalsAndSurvivors(HeapTimeline(a), HeapTimeline(b))
+        #expect(HeapTimeline(a).blocks.filter { $0.size == 231 && $0.isAliveAtEnd }.count == 1500)
+    }
+
     /// The workload's `mode` recorded with cancelling, then with every event kept
     /// (DEVKIT_HEAP_PAIRS=keep).
     static func recordedCancellingAndKeeping(_ mode: String) throws -> (HeapRecording, HeapRecording) {

@@ -266,6 +266,19 @@ int main(int argc, char **argv) {
         char *unmoved = malloc(193);
         if (realloc(unmoved, too_much) == NULL) keep(unmoved);
         churn(30, 191);
+    } else if (!strcmp(mode, "ring")) {
+        // A cache of 1,500 blocks replaced oldest first, 20,000 times, each replacement beside
+        // a temporary: the frees reach 1,500 allocations back into the thread's buffer, so
+        // cancelled events pile up between pending ones and the buffer is squeezed again and
+        // again. The last 1,500 stay alive.
+        enum { RING = 1500, REPLACEMENTS = 20000 };
+        static void *ring[RING];
+        for (int i = 0; i < RING; i++) ring[i] = malloc(231);
+        for (int i = 0; i < REPLACEMENTS; i++) {
+            churn(1, 233);
+            free(ring[i % RING]);
+            ring[i % RING] = malloc(231);
+        }
     } else if (!strcmp(mode, "straddle")) {
         // Blocks allocated before a mark and freed after it by the same thread, without a
         // flush in between: the mark signal raised here (its handler writes the mark and
