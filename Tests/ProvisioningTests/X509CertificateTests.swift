@@ -67,6 +67,16 @@ import Testing
         #expect(certificate.issued(certificate), "self-signed")
     }
 
+    /// A name's text: a value that only looks like RFC 2253's hex form (a string starting with
+    /// `#`) is escaped; a value that is not a string is shown in that form, unescaped.
+    @Test func nameTextTellsStringsFromHexValues() {
+        let name: [[X509Certificate.Attribute]] = [
+            [.init(type: "2.5.4.3", value: "#AB", isText: true)],
+            [.init(type: "2.5.4.10", value: "#0C024142", isText: false), .init(type: "2.5.4.11", value: "a,b", isText: true)],
+        ]
+        #expect(X509Decoding.text(of: name) == "O=#0C024142+OU=a\\,b,CN=\\#AB")
+    }
+
     @Test func issuedFollowsNamesAndSignatures() throws {
         guard let factory = Self.factory else { return }
         let root = try X509Certificate(der: [UInt8](try factory.der(factory.rootCA.certificate)))

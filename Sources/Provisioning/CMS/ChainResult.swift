@@ -1,7 +1,3 @@
-import BinaryReading
-import System
-import SwiftASN1
-
 public enum ChainResult: Sendable, Equatable {
     /// No trust roots were given, so the chain was not checked.
     case notVerified

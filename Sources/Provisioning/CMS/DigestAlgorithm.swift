@@ -1,7 +1,3 @@
-import BinaryReading
-import System
-import SwiftASN1
-
 /// The digest algorithms of CMS signers and code signatures, computed by libcrypto.
 public enum DigestAlgorithm: Sendable {
     case sha1, sha256, sha384, sha512

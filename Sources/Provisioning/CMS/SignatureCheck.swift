@@ -1,7 +1,3 @@
-import BinaryReading
-import System
-import SwiftASN1
-
 /// The outcome of checking a SignedData: each step separately, so a report can say which
 /// one failed.
 public struct SignatureCheck: Sendable, Equatable {

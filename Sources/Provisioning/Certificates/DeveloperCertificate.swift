@@ -1,5 +1,4 @@
 import PropertyList
-import SwiftASN1
 
 /// A developer certificate from a profile's `DeveloperCertificates`: parsed, or the reason it
 /// did not parse (a profile with one bad certificate is still worth showing).

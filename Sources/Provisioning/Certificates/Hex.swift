@@ -1,6 +1,3 @@
-import PropertyList
-import SwiftASN1
-
 enum Hex {
     static func upper<S: Sequence<UInt8>>(_ bytes: S) -> String {
         let digits = Array("0123456789ABCDEF".utf8)

@@ -8,7 +8,11 @@ public struct X509Certificate: Sendable, Equatable {
     /// One attribute of a name: its type and its value as text.
     public struct Attribute: Sendable, Equatable {
         public var type: OID
+        /// The directory string's text, or, for a value of another type, `#` and its DER in
+        /// hex (RFC 2253 §2.4).
         public var value: String
+        /// Whether `value` is the attribute's text (false: the hex form).
+        public var isText: Bool
     }
 
     /// The certificate's DER, as given.

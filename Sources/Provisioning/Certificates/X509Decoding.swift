@@ -80,37 +80,36 @@ enum X509Decoding {
                 var parts = try CMSDecoding.children(of: attributeNode, what)
                 let type = try CMSDecoding.oid(parts.next("type"), what)
                 let valueNode = try parts.next("value")
-                rdn.append(X509Certificate.Attribute(type: type, value: directoryString(valueNode)))
+                let text = directoryString(valueNode)
+                rdn.append(X509Certificate.Attribute(type: type, value: text ?? "#" + Hex.upper(valueNode.encodedBytes), isText: text != nil))
             }
             result.append(rdn)
         }
         return result
     }
 
-    /// A directory string's text; any other value as `#` and its DER in hex (RFC 2253 §2.4).
-    static func directoryString(_ node: ASN1Node) -> String {
-        guard node.identifier.tagClass == .universal, case .primitive(let bytes) = node.content else { return hexValue(node) }
+    /// A directory string's text; nil for any other value (or one that does not decode).
+    static func directoryString(_ node: ASN1Node) -> String? {
+        guard node.identifier.tagClass == .universal, case .primitive(let bytes) = node.content else { return nil }
         switch node.identifier.tagNumber {
         case 12, 19, 22, 26: return String(decoding: bytes, as: UTF8.self)  // UTF8, Printable, IA5, Visible
         case 20: return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))  // Teletex, read as Latin-1
         case 30:  // BMPString: UTF-16, big-endian
-            guard bytes.count % 2 == 0 else { return hexValue(node) }
+            guard bytes.count % 2 == 0 else { return nil }
             let units = stride(from: bytes.startIndex, to: bytes.endIndex, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
             return String(decoding: units, as: UTF16.self)
         case 28:  // UniversalString: UTF-32, big-endian
-            guard bytes.count % 4 == 0 else { return hexValue(node) }
+            guard bytes.count % 4 == 0 else { return nil }
             var scalars = String.UnicodeScalarView()
             for i in stride(from: bytes.startIndex, to: bytes.endIndex, by: 4) {
                 let value = bytes[i ..< i + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-                guard let scalar = Unicode.Scalar(value) else { return hexValue(node) }
+                guard let scalar = Unicode.Scalar(value) else { return nil }
                 scalars.append(scalar)
             }
             return String(scalars)
-        default: return hexValue(node)
+        default: return nil
         }
     }
-
-    private static func hexValue(_ node: ASN1Node) -> String { "#" + Hex.upper(node.encodedBytes) }
 
     /// Time ::= UTCTime | GeneralizedTime.
     static func time(_ node: ASN1Node, _ what: String) throws(DecodeError) -> PlistDate {
@@ -168,13 +167,9 @@ enum X509Decoding {
     /// values escaped (§2.4), short names for the usual types and the dotted OID otherwise.
     static func text(of name: [[X509Certificate.Attribute]]) -> String {
         name.reversed().map { rdn in
-            rdn.map { "\(shortName($0.type))=\($0.value.hasPrefix("#") && isHexDump($0.value) ? $0.value : escaped($0.value))" }
+            rdn.map { "\(shortName($0.type))=\($0.isText ? escaped($0.value) : $0.value)" }
                 .joined(separator: "+")
         }.joined(separator: ",")
-    }
-
-    private static func isHexDump(_ value: String) -> Bool {
-        value.utf8.dropFirst().allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) } && value.utf8.count > 1
     }
 
     static func shortName(_ type: OID) -> String {
